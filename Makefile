@@ -1,0 +1,28 @@
+# Two commands on a fresh machine: `make app` and `make test` (see README.md).
+VENV  ?= .venv
+PY    := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+# The CPU build of torch (a local file on these machines); a GPU user sets
+# TORCH_SPEC to the CUDA build they want before the first `make`.
+TORCH_SPEC ?= torch==2.13.0
+
+.PHONY: app test test-all system-deps
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q "$(TORCH_SPEC)"
+	$(PY) -m pip install -q -e '.[dev]'
+	touch $(STAMP)
+
+app: $(STAMP)
+	$(VENV)/bin/streamlit run streamlit_app.py --server.headless true --browser.gatherUsageStats false
+
+system-deps:
+	bash scripts/install-system-deps.sh
+
+test: $(STAMP) system-deps
+	$(VENV)/bin/pytest -q
+
+test-all: $(STAMP) system-deps
+	$(VENV)/bin/pytest -q -m ""

@@ -1,0 +1,3 @@
+"""QG Studio: reading-comprehension question generation for teachers and annotators."""
+
+__version__ = "0.1.0"

@@ -1,0 +1,5 @@
+import sys
+
+from qg_studio.cli import main
+
+sys.exit(main())

@@ -1,0 +1,1 @@
+"""Dataset readers and writers (the FairytaleQA layout and the formats derived from it)."""

@@ -1,0 +1,61 @@
+"""Scores shared by every ``eval`` command: ROUGE-L as the FairytaleQA paper computes it."""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from functools import lru_cache
+from typing import Iterable, Mapping
+
+
+@lru_cache(maxsize=1)
+def _scorer():
+    from rouge_score import rouge_scorer
+
+    # Stemming on, as in the FairytaleQA and lmqg evaluations.
+    return rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
+
+
+def rouge_l(prediction: str, reference: str) -> float:
+    """ROUGE-L F1 of one prediction against one reference."""
+    if not prediction.strip() or not reference.strip():
+        return 0.0
+    return _scorer().score(reference, prediction)["rougeL"].fmeasure
+
+
+def best_rouge_l(prediction: str, references: Iterable[str]) -> float:
+    """The higher score against several references (answer1 and answer4 in val)."""
+    return max((rouge_l(prediction, r) for r in references if r and r.strip()), default=0.0)
+
+
+_TOKEN = re.compile(r"\w+")
+
+
+def token_f1(prediction: str, reference: str) -> float:
+    """SQuAD-style token F1 (lower-cased words)."""
+    pred = _TOKEN.findall(prediction.lower())
+    ref = _TOKEN.findall(reference.lower())
+    common = sum((Counter(pred) & Counter(ref)).values())
+    if not common:
+        return 0.0
+    precision, recall = common / len(pred), common / len(ref)
+    return 2 * precision * recall / (precision + recall)
+
+
+def mean(values: Iterable[float]) -> float:
+    values = list(values)
+    return sum(values) / len(values) if values else 0.0
+
+
+def kl_divergence(p: Mapping[str, float], q: Mapping[str, float], eps: float = 1e-6) -> float:
+    """KL(p || q) over the union of keys, smoothed so an absent label is not infinite."""
+    keys = set(p) | set(q)
+    p_total = sum(p.values()) or 1.0
+    q_total = sum(q.values()) or 1.0
+    out = 0.0
+    for key in keys:
+        pk = p.get(key, 0.0) / p_total + eps
+        qk = q.get(key, 0.0) / q_total + eps
+        out += pk * math.log(pk / qk)
+    return out

@@ -1,0 +1,35 @@
+"""Name → implementation tables for engines, loaded lazily.
+
+Like spaCy's registries, but small: an entry is ``"module:attr"`` so that asking for
+the embedded engine never imports torch, and a missing optional engine fails only
+when it is chosen.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+
+class Registry:
+    def __init__(self, kind: str, entries: dict[str, str]):
+        self.kind = kind
+        self._entries = dict(entries)
+
+    def names(self) -> list[str]:
+        return list(self._entries)
+
+    def register(self, name: str, target: str) -> None:
+        self._entries[name] = target
+
+    def get(self, name: str) -> Any:
+        try:
+            target = self._entries[name]
+        except KeyError:
+            known = ", ".join(self._entries) or "none"
+            raise KeyError(f"unknown {self.kind} {name!r}; known: {known}") from None
+        module, _, attr = target.partition(":")
+        return getattr(importlib.import_module(module), attr)
+
+    def create(self, name: str, **options: Any) -> Any:
+        return self.get(name)(**options)

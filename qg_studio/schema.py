@@ -1,0 +1,276 @@
+"""The vocabulary every part of QG Studio shares (DESIGN.md §2), as plain dataclasses.
+
+Nothing here imports a model or a UI library: engines, the store, the exporters and
+the CLI all speak in these types, and JSON goes through ``to_dict``/``from_dict``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from enum import Enum
+from typing import Any, Iterable
+
+
+class _Label(str, Enum):
+    """A closed set of labels whose value is the exact string the data uses."""
+
+    def __str__(self) -> str:  # f-strings and CSV cells get the dataset's spelling
+        return self.value
+
+    @classmethod
+    def parse(cls, value: "str | _Label") -> "_Label":
+        """Accept the dataset spelling, the enum name, or common variants ("causal")."""
+        if isinstance(value, cls):
+            return value
+        text = str(value).strip().lower().replace("_", " ").replace("-", " ")
+        for member in cls:
+            if text in (member.value, member.name.lower().replace("_", " ")):
+                return member
+        for alias, member in _ALIASES.get(cls.__name__, {}).items():
+            if text == alias:
+                return cls(member)
+        allowed = ", ".join(m.value for m in cls)
+        raise ValueError(f"unknown {cls.__name__.lower()} {value!r}; expected one of: {allowed}")
+
+
+class Element(_Label):
+    """Narrative element of a question (FairytaleQA schema, Paris & Paris 2003)."""
+
+    CHARACTER = "character"
+    SETTING = "setting"
+    ACTION = "action"
+    FEELING = "feeling"
+    CAUSAL = "causal relationship"
+    OUTCOME = "outcome resolution"
+    PREDICTION = "prediction"
+
+
+class Explicitness(_Label):
+    EXPLICIT = "explicit"
+    IMPLICIT = "implicit"
+
+
+class Scope(_Label):
+    LOCAL = "local"
+    SUMMARY = "summary"
+
+
+class AnswerKind(_Label):
+    """The unified QA model's prefixes (StoryQA)."""
+
+    EXTRACTIVE = "extractive"
+    YESNO = "yesno"
+    ABSTRACTIVE = "abstractive"
+
+
+class ReviewStatus(_Label):
+    UNREVIEWED = "unreviewed"
+    KEPT = "kept"
+    DROPPED = "dropped"
+
+
+_ALIASES: dict[str, dict[str, str]] = {
+    "Element": {"causal": "causal relationship", "outcome": "outcome resolution",
+                "cause": "causal relationship", "resolution": "outcome resolution"},
+    "Scope": {"sum": "summary"},
+    "AnswerKind": {"yes/no": "yesno", "yes no": "yesno", "span": "extractive",
+                   "free": "abstractive"},
+}
+
+ELEMENTS: tuple[Element, ...] = tuple(Element)
+
+
+@dataclass
+class Readability:
+    """textstat figures for a piece of text; ``grade`` is the consensus grade."""
+
+    words: int
+    sentences: int
+    fk_grade: float
+    dale_chall: float
+    coleman_liau: float
+    flesch_reading_ease: float
+    grade: float
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass
+class Section:
+    """One section of a story. ``id`` is 1-based, as teachers and FairytaleQA number them."""
+
+    id: int
+    text: str
+    readability: Readability | None = None
+    verdict: str | None = None  # "below", "in" or "above" the teacher's grade band
+
+    @property
+    def words(self) -> int:
+        return len(self.text.split())
+
+    def to_dict(self) -> dict[str, Any]:
+        data: dict[str, Any] = {"id": self.id, "text": self.text, "words": self.words}
+        if self.readability is not None:
+            data["grade"] = self.readability.grade
+            data["readability"] = self.readability.to_dict()
+        if self.verdict is not None:
+            data["verdict"] = self.verdict
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Section":
+        figures = data.get("readability")
+        return cls(id=int(data["id"]), text=str(data["text"]),
+                   readability=Readability(**figures) if figures else None,
+                   verdict=data.get("verdict"))
+
+
+@dataclass
+class Evidence:
+    """A span of one section's text: ``text == section.text[start:end]``."""
+
+    section: int
+    start: int
+    end: int
+    text: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "Evidence":
+        return cls(section=int(data["section"]), start=int(data["start"]),
+                   end=int(data["end"]), text=str(data.get("text", "")))
+
+    @classmethod
+    def find(cls, section: Section, text: str) -> "Evidence | None":
+        """The first occurrence of ``text`` in ``section`` (case-insensitive), if any."""
+        start = section.text.lower().find(text.lower())
+        if start < 0 or not text:
+            return None
+        end = start + len(text)
+        return cls(section.id, start, end, section.text[start:end])
+
+
+@dataclass
+class QAItem:
+    """A question with its answers and labels: what engines make and teachers curate."""
+
+    question: str
+    answers: list[str]
+    element: Element
+    explicitness: Explicitness
+    answer_kind: AnswerKind = AnswerKind.EXTRACTIVE
+    scope: Scope = Scope.LOCAL
+    sections: list[int] = field(default_factory=list)
+    evidence: list[Evidence] = field(default_factory=list)
+    engine: str = ""
+    scores: dict[str, float] = field(default_factory=dict)
+    status: ReviewStatus = ReviewStatus.UNREVIEWED
+    element2: Element | None = None
+    id: int | None = None  # set by the store
+
+    def __post_init__(self) -> None:
+        self.element = Element.parse(self.element)
+        self.explicitness = Explicitness.parse(self.explicitness)
+        self.answer_kind = AnswerKind.parse(self.answer_kind)
+        self.scope = Scope.parse(self.scope)
+        self.status = ReviewStatus.parse(self.status)
+        if self.element2 is not None and self.element2 != "":
+            self.element2 = Element.parse(self.element2)
+        else:
+            self.element2 = None
+        self.evidence = [e if isinstance(e, Evidence) else Evidence.from_dict(e)
+                         for e in self.evidence]
+        self.sections = [int(s) for s in self.sections]
+        self.answers = [str(a) for a in self.answers]
+
+    @property
+    def answer(self) -> str:
+        return self.answers[0] if self.answers else ""
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "question": self.question,
+            "answers": list(self.answers),
+            "element": self.element.value,
+            "element2": self.element2.value if self.element2 else None,
+            "explicitness": self.explicitness.value,
+            "scope": self.scope.value,
+            "answer_kind": self.answer_kind.value,
+            "sections": list(self.sections),
+            "evidence": [e.to_dict() for e in self.evidence],
+            "engine": self.engine,
+            "scores": dict(self.scores),
+            "status": self.status.value,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "QAItem":
+        return cls(
+            question=data["question"],
+            answers=list(data.get("answers") or []),
+            element=data["element"],
+            explicitness=data["explicitness"],
+            answer_kind=data.get("answer_kind", AnswerKind.EXTRACTIVE),
+            scope=data.get("scope", Scope.LOCAL),
+            sections=list(data.get("sections") or []),
+            evidence=list(data.get("evidence") or []),
+            engine=data.get("engine", ""),
+            scores=dict(data.get("scores") or {}),
+            status=data.get("status", ReviewStatus.UNREVIEWED),
+            element2=data.get("element2"),
+            id=data.get("id"),
+        )
+
+
+@dataclass
+class GenerationRequest:
+    """What the teacher asks for. ``elements`` is "balanced" or a count per element.
+
+    ``count`` is the total; ``per_section`` overrides it with a number per section.
+    """
+
+    count: int | None = 10
+    per_section: int | None = None
+    elements: str | dict[Element, int] = "balanced"
+    implicit_share: float = 0.3
+
+    def __post_init__(self) -> None:
+        if isinstance(self.elements, dict):
+            self.elements = {Element.parse(k): int(v) for k, v in self.elements.items()}
+        elif self.elements != "balanced":
+            self.elements = parse_element_mix(self.elements)
+        if not 0.0 <= self.implicit_share <= 1.0:
+            raise ValueError("implicit share must be between 0 and 1")
+
+    def total(self, n_sections: int) -> int:
+        if self.per_section is not None:
+            return self.per_section * max(n_sections, 1)
+        if isinstance(self.elements, dict) and self.count is None:
+            return sum(self.elements.values())
+        return self.count if self.count is not None else 10
+
+
+def parse_element_mix(spec: str | dict[str, int]) -> str | dict[Element, int]:
+    """Parse "balanced" or "character=2,feeling=1" (the CLI's --elements)."""
+    if isinstance(spec, dict):
+        return {Element.parse(k): int(v) for k, v in spec.items()}
+    spec = spec.strip()
+    if spec.lower() in ("", "balanced"):
+        return "balanced"
+    mix: dict[Element, int] = {}
+    for part in spec.split(","):
+        if "=" not in part:
+            raise ValueError(f"expected element=count in {part!r}, e.g. character=2,feeling=1")
+        name, _, count = part.partition("=")
+        mix[Element.parse(name)] = int(count)
+    return mix
+
+
+def section_texts(sections: Iterable[Section], ids: Iterable[int] | None = None) -> str:
+    """The text of the chosen sections (all when ``ids`` is None), blank-line separated."""
+    wanted = set(ids) if ids is not None else None
+    return "\n\n".join(s.text for s in sections if wanted is None or s.id in wanted)

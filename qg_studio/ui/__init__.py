@@ -1,0 +1,1 @@
+"""The Streamlit app: the only package of QG Studio that imports streamlit."""

@@ -1,0 +1,1 @@
+"""One module a page; each exposes ``render()``."""

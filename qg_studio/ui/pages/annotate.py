@@ -1,0 +1,8 @@
+"""The Annotate page (placeholder until its issue lands)."""
+
+import streamlit as st
+
+
+def render() -> None:
+    st.title("Annotate")
+    st.info("This step is coming in a later release.")
