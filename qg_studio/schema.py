@@ -169,6 +169,10 @@ class QAItem:
     scores: dict[str, float] = field(default_factory=dict)
     status: ReviewStatus = ReviewStatus.UNREVIEWED
     element2: Element | None = None
+    # A second annotator's pass (FairytaleQA's ex-or-im2 and answer4-6).
+    second_answers: list[str] = field(default_factory=list)
+    second_explicitness: Explicitness | None = None
+    ref: str = ""  # an external id, e.g. FairytaleQA's question_id
     id: int | None = None  # set by the store
 
     def __post_init__(self) -> None:
@@ -181,6 +185,11 @@ class QAItem:
             self.element2 = Element.parse(self.element2)
         else:
             self.element2 = None
+        if self.second_explicitness not in (None, ""):
+            self.second_explicitness = Explicitness.parse(self.second_explicitness)
+        else:
+            self.second_explicitness = None
+        self.second_answers = [str(a) for a in self.second_answers]
         self.evidence = [e if isinstance(e, Evidence) else Evidence.from_dict(e)
                          for e in self.evidence]
         self.sections = [int(s) for s in self.sections]
@@ -205,6 +214,10 @@ class QAItem:
             "engine": self.engine,
             "scores": dict(self.scores),
             "status": self.status.value,
+            "second_answers": list(self.second_answers),
+            "second_explicitness": (self.second_explicitness.value
+                                    if self.second_explicitness else None),
+            "ref": self.ref,
         }
 
     @classmethod
@@ -222,6 +235,9 @@ class QAItem:
             scores=dict(data.get("scores") or {}),
             status=data.get("status", ReviewStatus.UNREVIEWED),
             element2=data.get("element2"),
+            second_answers=list(data.get("second_answers") or []),
+            second_explicitness=data.get("second_explicitness"),
+            ref=str(data.get("ref") or ""),
             id=data.get("id"),
         )
 
