@@ -59,3 +59,43 @@ def kl_divergence(p: Mapping[str, float], q: Mapping[str, float], eps: float = 1
         qk = q.get(key, 0.0) / q_total + eps
         out += pk * math.log(pk / qk)
     return out
+
+
+# -- section agreement ------------------------------------------------------------------
+# A segmentation is the set of word offsets where a new section starts (0 excluded).
+
+def boundary_prf(predicted: set[int], gold: set[int]) -> tuple[float, float, float]:
+    hits = len(predicted & gold)
+    precision = hits / len(predicted) if predicted else float(not gold)
+    recall = hits / len(gold) if gold else float(not predicted)
+    f1 = 2 * precision * recall / (precision + recall) if precision + recall else 0.0
+    return precision, recall, f1
+
+
+def _segment_ids(boundaries: set[int], n: int) -> list[int]:
+    ids, current = [], 0
+    for position in range(n):
+        if position in boundaries:
+            current += 1
+        ids.append(current)
+    return ids
+
+
+def pk(predicted: set[int], gold: set[int], n: int, k: int | None = None) -> float:
+    """Beeferman's Pk over ``n`` words; k defaults to half the mean gold segment length."""
+    k = k or max(2, round(n / (len(gold) + 1) / 2))
+    if n <= k:
+        return 0.0
+    hyp, ref = _segment_ids(predicted, n), _segment_ids(gold, n)
+    errors = sum((ref[i] == ref[i + k]) != (hyp[i] == hyp[i + k]) for i in range(n - k))
+    return errors / (n - k)
+
+
+def windowdiff(predicted: set[int], gold: set[int], n: int, k: int | None = None) -> float:
+    """Pevzner & Hearst's WindowDiff: penalises a wrong number of cuts in each window."""
+    k = k or max(2, round(n / (len(gold) + 1) / 2))
+    if n <= k:
+        return 0.0
+    hyp, ref = _segment_ids(predicted, n), _segment_ids(gold, n)
+    errors = sum((ref[i + k] - ref[i]) != (hyp[i + k] - hyp[i]) for i in range(n - k))
+    return errors / (n - k)
