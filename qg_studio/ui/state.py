@@ -8,14 +8,19 @@ from __future__ import annotations
 
 import streamlit as st
 
-from qg_studio.store import Store, StoredStory
+from qg_studio.store import DB_NAME, Store, StoredStory, default_data_dir
 
 PROJECT_KEY = "project_id"
 
 
-@st.cache_resource
 def get_store() -> Store:
-    return Store()
+    # Keyed by folder, so moving $QG_STUDIO_HOME (as the tests do) opens the new store.
+    return _store_at(str(default_data_dir() / DB_NAME))
+
+
+@st.cache_resource
+def _store_at(path: str) -> Store:
+    return Store(path)
 
 
 def current_project_id() -> int | None:

@@ -1,0 +1,22 @@
+"""Fixtures shared by the whole suite. Tests never touch the user's real data folder."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "fairytaleqa"
+
+
+@pytest.fixture(autouse=True)
+def _isolated_data_dir(tmp_path_factory, monkeypatch):
+    monkeypatch.setenv("QG_STUDIO_HOME", str(tmp_path_factory.mktemp("qg-home")))
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+
+
+@pytest.fixture
+def story_text() -> str:
+    """An original 735-word fairy tale with a title, dialogue and scene shifts."""
+    return (FIXTURES / "miller_and_fox.txt").read_text(encoding="utf-8")

@@ -1,0 +1,176 @@
+"""Sectioning and readability: what a teacher sees after pasting a story."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from qg_studio.story import (
+    GradeBand,
+    StoryInputError,
+    check_story,
+    decode_text,
+    grade_sections,
+    load_story_file,
+    merge_sections,
+    parse_story,
+    section_story,
+    split_section,
+)
+
+
+def _sentences_intact(original: str, sections) -> bool:
+    """Every section ends at a sentence end (never mid-sentence)."""
+    return all(re.search(r"""[.!?]["')]*$""", s.text.strip()) for s in sections)
+
+
+def test_sections_are_100_to_300_words_in_story_order(story_text):
+    sections = section_story(story_text)
+    assert len(sections) >= 3
+    assert [s.id for s in sections] == list(range(1, len(sections) + 1))
+    assert all(100 <= s.words <= 300 for s in sections)
+    body = parse_story(story_text).text
+    assert " ".join(" ".join(s.text for s in sections).split()) == " ".join(body.split())
+    assert _sentences_intact(body, sections)
+
+
+def test_title_line_is_not_part_of_the_first_section(story_text):
+    sections = section_story(story_text)
+    assert parse_story(story_text).title == "The Miller's Daughter and the Red Fox"
+    assert not sections[0].text.startswith("The Miller's Daughter")
+
+
+def test_run_of_dialogue_paragraphs_stays_in_one_section(story_text):
+    sections = section_story(story_text)
+    lines = ['"Please help me," said the fox.', '"I have nothing to give you," said Elsa',
+             '"You may need more than you think," said the fox.']
+    holders = {next(s.id for s in sections if line in s.text) for line in lines}
+    assert len(holders) == 1
+
+
+def test_cut_falls_before_a_time_shift(story_text):
+    sections = section_story(story_text)
+    starts = [s.text.split(".")[0] for s in sections]
+    assert any(start.startswith(("The next morning", "After three days", "That night",
+                                 "On her way home")) for start in starts)
+
+
+def test_long_paragraph_is_split_at_a_sentence_boundary():
+    sentence = "The king rode to the river and looked at the water for a long time."
+    event = "The next day a dragon came down from the mountain and burned the bridge."
+    paragraph = " ".join([sentence] * 16 + [event] + [sentence] * 16)
+    sections = section_story(paragraph)
+    assert len(sections) >= 2
+    assert all(s.words <= 300 for s in sections)
+    assert _sentences_intact(paragraph, sections)
+
+
+def test_short_story_is_one_section():
+    text = "A hen found a grain of wheat. She planted it, and it grew tall. The end."
+    sections = section_story(text)
+    assert len(sections) == 1 and sections[0].text == text
+
+
+@pytest.mark.parametrize("newline", ["\r\n", "\r", "\n"])
+def test_any_line_endings_curly_quotes_and_stray_spaces(newline):
+    text = newline.join(["  \u201cHello,\u201d   said the fox.  ", "", "The crow\u2019s song was loud."])
+    story = parse_story(text)
+    assert story.paragraphs == ['"Hello," said the fox.', "The crow's song was loud."]
+
+
+def test_hard_wrapped_lines_are_joined_into_paragraphs():
+    text = ("The old man walked slowly to the\nriver, where he sat down on a\nstone and "
+            "waited.\n\nThe sun went down.")
+    assert parse_story(text).paragraphs == [
+        "The old man walked slowly to the river, where he sat down on a stone and waited.",
+        "The sun went down."]
+
+
+@pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "cp1252", "utf-8-sig"])
+def test_txt_uploads_in_common_encodings(tmp_path, encoding):
+    text = "\u201cCaf\u00e9 au lait,\u201d said the na\u00efve fox to the crow."
+    path = tmp_path / "story.txt"
+    path.write_bytes(text.encode(encoding))
+    assert load_story_file(path) == text
+
+
+def test_docx_upload(tmp_path):
+    import docx
+
+    document = docx.Document()
+    document.add_paragraph("The Fox")
+    document.add_paragraph("Once upon a time a fox lived in a wood.")
+    path = tmp_path / "story.docx"
+    document.save(path)
+    assert load_story_file(path) == "The Fox\n\nOnce upon a time a fox lived in a wood."
+
+
+@pytest.mark.parametrize("text, message", [
+    ("", "empty"), ("   \n\t \n", "empty"),
+    ("Le renard est parti dans la forêt avec son ami le corbeau pour chercher du "
+     "fromage et du pain, mais ils ne trouvèrent rien.", "English"),
+])
+def test_bad_text_gets_a_plain_message(text, message):
+    with pytest.raises(StoryInputError, match=message):
+        section_story(text)
+
+
+def test_huge_story_is_refused_and_20000_words_section(story_text):
+    body = parse_story(story_text).text
+    words = len(body.split())
+    with pytest.raises(StoryInputError, match="50,"):
+        check_story("\n\n".join([body] * (50_000 // words + 1))[: 50_000 * 6])
+    long_story = "\n\n".join([body] * (20_000 // words + 1))
+    sections = section_story(long_story)
+    assert sum(s.words for s in sections) == len(long_story.split())
+    assert sum(100 <= s.words <= 300 for s in sections) / len(sections) > 0.9
+
+
+def test_binary_and_fake_docx_uploads(tmp_path):
+    binary = bytes(range(256)) * 20
+    with pytest.raises(StoryInputError, match="not a text file"):
+        decode_text(binary, "x.txt")
+    fake = tmp_path / "story.docx"
+    fake.write_bytes(b"this is not a zip file at all")
+    with pytest.raises(StoryInputError, match="not a Word document"):
+        load_story_file(fake)
+
+
+def test_grade_band_verdicts():
+    band = GradeBand.parse("3-5")
+    assert (band.low, band.high) == (3, 5)
+    assert band.verdict(1.0) == "below" and band.verdict(4.2) == "in"
+    assert band.verdict(5.4) == "in" and band.verdict(7.0) == "above"
+    assert GradeBand.parse("K-2").low == 0
+    with pytest.raises(StoryInputError):
+        GradeBand.parse("9-12")
+
+
+def test_readability_figures_and_flags(story_text):
+    sections = section_story(story_text)
+    report = grade_sections(sections, "K-1")
+    assert report.story.words == sum(s.words for s in sections)
+    assert all(s.readability is not None and s.verdict in ("below", "in", "above")
+               for s in sections)
+    assert report.verdict == "above" and any("above the target band" in w
+                                             for w in report.warnings)
+    hard = ("Notwithstanding considerable institutional heterogeneity, contemporary "
+            "epistemological frameworks systematically underestimate the multidimensional "
+            "ramifications of socioeconomic stratification. ") * 8
+    report = grade_sections(section_story(hard), "6-8")
+    assert report.story.grade >= 10
+    assert any("above what QG Studio was built for" in w for w in report.warnings)
+
+
+def test_merge_and_split_keep_the_text_and_renumber(story_text):
+    sections = section_story(story_text)
+    merged = merge_sections(sections, 1)
+    assert len(merged) == len(sections) - 1
+    assert merged[0].text == sections[0].text + "\n\n" + sections[1].text
+    assert [s.id for s in merged] == list(range(1, len(merged) + 1))
+    split = split_section(merged, 1)
+    assert len(split) == len(sections)
+    assert " ".join(s.text for s in split).split() == " ".join(
+        s.text for s in sections).split()
+    assert _sentences_intact("", split)
