@@ -1,0 +1,1 @@
+"""Fine-tuning recipes, one module per model (run through ``qg-studio train``)."""
