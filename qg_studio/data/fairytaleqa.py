@@ -1,23 +1,80 @@
-"""Read folders in the FairytaleQA layout (see the dataset's README).
+"""Read and write folders in the FairytaleQA layout (see the dataset's README).
 
     questions/<split>/<story>-questions.csv
     section-stories/<split>/<story>-story.csv
+    story_meta.csv
 
-Rows keep every column as the string the file holds, so that writing them back
-reproduces the files; :meth:`FtqaQuestion.to_item` turns a row into a QAItem.
+Rows keep every column as the string the file holds, in the file's column order, and
+each file remembers its line ending and whether it ends with one, so writing a story
+back reproduces its files (byte for byte, except for blank lines, which are dropped).
+:meth:`FtqaQuestion.to_item` turns a row into a QAItem; :func:`question_row` does the
+reverse, keeping the original strings wherever they still mean the item's values.
 """
 
 from __future__ import annotations
 
 import csv
+import io
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any, Callable, Iterable, Sequence
 
-from qg_studio.schema import AnswerKind, QAItem, Section
+from qg_studio.data.cells import guard, unguard
+from qg_studio.schema import AnswerKind, Element, Explicitness, QAItem, Scope, Section
 
-QUESTION_COLUMNS = ["question_id", "local-or-sum", "cor_section", "ex-or-im1", "attribute1",
-                    "attribute2", "question", "answer1", "answer2", "answer3", "ex-or-im2",
+# The README's column order; a few original files put ex-or-im1 after cor_section,
+# and each file's own order is kept in FtqaStory.question_columns.
+QUESTION_COLUMNS = ["question_id", "local-or-sum", "cor_section", "attribute1", "attribute2",
+                    "question", "ex-or-im1", "answer1", "answer2", "answer3", "ex-or-im2",
                     "answer4", "answer5", "answer6"]
+STORY_COLUMNS = ["section", "text"]
+META_COLUMNS = ["filename", "origin", "split", "sections", "words", "questions"]
+META_FILE = "story_meta.csv"
+FIRST_ANSWERS = ("answer1", "answer2", "answer3")
+SECOND_ANSWERS = ("answer4", "answer5", "answer6")
+
+
+class FtqaFormatError(ValueError):
+    """A file that does not follow the layout; the message names the file and row."""
+
+
+@dataclass
+class CsvLayout:
+    """How a CSV file ends its lines, so a rewrite matches the original."""
+
+    newline: str = "\n"
+    final_newline: bool = True
+    bom: bool = False
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"newline": self.newline, "final_newline": self.final_newline, "bom": self.bom}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any] | None) -> "CsvLayout":
+        data = data or {}
+        return cls(newline=data.get("newline", "\n"),
+                   final_newline=bool(data.get("final_newline", True)),
+                   bom=bool(data.get("bom", False)))
+
+
+def parse_sections(value: str) -> list[int]:
+    """``cor_section`` ("5", "5,6", "5, 6") as section numbers; raises on anything else."""
+    parts = [p.strip() for p in str(value).split(",")]
+    if not any(parts):
+        return []
+    if not all(p.isdigit() for p in parts):
+        raise ValueError(f"cor_section {value!r} is not a list of section numbers like 5,6")
+    return [int(p) for p in parts]
+
+
+def _parse_or_none(kind: type, value: str | None) -> Any:
+    if value is None or not str(value).strip():
+        return None
+    try:
+        return kind.parse(value)
+    except ValueError:
+        return None
 
 
 @dataclass
@@ -25,25 +82,42 @@ class FtqaQuestion:
     row: dict[str, str]
 
     @property
+    def question_id(self) -> str:
+        return self.row.get("question_id", "")
+
+    @property
     def sections(self) -> list[int]:
-        return [int(s) for s in self.row["cor_section"].replace(" ", "").split(",") if s]
+        return parse_sections(self.row.get("cor_section", ""))
 
     @property
     def answers(self) -> list[str]:
-        return [self.row[f"answer{i}"] for i in (1, 2, 3) if self.row.get(f"answer{i}")]
+        return [self.row[c] for c in FIRST_ANSWERS if self.row.get(c)]
 
     @property
     def second_answers(self) -> list[str]:
-        return [self.row[f"answer{i}"] for i in (4, 5, 6) if self.row.get(f"answer{i}")]
+        return [self.row[c] for c in SECOND_ANSWERS if self.row.get(c)]
 
-    def to_item(self) -> QAItem:
+    @property
+    def second_explicitness(self) -> Explicitness | None:
+        # The train split holds one "doubt"; it stays in the row, not in the item.
+        return _parse_or_none(Explicitness, self.row.get("ex-or-im2"))
+
+    def to_item(self, section_map: dict[int, int] | None = None) -> QAItem:
+        """The row as a QAItem; ``section_map`` renumbers cited sections (see import)."""
+        sections = self.sections
+        if section_map:
+            sections = [section_map.get(s, s) for s in sections]
+        explicitness = Explicitness.parse(self.row["ex-or-im1"])
         return QAItem(
             question=self.row["question"], answers=self.answers,
-            element=self.row["attribute1"], element2=self.row.get("attribute2") or None,
-            explicitness=self.row["ex-or-im1"], scope=self.row["local-or-sum"],
-            answer_kind=AnswerKind.EXTRACTIVE if self.row["ex-or-im1"] == "explicit"
-            else AnswerKind.ABSTRACTIVE,
-            sections=self.sections, engine="expert")
+            element=self.row["attribute1"],
+            element2=_parse_or_none(Element, self.row.get("attribute2")),
+            explicitness=explicitness, scope=self.row["local-or-sum"],
+            answer_kind=(AnswerKind.EXTRACTIVE if explicitness is Explicitness.EXPLICIT
+                         else AnswerKind.ABSTRACTIVE),
+            sections=sections, engine="expert", ref=self.question_id,
+            second_answers=self.second_answers,
+            second_explicitness=self.second_explicitness)
 
 
 @dataclass
@@ -51,6 +125,52 @@ class FtqaStory:
     name: str
     sections: list[Section]
     questions: list[FtqaQuestion] = field(default_factory=list)
+    split: str = ""
+    question_columns: list[str] = field(default_factory=lambda: list(QUESTION_COLUMNS))
+    # The `section` cells as written, when they are not simply the section ids
+    # (one train story numbers two sections 5).
+    section_labels: list[str] | None = None
+    story_layout: CsvLayout = field(default_factory=CsvLayout)
+    questions_layout: CsvLayout = field(default_factory=CsvLayout)
+    has_questions_file: bool = True
+    meta: dict[str, str] | None = None  # this story's row of story_meta.csv
+    # Our own counts when the meta row was read: the file's "words" counts differently,
+    # so its figures are kept for as long as the story is unchanged.
+    meta_basis: dict[str, int] | None = None
+
+    @property
+    def words(self) -> int:
+        return sum(len(s.text.split()) for s in self.sections)
+
+    def items(self) -> list[QAItem]:
+        return [q.to_item() for q in self.questions]
+
+
+# -- reading ----------------------------------------------------------------------------
+
+def _read_csv(path: Path) -> tuple[list[str], list[list[str]], CsvLayout]:
+    return parse_csv(path.read_bytes(), str(path))
+
+
+def parse_csv(raw: bytes, path: str = "file") -> tuple[list[str], list[list[str]], CsvLayout]:
+    """(header, rows, layout) of CSV bytes; ``path`` names the file in errors."""
+    bom = raw.startswith(b"\xef\xbb\xbf")
+    try:
+        text = raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise FtqaFormatError(f"{path}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
+    first_end = text.find("\n")
+    layout = CsvLayout(newline="\r\n" if first_end > 0 and text[first_end - 1] == "\r" else "\n",
+                       final_newline=text.endswith("\n"), bom=bom)
+    rows = [r for r in csv.reader(io.StringIO(text, newline="")) if r]
+    if not rows:
+        raise FtqaFormatError(f"{path}: empty file (expected a header row)")
+    header, body = rows[0], rows[1:]
+    for number, row in enumerate(body, start=2):
+        if len(row) != len(header):
+            raise FtqaFormatError(f"{path}: row {number} has {len(row)} cells, "
+                                  f"the header has {len(header)}")
+    return header, [[unguard(c) for c in r] for r in body], layout
 
 
 def story_names(root: str | Path, split: str) -> list[str]:
@@ -60,18 +180,226 @@ def story_names(root: str | Path, split: str) -> list[str]:
     return sorted(p.name[: -len("-story.csv")] for p in folder.glob("*-story.csv"))
 
 
-def read_story(root: str | Path, split: str, name: str) -> FtqaStory:
+def read_story_meta(root: str | Path) -> tuple[list[str], dict[str, dict[str, str]]]:
+    """``story_meta.csv`` as (columns, rows by filename); empty where the file is absent."""
+    path = Path(root) / META_FILE
+    if not path.exists():
+        return list(META_COLUMNS), {}
+    header, rows, _ = _read_csv(path)
+    return header, {r[0]: dict(zip(header, r)) for r in rows}
+
+
+def read_story(root: str | Path, split: str, name: str,
+               meta: dict[str, dict[str, str]] | None = None) -> FtqaStory:
     root = Path(root)
-    with open(root / "section-stories" / split / f"{name}-story.csv", encoding="utf-8",
-              newline="") as fh:
-        sections = [Section(id=int(r["section"]), text=r["text"]) for r in csv.DictReader(fh)]
-    questions: list[FtqaQuestion] = []
-    qpath = root / "questions" / split / f"{name}-questions.csv"
-    if qpath.exists():
-        with open(qpath, encoding="utf-8", newline="") as fh:
-            questions = [FtqaQuestion(dict(r)) for r in csv.DictReader(fh)]
-    return FtqaStory(name=name, sections=sections, questions=questions)
+    qpath = questions_path(root, split, name)
+    story = parse_story(name, story_path(root, split, name).read_bytes(),
+                        qpath.read_bytes() if qpath.exists() else None, split,
+                        where=str(root))
+    if meta is None:
+        meta = read_story_meta(root)[1]
+    story.meta = meta.get(name)
+    if story.meta is None:  # one file name differs from its meta row only in case
+        story.meta = next((row for key, row in meta.items() if key.lower() == name.lower()),
+                          None)
+    if story.meta is not None:
+        story.meta_basis = _counts(story)
+    return story
+
+
+def parse_story(name: str, story_csv: bytes, questions_csv: bytes | None = None,
+                split: str = "", where: str = "") -> FtqaStory:
+    """A story from the bytes of its files (e.g. an upload); raises FtqaFormatError."""
+    folder = f"{where}/" if where else ""
+    spath = f"{folder}section-stories/{split}/{name}-story.csv" if split else f"{name}-story.csv"
+    qpath = (f"{folder}questions/{split}/{name}-questions.csv" if split
+             else f"{name}-questions.csv")
+    header, rows, story_layout = parse_csv(story_csv, spath)
+    if header[:2] != STORY_COLUMNS:
+        raise FtqaFormatError(f"{spath}: expected the header section,text, got {header}")
+    labels = [r[0] for r in rows]
+    try:
+        ids = [int(label) for label in labels]
+    except ValueError:
+        raise FtqaFormatError(f"{spath}: section numbers must be whole numbers, "
+                              f"got {labels}") from None
+    if not rows:
+        raise FtqaFormatError(f"{spath}: no sections")
+    sections = [Section(id=i, text=r[1]) for i, r in zip(ids, rows)]
+    story = FtqaStory(name=name, sections=sections, split=split, story_layout=story_layout,
+                      section_labels=None if labels == [str(i) for i in ids] else labels)
+    if questions_csv is not None:
+        qheader, qrows, story.questions_layout = parse_csv(questions_csv, qpath)
+        missing = [c for c in QUESTION_COLUMNS if c not in qheader]
+        if missing:
+            raise FtqaFormatError(f"{qpath}: missing columns {', '.join(missing)}")
+        story.question_columns = qheader
+        story.questions = [FtqaQuestion(dict(zip(qheader, r))) for r in qrows]
+    else:
+        story.has_questions_file = False
+    return story
 
 
 def read_split(root: str | Path, split: str) -> list[FtqaStory]:
-    return [read_story(root, split, name) for name in story_names(root, split)]
+    meta = read_story_meta(root)[1]
+    return [read_story(root, split, name, meta) for name in story_names(root, split)]
+
+
+# -- writing ----------------------------------------------------------------------------
+
+def write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[str]],
+               layout: CsvLayout) -> Path:
+    buf = io.StringIO(newline="")
+    writer = csv.writer(buf, lineterminator=layout.newline)
+    writer.writerow([guard(c) for c in header])
+    writer.writerows([guard(str(c)) for c in row] for row in rows)
+    text = buf.getvalue()
+    if not layout.final_newline and text.endswith(layout.newline):
+        text = text[: -len(layout.newline)]
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(path.name + ".tmp")
+    tmp.write_bytes((b"\xef\xbb\xbf" if layout.bom else b"") + text.encode("utf-8"))
+    os.replace(tmp, path)  # a failed write never leaves half a file behind
+    return path
+
+
+def story_path(root: str | Path, split: str, name: str) -> Path:
+    return Path(root) / "section-stories" / split / f"{name}-story.csv"
+
+
+def questions_path(root: str | Path, split: str, name: str) -> Path:
+    return Path(root) / "questions" / split / f"{name}-questions.csv"
+
+
+def safe_name(name: str) -> bool:
+    """Whether ``name`` can be a story's file name stem (no folders, no hidden files)."""
+    return bool(name) and not name.startswith(".") and not any(c in name for c in "/\\\0")
+
+
+def write_story(root: str | Path, split: str, story: FtqaStory) -> list[Path]:
+    """Write the story's section file and (unless it had none) its questions file."""
+    if not safe_name(story.name) or not safe_name(split):
+        raise FtqaFormatError(f"cannot write story {story.name!r} in split {split!r}: "
+                              "names must not contain / or \\ or start with a dot")
+    labels = story.section_labels or [str(s.id) for s in story.sections]
+    written = [write_csv(story_path(root, split, story.name), STORY_COLUMNS,
+                          ([label, s.text] for label, s in zip(labels, story.sections)),
+                          story.story_layout)]
+    if story.questions or story.has_questions_file:
+        columns = story.question_columns
+        written.append(write_csv(
+            questions_path(root, split, story.name), columns,
+            ([q.row.get(c, "") for c in columns] for q in story.questions),
+            story.questions_layout))
+    return written
+
+
+def _counts(story: FtqaStory) -> dict[str, int]:
+    return {"sections": len(story.sections), "words": story.words,
+            "questions": len(story.questions)}
+
+
+def meta_row(story: FtqaStory, split: str, columns: Sequence[str]) -> dict[str, str]:
+    """The story's story_meta.csv row: the original where its counts still hold."""
+    counts = _counts(story)
+    fresh = {"filename": story.name, "origin": "", "split": split,
+             **{k: str(v) for k, v in counts.items()}}
+    row = {c: "" for c in columns}
+    row.update({k: v for k, v in fresh.items() if k in row})
+    basis = story.meta_basis or {}
+    for column, value in (story.meta or {}).items():
+        if column not in row:
+            continue
+        if column in counts and basis.get(column) != counts[column] and _int_or_none(
+                value) != counts[column]:
+            continue
+        if column == "split" and value != split:
+            continue
+        row[column] = value
+    return row
+
+
+def _int_or_none(value: str) -> int | None:
+    try:
+        return int(str(value).strip())
+    except ValueError:
+        return None
+
+
+def write_story_meta(root: str | Path, stories: Sequence[FtqaStory], split: str,
+                     columns: Sequence[str] | None = None) -> Path:
+    """Write story_meta.csv, keeping rows of other stories already in the file."""
+    path = Path(root) / META_FILE
+    old_columns, old = read_story_meta(root) if path.exists() else (None, {})
+    columns = list(columns or old_columns or META_COLUMNS)
+    rows = {name: {c: row.get(c, "") for c in columns} for name, row in old.items()}
+    for story in stories:
+        rows[story.name] = meta_row(story, split, columns)
+    return write_csv(path, columns, ([row[c] for c in columns] for row in rows.values()),
+                      CsvLayout())
+
+
+def write_split(root: str | Path, split: str, stories: Sequence[FtqaStory],
+                meta: bool = True) -> list[Path]:
+    written: list[Path] = []
+    for story in stories:
+        written += write_story(root, split, story)
+    if meta:
+        columns = next((list(s.meta) for s in stories if s.meta), None)
+        written.append(write_story_meta(root, stories, split, columns))
+    return written
+
+
+# -- items back to rows -----------------------------------------------------------------
+
+def _keep(raw: str | None, value: str, same: Callable[[str], bool]) -> str:
+    """The original cell when it still means ``value``, else ``value``."""
+    if raw is not None:
+        try:
+            if same(raw):
+                return raw
+        except ValueError:
+            pass
+    return value
+
+
+def _slots(raw: dict[str, str], columns: Sequence[str], values: list[str]) -> dict[str, str]:
+    original = [raw[c] for c in columns if raw.get(c)]
+    if raw and original == values:
+        return {c: raw.get(c, "") for c in columns}
+    padded = list(values[: len(columns)]) + [""] * (len(columns) - len(values))
+    return dict(zip(columns, padded))
+
+
+def question_row(item: QAItem, columns: Sequence[str] = QUESTION_COLUMNS,
+                 raw: dict[str, str] | None = None, question_id: str = "",
+                 section_labels: dict[int, str] | None = None) -> dict[str, str]:
+    """A questions-file row for ``item``; ``raw`` is the row it was imported from.
+
+    Each cell keeps its original string (spacing, "5, 6", capitals, a "doubt") when that
+    string still parses to the item's value, so an unedited import writes back exactly.
+    ``section_labels`` maps store section ids back to the file's section numbers.
+    """
+    raw = dict(raw or {})
+    labels = section_labels or {}
+    cited = [labels.get(s, str(s)) for s in item.sections]
+    row = {c: raw.get(c, "") for c in columns}
+    row["question_id"] = item.ref or question_id or raw.get("question_id", "")
+    row["question"] = item.question
+    row["local-or-sum"] = _keep(raw.get("local-or-sum"), item.scope.value,
+                                lambda r: Scope.parse(r) is item.scope)
+    row["cor_section"] = _keep(raw.get("cor_section"), ",".join(cited),
+                               lambda r: [str(s) for s in parse_sections(r)] == cited)
+    row["attribute1"] = _keep(raw.get("attribute1"), item.element.value,
+                              lambda r: Element.parse(r) is item.element)
+    row["attribute2"] = _keep(raw.get("attribute2"),
+                              item.element2.value if item.element2 else "",
+                              lambda r: _parse_or_none(Element, r) is item.element2)
+    row["ex-or-im1"] = _keep(raw.get("ex-or-im1"), item.explicitness.value,
+                             lambda r: Explicitness.parse(r) is item.explicitness)
+    second = item.second_explicitness
+    row["ex-or-im2"] = _keep(raw.get("ex-or-im2"), second.value if second else "",
+                             lambda r: _parse_or_none(Explicitness, r) is second)
+    row.update(_slots(raw, FIRST_ANSWERS, list(item.answers)))
+    row.update(_slots(raw, SECOND_ANSWERS, list(item.second_answers)))
+    return {c: row.get(c, "") for c in columns}

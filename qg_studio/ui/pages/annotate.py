@@ -1,8 +1,483 @@
-"""The Annotate page (placeholder until its issue lands)."""
+"""The Annotate page: write expert QA pairs with every FairytaleQA label, a second
+annotator's pass, progress and agreement, and exports as training data.
 
+Every save goes through :mod:`qg_studio.data.validation` first; a refused pair stays in
+the form with messages naming the fields, and nothing already saved is touched.
+"""
+
+from __future__ import annotations
+
+import io
+import tempfile
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import pandas as pd
 import streamlit as st
+
+from qg_studio.data.fairytaleqa import FtqaFormatError, parse_story, safe_name
+from qg_studio.data.projects import (
+    StoryImportError, export_project, import_story, origin_of, slug, story_record)
+from qg_studio.data.stats import DATASET_ELEMENTS, DATASET_EXPLICIT, GUIDELINE, story_stats
+from qg_studio.data.validation import ERROR, check_annotation, item_fields
+from qg_studio.schema import ELEMENTS, QAItem, Section
+from qg_studio.ui.state import current_project_id, current_story, get_store, open_project
+
+FIRST_PASS, SECOND_PASS = "First annotator", "Second annotator"
+NO_ELEMENT2 = "(none)"
+SPLITS = ["train", "val", "test"]
+
+
+def _k(story_id: int, name: str) -> str:
+    """Widget keys per story, so opening another story starts from a clean form."""
+    return f"ann_{story_id}_{name}"
 
 
 def render() -> None:
     st.title("Annotate")
-    st.info("This step is coming in a later release.")
+    store = get_store()
+    _open_controls(store)
+    project_id = current_project_id()
+    story = current_story()
+    if project_id is None or story is None:
+        st.info("Upload a FairytaleQA story CSV above, or add a story on the **Story** page.")
+        return
+    items = store.list_items(story.id)
+    top = st.columns([2, 3])
+    with top[0]:
+        name = st.text_input("Annotator", value="annotator", key="ann_name").strip()
+    with top[1]:
+        mode = st.radio("Pass", [FIRST_PASS, SECOND_PASS], horizontal=True, key="ann_mode",
+                        help="The second pass hides the first annotator's answers and "
+                             "records answer4–6.")
+    actor = f"annotator:{name or 'annotator'}"
+    left, right = st.columns([1, 1], gap="large")
+    with left:
+        _show_sections(story.sections, items)
+    with right:
+        _feedback(story.id)
+        if mode == FIRST_PASS:
+            _first_pass(story.id, story.sections, items, actor)
+        else:
+            _second_pass(story.id, story.sections, items, actor)
+    st.divider()
+    _items_table(story.id, items, hide_answers=mode == SECOND_PASS, actor=actor)
+    st.divider()
+    _progress(story.title, story.sections, items)
+    st.divider()
+    _exports(project_id, story)
+
+
+# -- opening a story --------------------------------------------------------------------
+
+def _open_controls(store) -> None:
+    projects = store.list_projects()
+    current = current_project_id()
+    cols = st.columns([3, 2])
+    with cols[0]:
+        if projects:
+            ids = [p.id for p in projects]
+            names = {p.id: f"{p.name} (#{p.id})" for p in projects}
+            if current in ids and st.session_state.get("ann_project") != current:
+                # A project opened elsewhere (an upload, another page) wins over the
+                # picker's remembered choice.
+                st.session_state["ann_project"] = current
+            chosen = st.selectbox("Project", ids, index=ids.index(current) if current in ids
+                                  else 0, format_func=names.get, key="ann_project")
+            if chosen != current:
+                open_project(chosen)
+                st.rerun()
+    with cols[1]:
+        with st.expander("Open a FairytaleQA story", expanded=not projects):
+            # A new key after each opened story empties the uploaders for the next one.
+            n = st.session_state.get("ann_upload_n", 0)
+            story_file = st.file_uploader("Story CSV (section,text)", type=["csv"],
+                                          key=f"ann_upload_story_{n}")
+            questions_file = st.file_uploader("Questions CSV (optional)", type=["csv"],
+                                              key=f"ann_upload_questions_{n}")
+            default = story_file.name.removesuffix(".csv").removesuffix("-story") if \
+                story_file else ""
+            name = st.text_input("Story name", placeholder=default or "from the file name",
+                                 key=f"ann_upload_name_{n}")
+            if st.button("Open as a new project", key="ann_upload_go",
+                         disabled=story_file is None):
+                try:
+                    chosen_name = name.strip() or default or "story"
+                    if not safe_name(chosen_name):
+                        chosen_name = slug(chosen_name)
+                    story = parse_story(chosen_name,
+                                        story_file.getvalue(),
+                                        questions_file.getvalue() if questions_file else None)
+                    result = import_story(store, story)
+                except (FtqaFormatError, StoryImportError) as exc:
+                    st.error(str(exc))
+                else:
+                    open_project(result.project_id)
+                    st.session_state["ann_upload_n"] = n + 1
+                    st.rerun()
+
+
+def _show_sections(sections: list[Section], items: list[QAItem]) -> None:
+    counts = {s.id: 0 for s in sections}
+    for item in items:
+        for sid in set(item.sections):
+            if sid in counts:
+                counts[sid] += 1
+    st.subheader(f"Sections ({len(sections)})")
+    box = st.container(height=620)
+    for section in sections:
+        box.markdown(f"**Section {section.id}** · {section.words} words · "
+                     f"{counts[section.id]} question{'s' if counts[section.id] != 1 else ''}")
+        box.text(section.text)
+
+
+def _feedback(story_id: int) -> None:
+    feedback = st.session_state.pop(_k(story_id, "feedback"), None)
+    if not feedback:
+        return
+    for level, message in feedback:
+        {"error": st.error, "warning": st.warning, "success": st.success,
+         "info": st.info}[level](message)
+
+
+# -- first pass -------------------------------------------------------------------------
+
+def _form_fields(story_id: int) -> dict[str, Any]:
+    s = st.session_state
+    element2 = s.get(_k(story_id, "element2"))
+    return {"question": s.get(_k(story_id, "question"), ""),
+            "element": s.get(_k(story_id, "element")),
+            "element2": None if element2 in (None, NO_ELEMENT2) else element2,
+            "explicitness": s.get(_k(story_id, "explicitness")),
+            "scope": s.get(_k(story_id, "scope")) or "local",
+            "sections": list(s.get(_k(story_id, "sections")) or []),
+            "answers": [s.get(_k(story_id, f"a{i}"), "") for i in (1, 2, 3)]}
+
+
+def _fill_form(story_id: int, fields: dict[str, Any]) -> None:
+    s = st.session_state
+    if "question" in fields:
+        s[_k(story_id, "question")] = fields["question"]
+    if fields.get("element"):
+        s[_k(story_id, "element")] = fields["element"]
+    if "element2" in fields:
+        s[_k(story_id, "element2")] = fields["element2"] or NO_ELEMENT2
+    if fields.get("explicitness"):
+        s[_k(story_id, "explicitness")] = fields["explicitness"]
+    if fields.get("scope"):
+        s[_k(story_id, "scope")] = fields["scope"]
+    if "sections" in fields:
+        s[_k(story_id, "sections")] = list(fields["sections"])
+    if "answers" in fields:
+        answers = list(fields["answers"]) + ["", "", ""]
+        for i in (1, 2, 3):
+            s[_k(story_id, f"a{i}")] = answers[i - 1]
+
+
+FORM_DEFAULTS: dict[str, Any] = {"question": "", "element": None, "element2": NO_ELEMENT2,
+                                 "explicitness": "explicit", "scope": "local", "sections": [],
+                                 "a1": "", "a2": "", "a3": ""}
+
+
+def _clear_form(story_id: int) -> None:
+    s = st.session_state
+    # Set, not delete: a deleted key leaves the browser showing the old value.
+    for key, value in FORM_DEFAULTS.items():
+        s[_k(story_id, key)] = list(value) if isinstance(value, list) else value
+    s.pop(_k(story_id, "editing"), None)
+    s.pop(_k(story_id, "suggested"), None)
+
+
+def _first_pass(story_id: int, sections: list[Section], items: list[QAItem],
+                actor: str) -> None:
+    editing = st.session_state.get(_k(story_id, "editing"))
+    st.subheader(f"Editing QA pair {_position(items, editing)}" if editing
+                 else "New QA pair")
+    ids = [s.id for s in sections]
+    st.text_area("Question", key=_k(story_id, "question"), height=80)
+    cols = st.columns(2)
+    cols[0].selectbox("Element", [e.value for e in ELEMENTS], index=None,
+                      placeholder="Choose an element", key=_k(story_id, "element"))
+    cols[1].selectbox("Second element (optional)", [NO_ELEMENT2] + [e.value for e in ELEMENTS],
+                      key=_k(story_id, "element2"))
+    cols = st.columns(2)
+    cols[0].radio("Explicitness", ["explicit", "implicit"], horizontal=True,
+                  key=_k(story_id, "explicitness"))
+    cols[1].radio("Scope", ["local", "summary"], horizontal=True, key=_k(story_id, "scope"))
+    st.multiselect("Sections", ids, key=_k(story_id, "sections"),
+                   format_func=lambda i: f"Section {i}", placeholder="Cite the section(s)")
+    for i in (1, 2, 3):
+        st.text_input(f"Answer {i}" + ("" if i == 1 else " (optional)"),
+                      key=_k(story_id, f"a{i}"))
+    cols = st.columns(4)
+    cols[0].button("Save QA pair", type="primary", key=_k(story_id, "save"),
+                   on_click=_save_first, args=(story_id, sections, actor))
+    cols[1].button("Clear form", key=_k(story_id, "clear"), on_click=_clear_form,
+                   args=(story_id,))
+    with st.expander("Suggestions from the engines"):
+        st.caption("Accept or edit what comes back; the exported provenance records "
+                   "whether an engine or a person wrote each pair, and any edits.")
+        row = st.columns(3)
+        row[0].button("Suggest labels", key=_k(story_id, "sug_labels"),
+                      on_click=_suggest, args=(story_id, sections, "labels"))
+        row[1].button("Suggest an answer", key=_k(story_id, "sug_answer"),
+                      on_click=_suggest, args=(story_id, sections, "answer"))
+        row[2].button("Suggest a question", key=_k(story_id, "sug_question"),
+                      on_click=_suggest, args=(story_id, sections, "question"))
+        count = st.number_input("Questions to suggest", 1, 10, 3, key=_k(story_id, "sug_n"))
+        st.button("Suggest QA pairs for the cited sections", key=_k(story_id, "sug_items"),
+                  on_click=_suggest, args=(story_id, sections, "items", int(count)))
+        _suggested_items(story_id, sections, actor)
+
+
+def _position(items: list[QAItem], item_id: int | None) -> int:
+    return next((n for n, i in enumerate(items, 1) if i.id == item_id), 0)
+
+
+def _chosen_sections(story_id: int, sections: list[Section]) -> list[Section]:
+    wanted = set(st.session_state.get(_k(story_id, "sections")) or [])
+    return [s for s in sections if s.id in wanted] or list(sections)
+
+
+def _suggest(story_id: int, sections: list[Section], what: str, count: int = 3) -> None:
+    from qg_studio.data import suggestions
+
+    fields = _form_fields(story_id)
+    chosen = _chosen_sections(story_id, sections)
+    if what == "labels":
+        result = suggestions.suggest_labels(fields["question"], fields["answers"][0], chosen)
+    elif what == "answer":
+        result = suggestions.suggest_answer(fields["question"], chosen)
+    elif what == "question":
+        result = suggestions.suggest_question(chosen, fields["answers"][0],
+                                              fields["element"] or "action",
+                                              fields["explicitness"])
+    else:
+        result = suggestions.suggest_items(chosen, count)
+        st.session_state[_k(story_id, "candidates")] = [i.to_dict() for i in result.items]
+    if result.fields:
+        _fill_form(story_id, result.fields)
+    message = (f"Suggested by {result.engine}." if result.ok else result.note)
+    st.session_state[_k(story_id, "feedback")] = [("info" if result.ok else "warning",
+                                                  message)]
+
+
+def _suggested_items(story_id: int, sections: list[Section], actor: str) -> None:
+    candidates = st.session_state.get(_k(story_id, "candidates")) or []
+    for n, data in enumerate(candidates):
+        item = QAItem.from_dict(data)
+        st.markdown(f"**{item.question}** — {item.answer} · {item.element.value}, "
+                    f"{item.explicitness.value}, sections {item.sections}")
+        cols = st.columns(3)
+        cols[0].button("Accept", key=_k(story_id, f"acc_{n}"), on_click=_accept,
+                       args=(story_id, n))
+        cols[1].button("Edit", key=_k(story_id, f"edit_{n}"), on_click=_edit_candidate,
+                       args=(story_id, n))
+
+
+def _accept(story_id: int, n: int) -> None:
+    candidates = st.session_state.get(_k(story_id, "candidates")) or []
+    item = QAItem.from_dict({**candidates.pop(n), "id": None})
+    get_store().add_items(story_id, [item], actor=item.engine or "embedded")
+    st.session_state[_k(story_id, "feedback")] = [("success", "Suggested pair saved.")]
+
+
+def _edit_candidate(story_id: int, n: int) -> None:
+    candidates = st.session_state.get(_k(story_id, "candidates")) or []
+    data = candidates.pop(n)
+    item = QAItem.from_dict({**data, "id": None})
+    _clear_form(story_id)
+    _fill_form(story_id, item_fields(item))
+    st.session_state[_k(story_id, "suggested")] = data
+
+
+def _save_first(story_id: int, sections: list[Section], actor: str) -> None:
+    store = get_store()
+    fields = _form_fields(story_id)
+    item, issues = check_annotation(fields, sections)
+    errors = [str(i) for i in issues if i.level == ERROR]
+    warnings = [str(i) for i in issues if i.level != ERROR]
+    if item is None:
+        st.session_state[_k(story_id, "feedback")] = (
+            [("error", "Not saved — fix these first:")] + [("error", e) for e in errors]
+            + [("warning", w) for w in warnings])
+        return  # the form keeps what was typed
+    editing = st.session_state.get(_k(story_id, "editing"))
+    suggested = st.session_state.get(_k(story_id, "suggested"))
+    changes = {k: v for k, v in item_fields(item).items() if k not in ("engine", "ref")}
+    if editing:
+        store.update_item(editing, actor, **changes)
+        done = "QA pair updated."
+    elif suggested:
+        # Kept as the engine's pair, then the person's edits: provenance shows both.
+        original = QAItem.from_dict({**suggested, "id": None})
+        (item_id,) = store.add_items(story_id, [original], actor=original.engine or "embedded")
+        store.update_item(item_id, actor, **changes)
+        done = "Suggested pair saved with your edits."
+    else:
+        store.add_items(story_id, [item], actor=actor)
+        done = "QA pair saved."
+    _clear_form(story_id)
+    st.session_state[_k(story_id, "feedback")] = [("success", done)] + [
+        ("warning", w) for w in warnings]
+
+
+# -- second pass ------------------------------------------------------------------------
+
+def _second_pass(story_id: int, sections: list[Section], items: list[QAItem],
+                 actor: str) -> None:
+    st.subheader("Second annotator")
+    if not items:
+        st.info("No QA pairs yet: the first annotator writes them.")
+        return
+    ids = [i.id for i in items]
+    labels = {i.id: f"{n}. {i.question}" + (" ✓" if i.second_answers else "")
+              for n, i in enumerate(items, 1)}
+    chosen = st.selectbox("QA pair", ids, format_func=labels.get, key=_k(story_id, "second_pick"))
+    item = next(i for i in items if i.id == chosen)
+    st.markdown(f"**{item.question}**  \nSections {', '.join(map(str, item.sections))}")
+    st.caption("The first annotator's answers are hidden: answer from the text.")
+    with st.form(_k(story_id, f"second_{chosen}")):
+        values = list(item.second_answers) + ["", "", ""]
+        answers = [st.text_input(f"Answer {n}" + ("" if n == 4 else " (optional)"),
+                                 value=values[n - 4], key=_k(story_id, f"s{n}_{chosen}"))
+                   for n in (4, 5, 6)]
+        current = item.second_explicitness.value if item.second_explicitness else "explicit"
+        explicitness = st.radio("Explicitness (second annotator)", ["explicit", "implicit"],
+                                index=["explicit", "implicit"].index(current), horizontal=True,
+                                key=_k(story_id, f"sx_{chosen}"))
+        submitted = st.form_submit_button("Save second answers", type="primary")
+    if submitted:
+        fields = {**item_fields(item), "second_answers": answers,
+                  "second_explicitness": explicitness}
+        checked, issues = check_annotation(fields, sections)
+        if checked is None:
+            st.error("Not saved — fix these first:")
+            for issue in issues:
+                if issue.level == ERROR:
+                    st.error(str(issue))
+            return
+        get_store().update_item(item.id, actor, second_answers=checked.second_answers,
+                                second_explicitness=explicitness)
+        st.session_state[_k(story_id, "feedback")] = [("success", "Second answers saved.")] + [
+            ("warning", str(i)) for i in issues if i.field.startswith("answer")
+            and i.field[-1] in "456"]
+        st.rerun()
+
+
+# -- saved pairs ------------------------------------------------------------------------
+
+def _items_table(story_id: int, items: list[QAItem], hide_answers: bool, actor: str) -> None:
+    store = get_store()
+    st.subheader(f"Saved QA pairs ({len(items)})")
+    if not items:
+        st.caption("Nothing saved yet.")
+        return
+    rows = []
+    for n, item in enumerate(items, 1):
+        row = {"#": n, "question": item.question, "element": item.element.value,
+               "element 2": item.element2.value if item.element2 else "",
+               "explicitness": item.explicitness.value, "scope": item.scope.value,
+               "sections": ",".join(map(str, item.sections))}
+        if not hide_answers:
+            row["answers"] = " | ".join(item.answers)
+        row["second pass"] = "done" if item.second_answers else ""
+        row["by"] = origin_of(store.created_by(item.id))
+        rows.append(row)
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    if hide_answers:
+        return
+    ids = [i.id for i in items]
+    names = {i.id: f"{n}. {i.question[:70]}" for n, i in enumerate(items, 1)}
+    cols = st.columns([3, 1, 1])
+    picked = cols[0].selectbox("Pick a saved pair", ids, format_func=names.get,
+                               key=_k(story_id, "pick"))
+    cols[1].button("Edit", key=_k(story_id, "edit_saved"), on_click=_load_saved,
+                   args=(story_id, picked))
+    cols[2].button("Delete", key=_k(story_id, "delete_saved"), on_click=_delete_saved,
+                   args=(story_id, picked, actor))
+
+
+def _load_saved(story_id: int, item_id: int) -> None:
+    item = get_store().get_item(item_id)
+    _clear_form(story_id)
+    _fill_form(story_id, item_fields(item))
+    st.session_state[_k(story_id, "editing")] = item_id
+
+
+def _delete_saved(story_id: int, item_id: int, actor: str) -> None:
+    get_store().delete_items(story_id, [item_id], actor)
+    st.session_state[_k(story_id, "feedback")] = [
+        ("info", "QA pair deleted (Undo on the Curate page brings it back).")]
+
+
+# -- progress and agreement -------------------------------------------------------------
+
+def _progress(title: str, sections: list[Section], items: list[QAItem]) -> None:
+    stats = story_stats(title, [s.id for s in sections], items)
+    st.subheader("Progress and agreement")
+    low, high = GUIDELINE
+    cols = st.columns(4)
+    cols[0].metric("QA pairs", stats.qa_pairs)
+    cols[1].metric("Questions per section", f"{stats.questions_per_section:.2f}",
+                   help=f"The FairytaleQA guideline is about {low:.0f}–{high:.0f}.")
+    share = stats.explicit / stats.qa_pairs if stats.qa_pairs else 0.0
+    cols[2].metric("Explicit", f"{share:.0%}", help=f"FairytaleQA train: {DATASET_EXPLICIT:.0%}")
+    summary = stats.to_dict()
+    agreement = summary["agreement_rouge_l"]
+    cols[3].metric("Agreement (ROUGE-L)", "—" if agreement is None else f"{agreement:.3f}",
+                   help="answer1 vs answer4 over pairs with a second annotator; "
+                        "FairytaleQA val: 0.653")
+    if stats.uncovered_sections:
+        st.caption("Sections without a question yet: "
+                   + ", ".join(map(str, stats.uncovered_sections)))
+    mix = pd.DataFrame({"this story": summary["elements"], "FairytaleQA": DATASET_ELEMENTS})
+    st.dataframe((mix * 100).round(1).rename_axis("element (%)"), width="stretch")
+
+
+# -- exports ----------------------------------------------------------------------------
+
+def _export_bytes(project_id: int, split: str, fmt: str) -> tuple[bytes, int]:
+    from qg_studio.data.export import write_export
+
+    exports = export_project(get_store(), project_id, split)
+    with tempfile.TemporaryDirectory() as tmp:
+        written = write_export(tmp, exports, fmt)
+        if fmt == "storyqa":
+            return written[0].read_bytes(), len(exports[0].story.questions) if exports else 0
+        buf = io.BytesIO()
+        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as archive:
+            for path in sorted(Path(tmp).rglob("*")):
+                if path.is_file():
+                    # A fixed timestamp: the same data gives the same zip on every rerun.
+                    info = zipfile.ZipInfo(path.relative_to(tmp).as_posix(),
+                                           date_time=(2020, 1, 1, 0, 0, 0))
+                    info.compress_type = zipfile.ZIP_DEFLATED
+                    archive.writestr(info, path.read_bytes())
+        return buf.getvalue(), sum(len(e.story.questions) for e in exports)
+
+
+def _exports(project_id: int, story) -> None:
+    st.subheader("Export as training data")
+    record = story_record(get_store(), project_id, story.id) or {}
+    default = record.get("split") or "train"
+    options = SPLITS if default in SPLITS else [default] + SPLITS
+    split = st.selectbox("Split", options, index=options.index(default), key="ann_split")
+    name = record.get("name") or slug(story.title)
+    cols = st.columns(3)
+    data, n = _export_bytes(project_id, split, "fairytaleqa")
+    cols[0].download_button(f"FairytaleQA folder (.zip, {n} QA)", data,
+                            file_name=f"{name}-fairytaleqa.zip", mime="application/zip",
+                            key="ann_dl_ftqa", on_click="ignore")
+    data, _ = _export_bytes(project_id, split, "storyqa")
+    cols[1].download_button("StoryQA JSONL", data, file_name=f"{name}-storyqa.jsonl",
+                            mime="application/jsonl", key="ann_dl_storyqa",
+                            on_click="ignore")
+    data, _ = _export_bytes(project_id, split, "hf")
+    cols[2].download_button("Hugging Face datasets (.zip)", data,
+                            file_name=f"{name}-hf.zip", mime="application/zip",
+                            key="ann_dl_hf", on_click="ignore")
+    st.caption("The FairytaleQA zip keeps the dataset's columns exactly; who wrote each "
+               "pair (engine or person) and whether it was edited is in "
+               "provenance/<split>/<story>-provenance.csv beside it.")

@@ -1,8 +1,119 @@
-"""The Ask page (placeholder until its issue lands)."""
+"""The Ask page: the teacher asks a question about the open story and sees the answer,
+its kind, the evidence highlighted in the section, and the labels the tagger gives it."""
+
+from __future__ import annotations
+
+import html
 
 import streamlit as st
+
+from qg_studio.answering import ANSWERERS, Answer, get_answerer
+from qg_studio.schema import Element, Explicitness, QAItem, Scope, Section
+from qg_studio.ui.state import get_store, require_story
+
+RESULT_KEY = "ask_result"
+
+
+@st.cache_resource(show_spinner="Loading the answerer…")
+def _answerer(name: str):
+    return get_answerer(name)
+
+
+def _tag(question: str, answer: str, sections: list[Section]):
+    try:
+        from qg_studio.tagging import tag
+    except ImportError:  # the tagger is optional: the answer stands without its labels
+        return None
+    try:
+        return tag(question, answer, sections)
+    except Exception:  # noqa: BLE001 - labels are a help, never a reason to lose the answer
+        return None
 
 
 def render() -> None:
     st.title("Ask")
-    st.info("This step is coming in a later release.")
+    story = require_story()
+    if story is None:
+        return
+    sections = story.sections
+    st.caption(f"{story.title or 'Untitled story'} · {len(sections)} sections. Ask anything "
+               "about the story; QG Studio finds where to look unless you choose sections.")
+    with st.form("ask_form"):
+        question = st.text_input("Your question", key="ask_question",
+                                 placeholder="Why did the fox follow the miller?")
+        cols = st.columns([3, 1])
+        with cols[0]:
+            chosen = st.multiselect("Look only in sections (optional)",
+                                    [s.id for s in sections], key="ask_sections")
+        with cols[1]:
+            name = st.selectbox("Answerer", ANSWERERS.names(), key="ask_answerer")
+        asked = st.form_submit_button("Answer", type="primary")
+    if asked:
+        if not question.strip():
+            st.error("Type a question first.")
+            return
+        try:
+            answerer = _answerer(name)
+            with st.spinner("Answering…"):
+                reply = answerer.answer([question.strip()], sections,
+                                        [chosen] if chosen else None)[0]
+        except Exception as exc:  # noqa: BLE001 - show the reason, keep the page usable
+            st.error(f"Could not answer with {name!r}: {exc}")
+            return
+        by_id = {s.id: s for s in sections}
+        tag = _tag(question, reply.answers[0] if reply.answers else "",
+                   [by_id[i] for i in reply.sections if i in by_id])
+        st.session_state[RESULT_KEY] = (story.id, question.strip(), reply, tag)
+    result = st.session_state.get(RESULT_KEY)
+    if result and result[0] == story.id:
+        _show(story.id, sections, *result[1:])
+
+
+def _show(story_id: int, sections: list[Section], question: str, reply: Answer, tag) -> None:
+    answer = reply.answers[0] if reply.answers else "(no answer found)"
+    st.subheader(answer)
+    badges = [f"kind: **{reply.answer_kind}**",
+              "**stated in the text**" if reply.explicit else "**not stated in the text**",
+              f"confidence {reply.confidence:.0%}",
+              f"section{'s' if len(reply.sections) > 1 else ''} "
+              f"{', '.join(map(str, reply.sections))}"]
+    if tag is not None:
+        badges.append(f"element: **{tag.element.value}** ({tag.element_confidence:.0%})")
+        badges.append(f"{tag.explicitness.value} ({tag.explicitness_confidence:.0%})")
+    st.markdown(" · ".join(badges))
+    if reply.note:
+        st.info(reply.note)
+    by_id = {s.id: s for s in sections}
+    for sid in reply.sections:
+        section = by_id.get(sid)
+        if section is None:
+            continue
+        marks = [(e.start, e.end) for e in reply.evidence if e.section == sid]
+        with st.expander(f"Section {sid}", expanded=bool(marks)):
+            st.markdown(_highlight(section.text, marks), unsafe_allow_html=True)
+    if st.button("Add to this story's questions", key="ask_add"):
+        item = QAItem(
+            question=question, answers=[a for a in reply.answers if a],
+            element=tag.element if tag is not None else Element.ACTION,
+            explicitness=(tag.explicitness if tag is not None else
+                          Explicitness.EXPLICIT if reply.explicit else Explicitness.IMPLICIT),
+            answer_kind=reply.answer_kind,
+            scope=Scope.SUMMARY if len(reply.sections) > 1 else Scope.LOCAL,
+            sections=reply.sections, evidence=reply.evidence, engine="teacher",
+            scores={"confidence": reply.confidence})
+        get_store().add_items(story_id, [item], actor="teacher")
+        st.success("Added to the question set: see the **Curate** page.")
+
+
+def _highlight(text: str, marks: list[tuple[int, int]]) -> str:
+    """The section as HTML-escaped text with the evidence spans in <mark>."""
+    out, at = [], 0
+    for start, end in sorted(marks):
+        if start < at:
+            continue
+        out.append(html.escape(text[at:start]))
+        out.append(f"<mark>{html.escape(text[start:end])}</mark>")
+        at = end
+    out.append(html.escape(text[at:]))
+    return "".join(out).replace("\n\n", "<br><br>").replace("\n", "<br>")
+

@@ -1,8 +1,117 @@
-"""The Export page (placeholder until its issue lands)."""
+"""The Export page: choose a format and its options, preview, download."""
 
+from __future__ import annotations
+
+import json
+
+import pandas as pd
 import streamlit as st
+
+from qg_studio.export import FORMATS, export_story
+from qg_studio.export.quizset import exportable, prepare
+from qg_studio.export.worksheet import WorksheetOptions, load_template, ordered
+from qg_studio.schema import QAItem, ReviewStatus, Section
+from qg_studio.ui.state import get_store, require_story
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _export(fmt: str, title: str, sections_json: str, items_json: str, kept_only: bool,
+            paper: str, questions_only: bool, show_element: bool):
+    """Cached on the exact content, so moving between pages does not rebuild the file."""
+    sections = [Section.from_dict(s) for s in json.loads(sections_json)]
+    items = [QAItem.from_dict(i) for i in json.loads(items_json)]
+    result = export_story(fmt, title, sections, items, kept_only=kept_only,
+                          worksheet=WorksheetOptions(paper=paper, questions_only=questions_only,
+                                                     show_element=show_element))
+    return result.data, result.filename, result.mime, result.report.warnings(), \
+        result.report.written
+
+
+@st.cache_data(show_spinner=False, max_entries=4)
+def _pdf(data: bytes, filename: str) -> bytes:
+    from qg_studio.export.pdf import worksheet_pdf
+
+    return worksheet_pdf(data, filename)
 
 
 def render() -> None:
     st.title("Export")
-    st.info("This step is coming in a later release.")
+    story = require_story()
+    if story is None:
+        return
+    items = get_store().list_items(story.id)
+    if not items:
+        st.info("No questions yet: generate them on the **Generate** page first.")
+        return
+    counts = {s: sum(i.status == s for i in items) for s in ReviewStatus}
+    st.caption(f"{counts[ReviewStatus.KEPT]} kept, {counts[ReviewStatus.UNREVIEWED]} not "
+               f"reviewed, {counts[ReviewStatus.DROPPED]} dropped (never exported).")
+    names = list(FORMATS)
+    fmt = st.selectbox("Format", names, format_func=lambda n: FORMATS[n].label,
+                       key="export_format")
+    kept_only = st.checkbox("Only the questions I marked Keep", key="export_kept_only",
+                            value=False)
+    layout = load_template()
+    paper, questions_only, show_element = layout.get("paper", "a4"), False, False
+    if fmt == "xlsx":
+        c1, c2, c3 = st.columns(3)
+        paper = c1.radio("Paper", ["a4", "letter"], format_func={"a4": "A4", "letter": "Letter"}.get,
+                         index=0 if paper == "a4" else 1, horizontal=True, key="export_paper")
+        questions_only = c2.checkbox("Questions only (no story text)", key="export_q_only")
+        show_element = c3.checkbox("Show the narrative element", key="export_show_element",
+                                   value=bool(layout["student"].get("show_element")))
+    chosen = exportable(items, kept_only)
+    if not chosen:
+        st.warning("Nothing to export: mark some questions **Keep** on the Curate page, "
+                   "or untick “Only the questions I marked Keep”.")
+        return
+    if counts[ReviewStatus.UNREVIEWED] and not kept_only:
+        st.info(f"{counts[ReviewStatus.UNREVIEWED]} question(s) are not reviewed yet; "
+                "they are included.")
+    with st.spinner("Preparing the file…"):
+        data, filename, mime, warnings, written = _export(
+            fmt, story.title, json.dumps([s.to_dict() for s in story.sections]),
+            json.dumps([i.to_dict() for i in items]), kept_only, paper, questions_only,
+            show_element)
+    for warning in warnings:
+        st.warning(warning)
+    _preview(fmt, story.sections, chosen)
+    st.download_button(f"Download {filename}", data, file_name=filename, mime=mime,
+                       type="primary", key="export_download", icon=":material/download:")
+    st.caption(f"{written} question(s) in the file.")
+    if fmt == "xlsx":
+        _pdf_offer(data, filename)
+
+
+def _preview(fmt: str, sections, chosen) -> None:
+    st.subheader("Preview")
+    if fmt == "xlsx":
+        rows = [{"#": n, "Question": i.question, "Answer": " / ".join(i.answers),
+                 "Section": ", ".join(map(str, i.sections)), "Element": i.element.value}
+                for n, i in enumerate(ordered(chosen), start=1)]
+        st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+        return
+    rows = []
+    for q in prepare(chosen, sections):
+        rows.append({"#": q.number, "Question": q.question,
+                     "Right answer": q.answer,
+                     "Wrong options": " · ".join(o for i, o in enumerate(q.options)
+                                                 if i != q.correct) or "(open question)"})
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+
+
+def _pdf_offer(data: bytes, filename: str) -> None:
+    from qg_studio.export.pdf import PdfUnavailable, soffice
+
+    if soffice() is None:
+        return
+    if st.button("Make a PDF to print", key="export_make_pdf"):
+        with st.spinner("LibreOffice is converting the worksheet…"):
+            try:
+                st.session_state["export_pdf"] = (hash(data), _pdf(data, filename))
+            except PdfUnavailable as exc:
+                st.error(str(exc))
+    made = st.session_state.get("export_pdf")
+    if made and made[0] == hash(data):  # only the PDF of the file as it is now
+        st.download_button("Download the PDF", made[1], file_name=filename.rsplit(".", 1)[0]
+                           + ".pdf", mime="application/pdf", key="export_pdf_download")

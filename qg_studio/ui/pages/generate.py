@@ -1,8 +1,176 @@
-"""The Generate page (placeholder until its issue lands)."""
+"""The Generate page: ask for a question set, watch it being made, see it by section.
 
+Generated items are saved to the open story as soon as they exist, so leaving the
+page or closing the tab loses nothing; the Curate page edits them.
+"""
+
+from __future__ import annotations
+
+import pandas as pd
 import streamlit as st
+
+from qg_studio.generation import GENERATORS
+from qg_studio.schema import ELEMENTS, Element, Explicitness, GenerationRequest, QAItem
+from qg_studio.ui.state import get_store, require_story
+
+LAST_BATCH = "generate_last_batch"  # ids of the items the last run saved
+_COLOURS = {
+    Element.CHARACTER: "blue", Element.SETTING: "green", Element.ACTION: "orange",
+    Element.FEELING: "red", Element.CAUSAL: "violet", Element.OUTCOME: "gray",
+    Element.PREDICTION: "primary",
+}
 
 
 def render() -> None:
     st.title("Generate")
-    st.info("This step is coming in a later release.")
+    story = require_story()
+    if story is None:
+        return
+    if not story.sections:
+        st.warning("This story has no sections yet; check it on the **Story** page.")
+        return
+    request, engine, options, check = _controls(len(story.sections))
+    if st.button("Generate questions", type="primary", key="generate_go"):
+        if request is not None:
+            _run(story, request, engine, options, check)
+    batch = st.session_state.get(LAST_BATCH)
+    if batch and batch.get("story") == story.id:
+        items = [i for i in get_store().list_items(story.id) if i.id in set(batch["ids"])]
+        _show(items, story.sections, batch.get("request"))
+
+
+def _controls(n_sections: int):
+    engines = GENERATORS.names()
+    cols = st.columns([1, 1, 1])
+    with cols[0]:
+        engine = st.selectbox("Engine", engines, index=engines.index("embedded")
+                              if "embedded" in engines else 0, key="gen_engine",
+                              help="embedded runs anywhere; seq2seq needs a trained model")
+        model = ""
+        if engine != "embedded":
+            model = st.text_input("Model folder or hub id", key="gen_model")
+    with cols[1]:
+        mode = st.radio("How many", ["In total", "Per section"], horizontal=True,
+                        key="gen_mode")
+        number = st.number_input("Questions" if mode == "In total" else "Per section",
+                                 min_value=1, max_value=200,
+                                 value=10 if mode == "In total" else 2, key="gen_number")
+    with cols[2]:
+        implicit = st.slider("Share of implicit questions", 0.0, 1.0, 0.3, 0.05,
+                             key="gen_implicit",
+                             help="implicit: the answer needs inference, not a copied span")
+        check = st.checkbox("Check each question by answering it", value=False,
+                            key="gen_check",
+                            help="slower; drops questions the story cannot answer")
+    balanced = st.toggle("Balanced mix of narrative elements", value=True, key="gen_balanced")
+    elements: str | dict = "balanced"
+    if not balanced:
+        mix_cols = st.columns(len(ELEMENTS))
+        elements = {}
+        for col, element in zip(mix_cols, ELEMENTS):
+            with col:
+                elements[element] = int(st.number_input(element.value, min_value=0,
+                                                         max_value=50, value=1,
+                                                         key=f"gen_mix_{element.name}"))
+        if not any(elements.values()):
+            st.error("Ask for at least one question of some element.")
+            return None, engine, {}, check
+    try:
+        request = GenerationRequest(
+            count=int(number) if mode == "In total" and balanced else None,
+            per_section=int(number) if mode == "Per section" else None,
+            elements=elements, implicit_share=float(implicit))
+    except ValueError as exc:
+        st.error(str(exc))
+        return None, engine, {}, check
+    options = {"model": model} if model else {}
+    return request, engine, options, check
+
+
+def _run(story, request: GenerationRequest, engine: str, options: dict, check: bool) -> None:
+    from qg_studio.pipeline import generate_items
+
+    bar = st.progress(0.0, text="starting")
+
+    def progress(fraction: float, message: str) -> None:
+        bar.progress(min(max(fraction, 0.0), 1.0), text=message)
+
+    answerer = None
+    if check:
+        try:
+            from qg_studio.answering import get_answerer
+
+            answerer = get_answerer("extractive")
+        except Exception as exc:  # the check is optional: say so and go on without it
+            st.warning(f"Answer check unavailable ({exc}); generating without it.")
+    try:
+        items = generate_items(story.sections, request, engine=engine, engine_options=options,
+                               answerer=answerer, progress=progress)
+    except Exception as exc:
+        bar.empty()
+        st.error(f"The {engine} engine could not run: {exc}")
+        return
+    if not items:
+        bar.empty()
+        st.warning("No questions came out of this story; try a longer or simpler text.")
+        return
+    ids = get_store().add_items(story.id, items, actor=engine)
+    st.session_state[LAST_BATCH] = {"story": story.id, "ids": ids,
+                                    "request": _requested_mix(request, len(story.sections),
+                                                              items)}
+    bar.progress(1.0, text=f"{len(items)} questions saved to this story")
+
+
+def _requested_mix(request: GenerationRequest, n_sections: int,
+                   items: list[QAItem]) -> dict[str, float]:
+    if isinstance(request.elements, dict):
+        return {e.value: float(n) for e, n in request.elements.items()}
+    total = request.total(n_sections)
+    return {e.value: total / len(ELEMENTS) for e in ELEMENTS}
+
+
+def _badge(label: str, colour: str) -> str:
+    return f":{colour}-badge[{label}]"
+
+
+def _show(items: list[QAItem], sections, requested: dict | None) -> None:
+    st.subheader(f"{len(items)} new questions")
+    st.caption("Saved to this story. Edit, keep or drop them on the **Curate** page.")
+    if requested:
+        _mix_chart(items, requested)
+    by_section: dict[int, list[QAItem]] = {}
+    for item in items:
+        by_section.setdefault(item.sections[0] if item.sections else 0, []).append(item)
+    for section in sections:
+        group = by_section.get(section.id, [])
+        if not group:
+            continue
+        with st.expander(f"Section {section.id} — {len(group)} question(s)", expanded=True):
+            for item in group:
+                badges = " ".join([
+                    _badge(item.element.value, _COLOURS.get(item.element, "gray")),
+                    _badge(item.explicitness.value,
+                           "green" if item.explicitness == Explicitness.EXPLICIT else "orange"),
+                ])
+                st.markdown(f"{badges}  \n**{_escape(item.question)}**  \n"
+                            f"Answer: {_escape(item.answer)}")
+                if item.evidence:
+                    ev = item.evidence[0]
+                    st.caption(f"Evidence (section {ev.section}): “{_escape(ev.text[:240])}”")
+
+
+def _mix_chart(items: list[QAItem], requested: dict[str, float]) -> None:
+    got = {e.value: 0 for e in ELEMENTS}
+    for item in items:
+        got[item.element.value] += 1
+    frame = pd.DataFrame({"requested": [requested.get(e.value, 0.0) for e in ELEMENTS],
+                          "generated": [got[e.value] for e in ELEMENTS]},
+                         index=[e.value for e in ELEMENTS])
+    st.bar_chart(frame, stack=False, height=240)
+
+
+def _escape(text: str) -> str:
+    # Story text is data: keep Markdown from reading it as formatting.
+    for ch in ("\\", "*", "_", "`", "[", "]", "#", "<", ">", "$", ":"):
+        text = text.replace(ch, "\\" + ch)
+    return text

@@ -1,8 +1,73 @@
-"""The Models page (placeholder until its issue lands)."""
+"""The Models page: which engines answer and generate here, and why; the model registry
+with what is available on this machine; how to get or train more."""
 
+from __future__ import annotations
+
+import pandas as pd
 import streamlit as st
+
+from qg_studio.models import (ROLE_NAMES, ModelError, availability, choose_device,
+                              choose_engine, load_registry, user_registry_path)
+
+_ROLE_TITLES = {"qg": "Question generation", "qa": "Answering"}
+
+
+@st.cache_resource(show_spinner="Checking the models available here…")
+def _engines(refresh: int) -> dict[str, object]:
+    # Loading a checkpoint is what proves it works; cached so each rerun does not reload.
+    return {role: choose_engine(role) for role in ("qg", "qa")}
 
 
 def render() -> None:
     st.title("Models")
-    st.info("This step is coming in a later release.")
+    device, dtype = choose_device()
+    st.caption(f"Device: **{device.type}** ({str(dtype).replace('torch.', '')}). "
+               "Neural models run on a GPU in bf16/fp16 when one is present, else on the CPU.")
+
+    refresh = st.session_state.get("models_refresh", 0)
+    engines = _engines(refresh)
+    cols = st.columns(2)
+    for col, role in zip(cols, ("qg", "qa")):
+        choice = engines[role]
+        with col:
+            st.subheader(_ROLE_TITLES[role])
+            text = f"Engine in use: **{choice.name}**" + (
+                f" — model `{choice.options['model']}`" if choice.options.get("model") else "")
+            st.markdown(text)
+            if choice.name == "seq2seq":
+                st.success(choice.notice, icon=":material/check_circle:")
+            else:
+                st.info(choice.notice, icon=":material/info:")
+    if st.button("Check again", key="models_refresh_button",
+                 help="after pulling or training a model"):
+        st.session_state["models_refresh"] = refresh + 1
+        st.rerun()
+
+    st.subheader("Registry")
+    try:
+        registry = load_registry()
+    except ModelError as exc:
+        st.error(str(exc))
+        return
+    rows = []
+    for entry in registry.values():
+        ok, where = availability(entry)
+        rows.append({"name": entry.name,
+                     "roles": ", ".join(ROLE_NAMES.get(r, r) for r in entry.roles),
+                     "stage": "ready to use" if entry.stage == "ready" else "base to fine-tune",
+                     "available here": "yes" if ok else "no", "where": where,
+                     "source": entry.source, "format": entry.prompt_format,
+                     "from": entry.origin, "description": entry.description})
+    st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
+    st.caption(f"Shipped entries: `models/registry.toml`; models trained here are added to "
+               f"`{user_registry_path()}`.")
+    with st.expander("Get or train a model"):
+        st.markdown(
+            "On a machine that can reach the Hugging Face hub:\n\n"
+            "```\nqg-studio models pull unifiedqa-v2-t5-base\n```\n\n"
+            "Fine-tune on FairytaleQA-layout data (the dataset, or an export from **Annotate**), "
+            "preferably on a GPU:\n\n"
+            "```\nqg-studio train qg --base flan-t5-base --data DIR --out runs/qg\n"
+            "qg-studio train qa --base bart-base --data DIR --out runs/qa\n```\n\n"
+            "Any T5/BART checkpoint folder also works directly: "
+            "`qg-studio generate FILE --engine seq2seq --model DIR`.")

@@ -1,0 +1,202 @@
+"""The unified seq2seq answerer (UnifiedQA / StoryQA style) for any T5/BART checkpoint.
+
+Input: ``kind\\nquestion\\ncontext``, lower-cased (:func:`qg_studio.prompts.qa_input`),
+where kind is ``extractive``, ``yesno`` or ``abstractive``. The context is the given
+sections, or the retrieved ones when none are given; when it is longer than the encoder
+takes, only the best-matching sentences are kept (with a note), never a blind cut.
+Yes/no questions are decoded as a choice between the two sequences "yes" and "no".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from typing import Any, Sequence
+
+from qg_studio.answering import Answer
+from qg_studio.prompts import qa_input
+from qg_studio.schema import AnswerKind, Evidence, Section
+
+_WORD = re.compile(r"\w+")
+_AUX = {"is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "will",
+        "would", "should", "shall", "has", "have", "had", "may", "might", "must"}
+_STOP = {"the", "a", "an", "of", "to", "and", "in", "on", "at", "is", "was", "did", "do",
+         "what", "who", "why", "how", "where", "when", "he", "she", "it", "they", "his", "her"}
+_SENTENCE = re.compile(r"[^.!?\n]+[.!?\"'”’]*")
+YES_NO = ("yes", "no")
+
+
+def question_kind(question: str) -> AnswerKind:
+    """The prefix to ask with: the answering package's rules when present, else a
+    minimal auxiliary-first rule."""
+    try:
+        from qg_studio.answering.kind import answer_kind
+
+        return answer_kind(question)
+    except ImportError:
+        words = question.lower().split()
+        if words and words[0] in _AUX and " or " not in question.lower():
+            return AnswerKind.YESNO
+        return AnswerKind.EXTRACTIVE
+
+
+def _words(text: str) -> set[str]:
+    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+
+
+def _overlap_retrieve(question: str, sections: Sequence[Section], k: int = 2) -> list[int]:
+    q = _words(question)
+    ranked = sorted(sections, key=lambda s: -len(q & _words(s.text)))
+    return sorted(s.id for s in ranked[:k])
+
+
+def retrieve_sections(questions: Sequence[str], sections: Sequence[Section]) -> list[list[int]]:
+    try:
+        from qg_studio.answering.retrieval import retrieve
+
+        return retrieve(list(questions), list(sections))
+    except ImportError:
+        return [_overlap_retrieve(q, sections) for q in questions]
+
+
+def _sentences(section: Section) -> list[tuple[int, int]]:
+    return [(m.start(), m.end()) for m in _SENTENCE.finditer(section.text) if m.group().strip()]
+
+
+def best_sentence(question: str, sections: Sequence[Section]) -> Evidence | None:
+    q = _words(question)
+    best, best_score = None, -1
+    for s in sections:
+        for a, b in _sentences(s):
+            score = len(q & _words(s.text[a:b]))
+            if score > best_score:
+                text = s.text[a:b]
+                lead = len(text) - len(text.lstrip())
+                best, best_score = Evidence(s.id, a + lead, b, text.strip()), score
+    return best
+
+
+class UnifiedSeq2SeqAnswerer:
+    """``model``: a registry name, a checkpoint folder, or a hub id."""
+
+    name = "seq2seq"
+
+    def __init__(self, model: str | None = None, device: str | None = None,
+                 num_beams: int = 4, batch_size: int = 16, max_new_tokens: int | None = None,
+                 **_ignored: Any):
+        from qg_studio.models import ModelError, load_seq2seq, resolve
+        from qg_studio.seq2seq import DecodeSettings
+
+        if model is None:
+            model = _default_model()
+        if not model:
+            raise ModelError("no seq2seq answering model is available: pass --model DIR "
+                             "(a checkpoint folder or hub id) or train one (qg-studio train qa)")
+        self.resolved = resolve(model, "qa")
+        self.loaded = load_seq2seq(self.resolved.location, device)
+        self.settings = DecodeSettings(num_beams=num_beams, batch_size=batch_size,
+                                       max_new_tokens=max_new_tokens, no_repeat_ngram_size=0)
+
+    def prompt(self, question: str, kind: AnswerKind, sections: Sequence[Section]) -> tuple[str, str]:
+        """(model input, note): the sections' text, narrowed to the sentences that share
+        most words with the question when the whole would not fit the encoder."""
+        from qg_studio.seq2seq import token_lengths
+
+        fmt = self.resolved.prompt_format
+        context = " ".join(s.text for s in sections)
+        text = qa_input(question, context, kind, fmt=fmt)
+        limit = self.loaded.max_input_tokens
+        length = token_lengths(self.loaded.tokenizer, [text])[0]
+        if length <= limit:
+            return text, ""
+        q = _words(question)
+        spans = [(s, a, b) for s in sections for a, b in _sentences(s)]
+        ranked = sorted(range(len(spans)), key=lambda i: -len(q & _words(
+            spans[i][0].text[spans[i][1]:spans[i][2]])))
+        budget = int(len(context.split()) * limit / length * 0.9)
+        keep, words = [], 0
+        for i in ranked:
+            n = len(spans[i][0].text[spans[i][1]:spans[i][2]].split())
+            if words + n > budget and keep:
+                break
+            keep.append(i)
+            words += n
+        context = " ".join(spans[i][0].text[spans[i][1]:spans[i][2]].strip() for i in sorted(keep))
+        note = (f"the sections exceed the model's {limit}-token input; answered from the "
+                f"{len(keep)} sentences closest to the question")
+        return qa_input(question, context, kind, fmt=fmt), note
+
+    def answer(self, questions: Sequence[str], sections: Sequence[Section],
+               section_ids: Sequence[Sequence[int] | None] | None = None,
+               kinds: Sequence[AnswerKind | str | None] | None = None) -> list[Answer]:
+        from qg_studio.seq2seq import generate_texts, score_targets
+
+        questions = [" ".join(str(q).split()) for q in questions]
+        by_id = {s.id: s for s in sections}
+        wanted = list(section_ids) if section_ids is not None else [None] * len(questions)
+        missing = [i for i, ids in enumerate(wanted) if not ids]
+        if missing and sections:
+            found = retrieve_sections([questions[i] for i in missing], sections)
+            for i, ids in zip(missing, found):
+                wanted[i] = ids
+        plans = []
+        for i, question in enumerate(questions):
+            chosen = [by_id[j] for j in (wanted[i] or []) if j in by_id] or list(sections)
+            given = kinds[i] if kinds is not None and i < len(kinds) else None
+            kind = AnswerKind.parse(given) if given else question_kind(question)
+            text, note = self.prompt(question, kind, chosen) if question else ("", "")
+            plans.append((question, kind, chosen, text, note))
+
+        results: list[Answer | None] = [None] * len(questions)
+        yesno = [i for i, p in enumerate(plans) if p[0] and p[1] is AnswerKind.YESNO]
+        free = [i for i, p in enumerate(plans) if p[0] and p[1] is not AnswerKind.YESNO]
+        if yesno:
+            scores = score_targets(self.loaded, [plans[i][3] for i in yesno], list(YES_NO))
+            for i, (yes, no) in zip(yesno, scores):
+                p_yes = 1.0 / (1.0 + math.exp(no - yes))  # the choice between the two only
+                reply = "Yes" if p_yes >= 0.5 else "No"
+                results[i] = self._result(plans[i], reply, max(p_yes, 1 - p_yes), spanable=False)
+        if free:
+            outputs = generate_texts(self.loaded, [plans[i][3] for i in free], self.settings)
+            for i, (text, conf) in zip(free, outputs):
+                results[i] = self._result(plans[i], text, conf, spanable=True)
+        for i, p in enumerate(plans):
+            if results[i] is None:  # an empty question
+                results[i] = Answer(answers=[], answer_kind=p[1], explicit=False, confidence=0.0,
+                                    engine=self._engine(), note="empty question")
+        return [r for r in results if r is not None]
+
+    def _engine(self) -> str:
+        return f"seq2seq:{self.resolved.name}"
+
+    def _result(self, plan, text: str, confidence: float, spanable: bool) -> Answer:
+        question, kind, chosen, _prompt, note = plan
+        evidence: Evidence | None = None
+        answer = text.strip()
+        if spanable and answer:
+            for s in chosen:
+                evidence = Evidence.find(s, answer)
+                if evidence:
+                    answer = evidence.text  # the story's own casing, not the lower-cased output
+                    break
+        explicit = evidence is not None
+        if evidence is None:
+            # Yes/no and free answers point at the sentence that best supports them.
+            evidence = best_sentence(f"{question} {answer}", chosen)
+        return Answer(answers=[answer] if answer else [], answer_kind=kind,
+                      evidence=[evidence] if evidence else [], explicit=explicit,
+                      confidence=round(float(confidence), 4),
+                      sections=[s.id for s in chosen], engine=self._engine(), note=note)
+
+
+def _default_model() -> str | None:
+    from qg_studio.models import availability, load_registry
+
+    try:
+        registry = load_registry()
+    except Exception:
+        return None
+    for entry in registry.values():
+        if "qa" in entry.roles and entry.stage == "ready" and availability(entry)[0]:
+            return entry.name
+    return None

@@ -1,0 +1,123 @@
+"""``qg-studio export``: a saved project or a ``generate --json`` result → worksheet or quiz."""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from qg_studio.cli.common import UserError, emit_json
+
+
+def register(commands) -> None:
+    from qg_studio.export import FORMATS
+
+    parser = commands.top.add_parser(
+        "export", help="write a worksheet (Excel) or a quiz for a platform",
+        description="Export the questions of a saved project (name or id) or of the JSON "
+                    "that `qg-studio generate --json` prints. Dropped questions are never "
+                    "exported.")
+    parser.add_argument("source", metavar="PROJECT_OR_JSON",
+                        help="a project name or id, or a .json file ('-' reads stdin)")
+    parser.add_argument("--format", required=True, choices=list(FORMATS),
+                        help="xlsx is the printable worksheet with answer key")
+    parser.add_argument("--out", required=True, help="the file to write")
+    parser.add_argument("--paper", choices=["a4", "letter"], default=None,
+                        help="worksheet paper size (default: the template's)")
+    parser.add_argument("--questions-only", action="store_true",
+                        help="worksheet without the story text")
+    parser.add_argument("--show-element", action="store_true",
+                        help="show each question's narrative element on the worksheet")
+    parser.add_argument("--kept-only", action="store_true",
+                        help="only questions the teacher marked kept (default: all not dropped)")
+    parser.add_argument("--template", default=None,
+                        help="a worksheet layout file (default templates/worksheet.toml)")
+    parser.add_argument("--title", default=None,
+                        help="worksheet/quiz title (default: the story's title, or the file name)")
+    parser.add_argument("--json", action="store_true", help="print a JSON summary last")
+    parser.set_defaults(func=cmd_export)
+
+
+def load_source(source: str):
+    """(title, sections, items) from a JSON file/stdin or a project in the store."""
+    from qg_studio.schema import QAItem, Section
+
+    path = Path(source)
+    if source == "-" or path.suffix.lower() == ".json" or path.is_file():
+        if source == "-":
+            text = sys.stdin.read()
+        else:
+            try:
+                text = path.read_text(encoding="utf-8-sig")
+            except OSError as exc:
+                raise UserError(f"cannot read {source}: {exc.strerror or exc}") from None
+        payload = _last_json_object(text, source)
+        try:
+            sections = [Section.from_dict(s) for s in payload.get("sections") or []]
+            items = [QAItem.from_dict(i) for i in payload.get("items") or []]
+        except (KeyError, TypeError, ValueError) as exc:
+            raise UserError(f"{source} is not a generate --json result: {exc}") from None
+        story = payload.get("story")
+        title = (story.get("title") if isinstance(story, dict) else None) or payload.get(
+            "title") or (path.stem if source != "-" else "Story")
+        if not sections and isinstance(story, dict) and story.get("sections"):
+            sections = [Section.from_dict(s) for s in story["sections"]]
+        return str(title), sections, items
+
+    from qg_studio.store import Store, StoreError
+
+    with Store() as store:
+        try:
+            project = store.find_project(source)
+        except StoreError as exc:
+            raise UserError(f"{exc} (and no file {source!r})") from None
+        story = store.latest_story(project.id)
+        if story is None:
+            raise UserError(f"project {project.name!r} has no story yet")
+        return story.title or project.name, story.sections, store.list_items(story.id)
+
+
+def _last_json_object(text: str, source: str) -> dict:
+    """The whole text as JSON, else its last line (generate's stdout may precede it)."""
+    for candidate in [text, *reversed([ln for ln in text.splitlines() if ln.strip()])]:
+        try:
+            value = json.loads(candidate)
+        except json.JSONDecodeError:
+            continue
+        if isinstance(value, dict):
+            return value
+    raise UserError(f"{source} holds no JSON object (expected the last line of "
+                    "`qg-studio generate --json`)")
+
+
+def cmd_export(args) -> int:
+    from qg_studio.export import FORMATS, export_story
+    from qg_studio.export.worksheet import WorksheetOptions
+
+    title, sections, items = load_source(args.source)
+    title = args.title or title
+    if not items:
+        raise UserError(f"{args.source} has no questions to export")
+    options = WorksheetOptions(paper=args.paper, questions_only=args.questions_only,
+                               show_element=True if args.show_element else None,
+                               template=args.template)
+    try:
+        result = export_story(args.format, title, sections, items, kept_only=args.kept_only,
+                              worksheet=options)
+    except (OSError, ValueError) as exc:
+        raise UserError(str(exc)) from None
+    out = Path(args.out)
+    if not out.suffix:  # "--out quiz" → quiz.gift.txt, quiz.xlsx, …
+        out = out.with_name(out.name + FORMATS[args.format].extension)
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        out.write_bytes(result.data)
+    except OSError as exc:
+        raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
+    report = result.report
+    print(f"wrote {out} ({args.format}): {report.written} question(s)")
+    for warning in report.warnings():
+        print(f"warning: {warning}", file=sys.stderr)
+    if args.json:
+        emit_json({"out": str(out), "format": args.format, **report.to_dict()})
+    return 0

@@ -1,0 +1,82 @@
+"""Exports of a curated story: the worksheet and the quiz platforms' files.
+
+:func:`export_story` is the one entry point the CLI and the Export page share: it picks
+the items to export, writes the chosen format and returns the bytes with a report of
+what was shortened or skipped.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Sequence
+
+from qg_studio.export.quizset import ExportReport, exportable, prepare
+from qg_studio.export.worksheet import WorksheetOptions, worksheet_bytes
+from qg_studio.schema import QAItem, Section
+
+XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
+
+
+@dataclass(frozen=True)
+class Format:
+    name: str
+    label: str
+    extension: str
+    mime: str
+    writer: str  # "module:function" under qg_studio.export, or "" for the worksheet
+
+
+FORMATS: dict[str, Format] = {f.name: f for f in [
+    Format("xlsx", "Worksheet (Excel) with answer key", ".xlsx", XLSX, ""),
+    Format("kahoot", "Kahoot (.xlsx)", ".xlsx", XLSX, "platforms:kahoot"),
+    Format("quizizz", "Quizizz / Wayground (.xlsx)", ".xlsx", XLSX, "platforms:quizizz"),
+    Format("blooket", "Blooket (.csv)", ".csv", "text/csv", "platforms:blooket"),
+    Format("gimkit", "Gimkit (.csv)", ".csv", "text/csv", "platforms:gimkit"),
+    Format("gift", "Moodle GIFT (.gift.txt)", ".gift.txt", "text/plain", "moodle:gift"),
+    Format("aiken", "Moodle Aiken (.txt)", ".aiken.txt", "text/plain", "moodle:aiken"),
+    Format("moodle-xml", "Moodle XML (.xml)", ".xml", "application/xml", "moodle:moodle_xml"),
+    Format("qti", "QTI 2.1 package (.zip)", ".qti.zip", "application/zip", "qti:qti"),
+]}
+
+
+@dataclass
+class ExportResult:
+    data: bytes
+    filename: str
+    mime: str
+    report: ExportReport
+
+
+def _writer(spec: str) -> Callable:
+    import importlib
+
+    module, _, function = spec.partition(":")
+    return getattr(importlib.import_module(f"qg_studio.export.{module}"), function)
+
+
+def safe_filename(title: str) -> str:
+    stem = re.sub(r"[^\w\- ]+", "", title, flags=re.UNICODE).strip().replace(" ", "-")
+    return stem[:60] or "questions"
+
+
+def export_story(fmt: str, title: str, sections: Sequence[Section], items: Sequence[QAItem],
+                 kept_only: bool = False,
+                 worksheet: WorksheetOptions | None = None) -> ExportResult:
+    """Write ``items`` (never the dropped ones) of a story in format ``fmt``."""
+    try:
+        spec = FORMATS[fmt]
+    except KeyError:
+        raise ValueError(f"unknown export format {fmt!r}; "
+                         f"expected one of: {', '.join(FORMATS)}") from None
+    chosen = exportable(items, kept_only)
+    filename = safe_filename(title) + ("-worksheet" if fmt == "xlsx" else f"-{fmt}")
+    if fmt == "xlsx":
+        report = ExportReport("worksheet", written=len(chosen))
+        data = worksheet_bytes(title, sections, chosen, worksheet)
+    else:
+        data, report = _writer(spec.writer)(prepare(chosen, sections), title)
+    if not chosen:
+        report.notes.append("no questions to export: every item is dropped"
+                            + (" or not yet kept" if kept_only else ""))
+    return ExportResult(data, filename + spec.extension, spec.mime, report)

@@ -1,0 +1,529 @@
+"""Wrong options for multiple-choice platforms: the answer's own type, from the story first.
+
+A character answer gets other characters of the story, a place other places, a time
+other times, a feeling other feelings (never a synonym), a number other numbers, and a
+phrase answer ("because the wolf was hungry", "ran into the forest") other clauses of
+the story in the same grammatical shape. The story comes first; small lexicons fill in
+when it has too few. A candidate that is the right answer in disguise — the same words
+after normalising, one inside the other, most content words shared, or a synonym of
+the answer's feeling — is never offered.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Iterable, Sequence
+
+from qg_studio.schema import AnswerKind, Element, QAItem, Section
+
+# -- lexicons (fallbacks and type cues) -----------------------------------------------
+
+CHARACTER_NOUNS = {
+    "king", "queen", "prince", "princess", "man", "woman", "boy", "girl", "child",
+    "children", "mother", "father", "son", "daughter", "brother", "sister", "wife",
+    "husband", "grandmother", "grandfather", "witch", "wizard", "giant", "dwarf", "fairy",
+    "elf", "troll", "dragon", "fox", "wolf", "bear", "cat", "dog", "bird", "horse", "hen",
+    "goose", "duck", "mouse", "rabbit", "hare", "frog", "lion", "pig", "goat", "cow",
+    "sheep", "owl", "crow", "raven", "miller", "farmer", "soldier", "servant", "maid",
+    "shepherd", "hunter", "tailor", "fisherman", "merchant", "beggar", "knight", "lord",
+    "lady", "stepmother", "youth", "peasant", "emperor", "master", "friend", "people",
+    "huntsman", "cook", "baker", "smith", "woodcutter", "priest", "monk", "robber",
+    "thief", "ogre", "gnome", "mermaid", "stranger", "guard", "ant", "bee", "snake",
+}
+PLACE_NOUNS = {
+    "forest", "wood", "woods", "castle", "palace", "village", "town", "city", "river",
+    "lake", "sea", "ocean", "mountain", "hill", "valley", "garden", "field", "meadow",
+    "house", "home", "cottage", "hut", "cave", "well", "kitchen", "room", "hall",
+    "tower", "church", "market", "road", "path", "bridge", "island", "shore", "beach",
+    "kingdom", "country", "land", "farm", "barn", "stable", "mill", "inn", "court",
+    "door", "window", "bed", "tree", "cellar", "yard", "sky", "world", "school", "shop",
+    "pond", "stream", "desert", "ship", "boat", "bank", "street", "chamber", "dungeon",
+}
+TIME_NOUNS = {
+    "morning", "evening", "night", "day", "midnight", "noon", "dawn", "dusk", "sunset",
+    "sunrise", "winter", "summer", "spring", "autumn", "week", "year", "month", "hour",
+    "christmas", "today", "tomorrow", "yesterday", "afternoon",
+}
+# Feelings grouped by meaning: a distractor never comes from the answer's own group.
+FEELING_GROUPS: list[set[str]] = [
+    {"happy", "glad", "joyful", "cheerful", "delighted", "pleased", "merry", "overjoyed",
+     "content", "thrilled", "excited", "joy", "happiness", "delight", "pleasure"},
+    {"sad", "unhappy", "sorrowful", "miserable", "heartbroken", "gloomy", "grief",
+     "sorrow", "sadness", "upset", "lonely", "loneliness", "disappointed", "hurt"},
+    {"angry", "furious", "mad", "cross", "annoyed", "enraged", "irritated", "anger",
+     "rage", "fury", "grumpy"},
+    {"afraid", "scared", "frightened", "terrified", "fearful", "fear", "terror", "worried",
+     "nervous", "anxious", "worry", "alarmed"},
+    {"surprised", "amazed", "astonished", "shocked", "surprise", "amazement", "astonishment"},
+    {"proud", "pride", "confident"},
+    {"ashamed", "embarrassed", "guilty", "sorry", "shame"},
+    {"jealous", "envious", "jealousy", "envy"},
+    {"calm", "relieved", "peaceful", "relief"},
+    {"grateful", "thankful", "gratitude"},
+    {"curious", "curiosity", "interested"},
+    {"brave", "courageous", "bold"},
+    {"confused", "puzzled", "bewildered"},
+    {"bored", "tired", "weary"},
+    {"loving", "fond", "love"},
+    {"disgusted", "disgust"},
+    {"greedy", "greed"},
+    {"hopeful", "hope"},
+]
+FEELING_WORDS = {word: i for i, group in enumerate(FEELING_GROUPS) for word in group}
+FALLBACK_FEELINGS = ["happy", "sad", "angry", "afraid", "surprised", "proud", "ashamed",
+                     "jealous", "calm", "curious", "grateful", "confused"]
+FALLBACK_CHARACTERS = ["the king", "the old woman", "the miller", "the fox", "the giant",
+                       "the fairy", "the soldier", "the queen", "the farmer", "the wolf"]
+FALLBACK_PLACES = ["the forest", "the castle", "the village", "the river", "the mountain",
+                   "the garden", "the cottage", "the sea", "the market", "the cave"]
+FALLBACK_TIMES = ["in the morning", "at night", "in winter", "at midnight",
+                  "in the evening", "in summer", "the next day", "at dawn"]
+
+PLACE_PREPS = {"in", "at", "to", "into", "from", "near", "under", "through", "across",
+               "inside", "on", "by", "behind", "beside", "over", "onto", "toward",
+               "towards", "outside", "beyond", "within", "up", "down"}
+TIME_PREPS = {"in", "at", "on", "during", "after", "before", "until", "since", "by"}
+CLAUSE_LEADS = {"because", "so", "when", "after", "before", "that", "since", "as",
+                "while", "if", "until"}
+PRONOUNS = {"i", "you", "he", "she", "it", "we", "they", "him", "her", "them", "me", "us",
+            "his", "its", "their", "who", "whom", "which", "what", "that", "this",
+            "these", "those", "himself", "herself", "themselves", "itself", "one",
+            "everyone", "someone", "nobody", "anyone", "something", "nothing"}
+STOPWORDS = {"a", "an", "the", "of", "to", "and", "or", "in", "on", "at", "for", "with",
+             "was", "were", "is", "are", "be", "been", "by", "from", "that", "as", "so",
+             "because", "his", "her", "their", "it", "its", "he", "she", "they", "them",
+             "him", "very", "had", "has", "have", "did", "do", "not", "would", "could",
+             "then", "there", "this", "into", "up", "out", "all"}
+DETERMINERS = {"the", "a", "an", "his", "her", "their", "its", "my", "our", "your",
+               "this", "that", "these", "those", "some", "every", "each"}
+
+# -- normalising and the "answer in disguise" test ------------------------------------
+
+_WORD = re.compile(r"[\w']+", re.UNICODE)
+
+
+def normalise(text: str) -> str:
+    words = [w for w in _WORD.findall(text.lower()) if w not in ("a", "an", "the")]
+    return " ".join(words)
+
+
+def _stem(word: str) -> str:
+    for suffix in ("ing", "ed", "es", "s"):
+        if len(word) > len(suffix) + 2 and word.endswith(suffix):
+            return word[: -len(suffix)]
+    return word
+
+
+def content_words(text: str) -> set[str]:
+    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS}
+
+
+def same_answer(candidate: str, answer: str) -> bool:
+    """True when ``candidate`` would be a right answer too (or cannot be told apart)."""
+    a, b = normalise(candidate), normalise(answer)
+    if not a or not b or a == b:
+        return True
+    if re.search(rf"\b{re.escape(a)}\b", b) or re.search(rf"\b{re.escape(b)}\b", a):
+        return True
+    ca, cb = content_words(candidate), content_words(answer)
+    if not ca or not cb:
+        return False
+    if ca <= cb or cb <= ca:
+        return True
+    jaccard = len(ca & cb) / len(ca | cb)
+    if jaccard >= 0.5:
+        return True
+    fa = {FEELING_WORDS[w] for w in _WORD.findall(candidate.lower()) if w in FEELING_WORDS}
+    fb = {FEELING_WORDS[w] for w in _WORD.findall(answer.lower()) if w in FEELING_WORDS}
+    # "glad" for "happy" is the right answer reworded.
+    return bool(fa) and fa == fb
+
+
+# -- what the story offers ------------------------------------------------------------
+
+
+@dataclass
+class Phrase:
+    text: str
+    sentence: int  # index of the sentence in the story, to keep options apart
+    kind: str  # "clause" (with its subject) or "predicate" (verb phrase) or "base"
+
+
+@dataclass
+class StoryPool:
+    characters: list[str] = field(default_factory=list)
+    places: list[str] = field(default_factory=list)
+    times: list[str] = field(default_factory=list)
+    feelings: list[str] = field(default_factory=list)
+    numbers: list[str] = field(default_factory=list)
+    phrases: list[Phrase] = field(default_factory=list)
+    sentences: list[str] = field(default_factory=list)
+
+
+def _nlp():
+    from qg_studio.nlp import get_nlp
+
+    return get_nlp()
+
+
+def _add(bucket: list[str], text: str, by_head: bool = False) -> None:
+    """Add once; ``by_head``: "a poor miller" and "the miller" are one character."""
+    text = text.strip(" \t\n,.;:!?\"'“”‘’")
+    if not text:
+        return
+    key = normalise(text).split()[-1:] if by_head else [normalise(text)]
+    for other in bucket:
+        if (normalise(other).split()[-1:] if by_head else [normalise(other)]) == key:
+            return
+    bucket.append(text)
+
+
+def _chunk_text(chunk) -> str:
+    """A noun chunk without a leading possessive pronoun ("his wife" → "the wife")."""
+    tokens = list(chunk)
+    while tokens and tokens[-1].tag_ == "POS":
+        tokens = tokens[:-1]
+    if tokens and tokens[0].lower_ in {"his", "her", "their", "its", "my", "your", "our"}:
+        return "the " + " ".join(t.text for t in tokens[1:])
+    return " ".join(t.text for t in tokens).replace(" 's", "'s")
+
+
+@lru_cache(maxsize=16)
+def _pool_for(texts: tuple[str, ...]) -> StoryPool:
+    pool = StoryPool()
+    nlp = _nlp()
+    sentence_index = 0
+    for doc in nlp.pipe(texts):
+        for ent in doc.ents:
+            if ent.label_ == "PERSON":
+                _add(pool.characters, ent.text, by_head=True)
+            elif ent.label_ in ("GPE", "LOC", "FAC"):
+                _add(pool.places, ent.text)
+            elif ent.label_ in ("DATE", "TIME"):
+                _add(pool.times, ent.text)
+            elif ent.label_ == "CARDINAL":
+                _add(pool.numbers, ent.text)
+        for chunk in doc.noun_chunks:
+            root = chunk.root
+            lemma = root.lemma_.lower()
+            if root.lower_ in PRONOUNS:
+                continue
+            if lemma in CHARACTER_NOUNS or root.text.lower() in CHARACTER_NOUNS:
+                _add(pool.characters, _lower_first(chunk, _chunk_text(chunk)), by_head=True)
+            elif lemma in TIME_NOUNS:
+                # with its preposition when it has one: "at midnight", "in the morning"
+                head = chunk.root.head
+                if chunk.root.dep_ == "pobj" and head.lower_ in TIME_PREPS:
+                    _add(pool.times, head.lower_ + " " + _lower_first(chunk, _chunk_text(chunk)))
+                else:
+                    _add(pool.times, _lower_first(chunk, _chunk_text(chunk)))
+            elif lemma in PLACE_NOUNS or (root.dep_ == "pobj" and root.head.lower_ in PLACE_PREPS
+                                          and root.ent_type_ in ("GPE", "LOC", "FAC")):
+                _add(pool.places, _lower_first(chunk, _chunk_text(chunk)))
+        for token in doc:
+            if token.lower_ in FEELING_WORDS:
+                _add(pool.feelings, token.lower_)
+        for sent in doc.sents:
+            _add(pool.sentences, sent.text)
+            for phrase in _phrases(sent):
+                pool.phrases.append(Phrase(phrase[0], sentence_index, phrase[1]))
+            sentence_index += 1
+    return pool
+
+
+def _phrases(sent) -> list[tuple[str, str]]:
+    """Clauses and verb phrases of one sentence: the raw material of phrase distractors."""
+    out: list[tuple[str, str]] = []
+    for verb in sent:
+        if verb.pos_ not in ("VERB", "AUX") or verb.dep_ not in ("ROOT", "conj", "advcl", "ccomp"):
+            continue
+        subtree = [t for t in verb.subtree if t.i >= sent.start and t.i < sent.end]
+        # cut at a coordinated verb so "ran home and hid" gives two phrases
+        conj_starts = [t.left_edge.i for t in verb.children
+                       if t.dep_ == "conj" and t.pos_ in ("VERB", "AUX")]
+        cut = min(conj_starts) if conj_starts else None
+        tokens = [t for t in subtree if cut is None or t.i < cut]
+        tokens = [t for t in tokens if t.dep_ not in ("cc", "mark") or t.i > verb.i]
+        while tokens and (tokens[-1].is_punct or tokens[-1].dep_ in ("cc", "nsubj")
+                          and tokens[-1].lower_ in PRONOUNS | {"and", "but", "or"}):
+            tokens.pop()
+        while tokens and (tokens[0].is_punct or tokens[0].dep_ in ("cc", "mark")):
+            tokens.pop(0)
+        if not tokens:
+            continue
+        subject = [t for t in tokens if t.dep_ in ("nsubj", "nsubjpass") and t.head == verb]
+        clause = _join(tokens)
+        if subject and 3 <= len(tokens) <= 25:
+            out.append((clause, "clause"))
+        predicate = [t for t in tokens if t.i >= verb.i and not any(
+            t in s.subtree for s in subject)]
+        aux_start = [t for t in tokens if t.head == verb and t.dep_ in ("aux", "neg", "auxpass")]
+        if aux_start:
+            predicate = [t for t in tokens if t.i >= aux_start[0].i and not any(
+                t in s.subtree for s in subject)]
+        if 2 <= len(predicate) <= 20:
+            out.append((_join(predicate), "predicate"))
+            base = [verb.lemma_ if t == verb else t.text for t in predicate if t.i >= verb.i]
+            if len(base) >= 2:
+                out.append((" ".join(base), "base"))
+    return out
+
+
+def _join(tokens) -> str:
+    text = "".join(t.text_with_ws for t in tokens).strip()
+    text = re.sub(r"\s+", " ", text)
+    return _lower_first(tokens, text)
+
+
+def _lower_first(tokens, text: str) -> str:
+    """Sentence-initial "The miller" becomes "the miller"; names keep their capital."""
+    first = tokens[0] if len(tokens) else None
+    if first is not None and first.pos_ != "PROPN" and first.text != "I" and text[:1].isupper():
+        return text[0].lower() + text[1:]
+    return text
+
+
+# -- the answer's type ----------------------------------------------------------------
+
+
+@dataclass
+class Distractors:
+    answer: str
+    kind: str  # character, place, time, feeling, number, yesno, phrase
+    options: list[str]
+    from_story: int  # how many of ``options`` came from the story
+
+
+def answer_type(item: QAItem, pool: StoryPool) -> tuple[str, str]:
+    """(kind, lead) — ``lead`` is a preposition or conjunction the options should share."""
+    answer = item.answer.strip()
+    low = normalise(answer)
+    words = low.split()
+    if item.answer_kind == AnswerKind.YESNO or low in ("yes", "no"):
+        return "yesno", ""
+    if words and (words[0].isdigit() or words[0] in _NUMBER_WORDS) and len(words) <= 3:
+        return "number", ""
+    lead = ""
+    if len(words) > 1 and words[0] in PLACE_PREPS | TIME_PREPS:
+        lead = answer.split()[0]
+    core = normalise(answer[len(lead):]) if lead else low
+    core_words = core.split()
+    # "Elsa walked into the forest" ends in a place but is an event: a phrase answer.
+    short = len(core_words) <= 5 and not _has_verb(answer)
+    if len(core_words) <= 5 and any(w in FEELING_WORDS for w in core_words) and (
+            item.element == Element.FEELING or len(core_words) <= 2):
+        return "feeling", ""
+    if short and (any(normalise(c) == core for c in pool.characters)
+                  or (core_words and core_words[-1] in CHARACTER_NOUNS and not lead)):
+        return "character", ""
+    question = item.question.lower()
+    if short and (question.startswith("when") or core_words and core_words[-1] in TIME_NOUNS
+                  or any(normalise(t) == core for t in pool.times)):
+        return "time", lead
+    if short and (question.startswith("where") or core_words and core_words[-1] in PLACE_NOUNS
+                  or any(normalise(p) == core for p in pool.places)):
+        return "place", lead
+    if short and item.element == Element.CHARACTER and not lead:
+        return "character", ""
+    return "phrase", ""
+
+
+@lru_cache(maxsize=4096)
+def _has_verb(text: str) -> bool:
+    return any(t.pos_ in ("VERB", "AUX") for t in _nlp()(text))
+
+
+_NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
+                 "ten", "eleven", "twelve", "twenty", "hundred", "thousand", "seven"}
+
+
+def _number_options(answer: str, pool: StoryPool) -> list[str]:
+    found = [n for n in pool.numbers]
+    match = re.match(r"\d+", answer.strip())
+    words = answer.split()
+    rest = " ".join(words[1:])
+    if match:
+        value = int(match.group())
+        for other in (value + 1, value - 1, value * 2, value + 2, value + 10):
+            if other >= 0 and other != value:
+                found.append(f"{other} {rest}".strip())
+    else:
+        names = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+        head = words[0].lower() if words else ""
+        if head in names:
+            i = names.index(head)
+            for j in (i + 1, i - 1, i + 2, i + 3, i - 2):
+                if 0 <= j < len(names):
+                    found.append(f"{names[j]} {rest}".strip())
+    return found
+
+
+# -- choosing ---------------------------------------------------------------------------
+
+
+class DistractorFinder:
+    """Distractors for every item of one story (the story is parsed once)."""
+
+    def __init__(self, sections: Sequence[Section]):
+        self.sections = list(sections)
+        self.pool = _pool_for(tuple(s.text for s in self.sections))
+
+    def find(self, item: QAItem, n: int = 3) -> Distractors:
+        answer = item.answer.strip()
+        kind, lead = answer_type(item, self.pool)
+        rights = [a for a in [*item.answers, *item.second_answers] if a.strip()]
+        if kind == "yesno":
+            other = "No" if normalise(answer) == "yes" else "Yes"
+            return Distractors(answer, kind, [_shape_like(other, answer)], 1)
+        story, fallback = self._candidates(item, kind, lead, answer)
+        chosen: list[str] = []
+        from_story = 0
+        for source, candidates in ((True, story), (False, fallback)):
+            for candidate in candidates:
+                if len(chosen) >= n:
+                    break
+                candidate = _shape_like(candidate, answer)
+                if any(same_answer(candidate, right) for right in rights):
+                    continue
+                if any(same_answer(candidate, other) for other in chosen):
+                    continue
+                if _echoes(candidate, item.question):
+                    continue
+                chosen.append(candidate)
+                from_story += int(source)
+        return Distractors(answer, kind, chosen, from_story)
+
+    def _candidates(self, item: QAItem, kind: str, lead: str,
+                    answer: str) -> tuple[list[str], list[str]]:
+        pool = self.pool
+        if kind == "character":
+            return _by_item_sections(pool.characters, item, self.sections), FALLBACK_CHARACTERS
+        if kind in ("place", "time"):
+            story = pool.places if kind == "place" else pool.times
+            fallback = FALLBACK_PLACES if kind == "place" else FALLBACK_TIMES
+            if lead and kind == "place":
+                story = [_with_lead(lead, c) for c in story]
+                fallback = [_with_lead(lead, c) for c in fallback]
+            return _by_item_sections(story, item, self.sections), fallback
+        if kind == "feeling":
+            return _feeling_swaps(answer, pool.feelings), _feeling_swaps(answer, FALLBACK_FEELINGS)
+        if kind == "number":
+            return _number_options(answer, pool), []
+        return self._phrase_candidates(item, answer), list(pool.sentences)
+
+    def _phrase_candidates(self, item: QAItem, answer: str) -> list[str]:
+        doc = _nlp()(answer)
+        tokens = [t for t in doc if not t.is_punct]
+        if not tokens:
+            return []
+        first = tokens[0]
+        prefix = ""
+        body = tokens
+        if first.lower_ in CLAUSE_LEADS and len(tokens) > 1:
+            prefix, body = first.text, tokens[1:]
+        elif first.lower_ == "to" and len(tokens) > 1:
+            prefix, body = first.text, tokens[1:]
+        head = body[0]
+        if prefix.lower() == "to":
+            want = "base"
+        elif head.pos_ in ("VERB", "AUX") and head.dep_ in ("ROOT", "aux", "auxpass", "neg"):
+            want = "base" if head.tag_ == "VB" else "predicate"
+        else:
+            want = "clause"
+        size = len(body)
+        evidence_words = content_words(" ".join(e.text for e in item.evidence))
+        phrases = [p for p in self.pool.phrases if p.kind == want]
+        if not phrases:
+            phrases = [p for p in self.pool.phrases if p.kind in ("clause", "predicate")]
+        seed = _seed(item.question)
+
+        def rank(p: Phrase) -> tuple:
+            n = len(p.text.split())
+            overlap = len(content_words(p.text) & evidence_words)
+            return (abs(n - size) > max(3, size), overlap, abs(n - size),
+                    (p.sentence * 7919 + seed) % 101)
+
+        out: list[str] = []
+        used_sentences: set[int] = set()
+        for phrase in sorted(phrases, key=rank):
+            if phrase.sentence in used_sentences:
+                continue
+            used_sentences.add(phrase.sentence)
+            out.append(f"{prefix} {phrase.text}".strip() if prefix else phrase.text)
+        return out
+
+
+def _echoes(candidate: str, question: str) -> bool:
+    """An option made of the question's own words gives itself away as wrong."""
+    words = content_words(candidate)
+    return bool(words) and len(words & content_words(question)) / len(words) >= 0.6
+
+
+def _by_item_sections(candidates: list[str], item: QAItem,
+                      sections: Sequence[Section]) -> list[str]:
+    """Candidates named in the item's own sections first: the most plausible confusions."""
+    own = " ".join(s.text.lower() for s in sections if s.id in item.sections)
+    return sorted(candidates, key=lambda c: (c.lower() not in own,))
+
+
+def _with_lead(lead: str, candidate: str) -> str:
+    first = candidate.split()[0].lower() if candidate.split() else ""
+    if first in PLACE_PREPS | TIME_PREPS:
+        return candidate
+    return f"{lead} {candidate}"
+
+
+def _feeling_swaps(answer: str, feelings: Iterable[str]) -> list[str]:
+    """The answer with its feeling word replaced by feelings of other groups."""
+    words = _WORD.findall(answer.lower())
+    own = {FEELING_WORDS[w] for w in words if w in FEELING_WORDS}
+    target = next((w for w in _WORD.findall(answer) if w.lower() in FEELING_WORDS), None)
+    out: list[str] = []
+    taken: set[int] = set(own)
+    for feeling in feelings:
+        group = FEELING_WORDS.get(feeling.lower())
+        if group is None or group in taken:
+            continue
+        taken.add(group)
+        if target is None:
+            out.append(feeling)
+        else:
+            out.append(re.sub(rf"\b{re.escape(target)}\b", feeling, answer, count=1))
+    return out
+
+
+def _shape_like(candidate: str, answer: str) -> str:
+    """Match the answer's capital letter and final full stop, so no option stands out."""
+    candidate = candidate.strip().rstrip(".!?;,")
+    # a phrase cut inside a quotation loses its stray quote marks
+    if candidate.count('"') % 2:
+        candidate = candidate.replace('"', "")
+    if candidate.count("“") != candidate.count("”"):
+        candidate = candidate.replace("“", "").replace("”", "")
+    candidate = " ".join(candidate.split())
+    if not candidate:
+        return candidate
+    first = candidate.split()[0]
+    if first.lower() in DETERMINERS or first.lower() in CLAUSE_LEADS or first.lower() in (
+            PLACE_PREPS | TIME_PREPS) or first.lower() in PRONOUNS:
+        if answer[:1].isupper():
+            candidate = candidate[0].upper() + candidate[1:]
+        elif answer[:1].islower() and first.lower() != "i":
+            candidate = candidate[0].lower() + candidate[1:]
+    elif answer[:1].isupper() and candidate[:1].islower():
+        candidate = candidate[0].upper() + candidate[1:]
+    if answer.rstrip().endswith("."):
+        candidate += "."
+    return candidate
+
+
+def _seed(text: str) -> int:
+    return int(hashlib.sha1(text.encode("utf-8")).hexdigest()[:8], 16)
+
+
+def answer_position(question: str, n_options: int) -> int:
+    """Where the right answer goes among the options: fixed per question, spread over all."""
+    return _seed(question) % max(n_options, 1)

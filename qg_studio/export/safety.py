@@ -1,0 +1,69 @@
+"""Everything written to a spreadsheet or CSV is data, never a formula (DESIGN.md §5).
+
+Two writers, two defences:
+
+- **Workbooks (openpyxl).** A cell is stored as a *string* cell (``data_type = "s"``),
+  whatever its first character, so ``=HYPERLINK(...)`` is shown, never evaluated, and the
+  text reaches Kahoot/Quizizz exactly as typed. Cells that *look* like a formula also get
+  Excel's ``quotePrefix`` flag — the hidden apostrophe Excel itself sets when a person
+  types ``'=1+1`` — so re-editing the cell in Excel or LibreOffice keeps it text.
+- **CSV (Blooket, Gimkit).** A CSV cell has no type; Excel, LibreOffice and Google Sheets
+  evaluate any cell starting with ``=``, ``+``, ``-`` or ``@`` when the teacher opens the
+  file to check it. Such cells are prefixed with an apostrophe (OWASP's recommendation):
+  the spreadsheet shows the text without the apostrophe and the platforms import it as a
+  harmless leading ``'``. Leading whitespace (tabs and carriage returns are read as
+  formula starts too) carries no meaning in a question, so it is stripped first.
+
+Characters an .xlsx cannot hold (C0 controls other than tab/newline/CR) are removed
+everywhere, so an odd byte in a pasted story never breaks the file.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+# XML 1.0 forbids these; openpyxl raises IllegalCharacterError on them.
+_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")
+XLSX_CELL_MAX = 32767
+
+
+def clean_text(value: Any) -> str:
+    """``value`` as a string with the characters no workbook or XML file accepts removed."""
+    if value is None:
+        return ""
+    return _ILLEGAL.sub("", str(value))
+
+
+def looks_like_formula(text: str) -> bool:
+    return text.startswith(FORMULA_STARTS)
+
+
+def csv_cell(value: Any) -> str:
+    """A CSV cell that no spreadsheet evaluates."""
+    text = clean_text(value).lstrip()
+    if looks_like_formula(text):
+        return "'" + text
+    return text
+
+
+def write_cell(ws, row: int, column: int, value: Any, **style: Any):
+    """Write ``value`` at (row, column) of an openpyxl sheet as data; numbers stay numbers.
+
+    ``style`` holds openpyxl style attributes (font, alignment, border, fill).
+    """
+    cell = ws.cell(row=row, column=column)
+    if isinstance(value, (int, float)) and not isinstance(value, bool):
+        cell.value = value
+    else:
+        text = clean_text(value)[:XLSX_CELL_MAX]
+        cell.value = text
+        # openpyxl would turn "=..." into a formula cell; force a string cell.
+        cell.data_type = "s"
+        if looks_like_formula(text):
+            cell.quotePrefix = True
+    for name, setting in style.items():
+        setattr(cell, name, setting)
+    return cell

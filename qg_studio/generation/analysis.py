@@ -1,0 +1,164 @@
+"""One parse per section: sentences, clauses, pronoun resolution, and answer location."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from collections import OrderedDict
+
+from qg_studio.generation.grammar import Clause, clauses, usable
+from qg_studio.generation.mentions import Resolver
+from qg_studio.nlp import get_nlp
+
+_WORD = re.compile(r"[A-Za-z']+")
+STOP = {
+    "the", "a", "an", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "was",
+    "were", "is", "are", "be", "been", "had", "has", "have", "he", "she", "it", "they", "his",
+    "her", "their", "him", "them", "that", "this", "as", "by", "from", "so", "not", "did",
+    "do", "would", "could", "will", "i", "you", "we", "my", "your", "there", "then", "into",
+}
+
+
+@dataclass
+class Analysis:
+    """A parsed section: spaCy doc, its sentences and their clauses."""
+
+    text: str
+    doc: object
+    resolver: Resolver
+    sentences: list  # spaCy Spans
+    sentence_clauses: list[list[Clause]]
+    quoted: set[int]  # tokens inside quotation marks (someone's speech)
+
+    def sentence_index(self, char: int) -> int:
+        for i, sent in enumerate(self.sentences):
+            if sent.start_char <= char < sent.end_char:
+                return i
+        return len(self.sentences) - 1
+
+    def tokens_in(self, start: int, end: int) -> set[int]:
+        return {t.i for t in self.doc if t.idx >= start and t.idx + len(t.text) <= end}
+
+
+_CACHE: "OrderedDict[str, Analysis]" = OrderedDict()
+_CACHE_SIZE = 512
+
+
+def _build(text: str, doc) -> Analysis:
+    resolver = Resolver(doc)
+    sents = [s for s in doc.sents if s.text.strip()]
+    analysis = Analysis(text, doc, resolver, sents, [clauses(s, resolver) for s in sents],
+                        _quoted(doc))
+    _CACHE[text] = analysis
+    while len(_CACHE) > _CACHE_SIZE:
+        _CACHE.popitem(last=False)
+    return analysis
+
+
+def _quoted(doc) -> set[int]:
+    inside, out = False, set()
+    for t in doc:
+        if t.text in ('"', "“", "”", "``", "''"):
+            inside = not inside if t.text in ('"', "``", "''") else t.text == "“"
+            continue
+        if t.is_space and "\n" in t.text:
+            inside = False  # a paragraph break closes an unbalanced quote
+        if inside:
+            out.add(t.i)
+    return out
+
+
+def clear_cache() -> None:
+    """Forget every parse (benchmarks time parsing; long-lived apps may free memory)."""
+    _CACHE.clear()
+
+
+def analyse(text: str) -> Analysis:
+    """The parse of one section, cached by its text (sections repeat across calls)."""
+    if text in _CACHE:
+        _CACHE.move_to_end(text)
+        return _CACHE[text]
+    return _build(text, get_nlp()(text))
+
+
+def analyse_many(texts: list[str]) -> list[Analysis]:
+    """Parse several sections in one spaCy batch (faster than one call each)."""
+    missing = [t for t in dict.fromkeys(texts) if t not in _CACHE]
+    for text, doc in zip(missing, get_nlp().pipe(missing, batch_size=16)):
+        _build(text, doc)
+    return [analyse(t) for t in texts]
+
+
+def content(text: str) -> list[str]:
+    return [w for w in (m.group().lower().strip("'") for m in _WORD.finditer(text))
+            if w and w not in STOP]
+
+
+@dataclass
+class Location:
+    """Where an answer sits: the sentence, the clause and the tokens that say it."""
+
+    sentence: int
+    clause: Clause | None
+    tokens: set[int]
+    start: int
+    end: int
+    exact: bool
+    score: float = 1.0  # share of the answer's words found there
+
+
+def locate(analysis: Analysis, answer: str) -> Location | None:
+    """Find ``answer`` in the section: verbatim if it is there, else the best sentence."""
+    if not analysis.sentences:
+        return None
+    text = analysis.text
+    probe = answer.strip().rstrip(".!?").strip()
+    start = text.lower().find(probe.lower()) if probe else -1
+    if start >= 0 and probe:
+        end = start + len(probe)
+        index = analysis.sentence_index(start)
+        tokens = analysis.tokens_in(start, end)
+        return Location(index, _best_clause(analysis, index, tokens), tokens, start, end, True)
+    want = set(content(answer))
+    if not want:
+        return None
+    best, best_score = 0, -1.0
+    for i, sent in enumerate(analysis.sentences):
+        have = set(content(sent.text))
+        score = len(want & have) / len(want) - 0.002 * len(have)
+        if score > best_score:
+            best, best_score = i, score
+    sent = analysis.sentences[best]
+    # The answer's words in that sentence, spanned from first to last: a paraphrased
+    # answer still points at the part of the sentence it rewords.
+    hits = [t for t in sent if t.lower_ in want or t.lemma_.lower() in want]
+    if hits:
+        span_start, span_end = hits[0].idx, hits[-1].idx + len(hits[-1].text)
+    else:
+        span_start, span_end = sent.start_char, sent.end_char
+    tokens = {t.i for t in sent if span_start <= t.idx < span_end}
+    return Location(best, _best_clause(analysis, best, tokens), tokens, span_start, span_end,
+                    False, max(best_score, 0.0))
+
+
+def _best_clause(analysis: Analysis, index: int, tokens: set[int]) -> Clause | None:
+    """The clause that holds most of the answer, preferring ones a question can be
+    built on (a subject a reader can identify: not "you", not "it")."""
+    options = analysis.sentence_clauses[index]
+    if not options:
+        return None
+
+    def overlap(c: Clause) -> tuple[bool, int, int]:
+        ids = {t.i for t in c.tokens}
+        return (usable(c), len(ids & tokens), -len(ids))
+    best = max(options, key=overlap)
+    if not usable(best):
+        # Dialogue ("I will go") and "it" clauses: the speaker's frame or a nearby
+        # sentence says who acts.
+        for step in (-1, 1, -2):
+            j = index + step
+            if 0 <= j < len(analysis.sentence_clauses):
+                good = [c for c in analysis.sentence_clauses[j] if usable(c)]
+                if good:
+                    return good[-1] if step < 0 else good[0]
+    return best

@@ -1,0 +1,382 @@
+"""Answer candidates of every narrative element in a section, each with its question.
+
+Each finder reads the section's clauses (see :mod:`~qg_studio.generation.grammar`) and
+returns items whose evidence is the exact span of the section that answers them
+(explicit) or the sentence a best answer is inferred from (implicit).
+"""
+
+from __future__ import annotations
+
+from qg_studio.generation.analysis import Analysis
+from qg_studio.generation.grammar import (Clause, ask, ask_do, ask_subject, finish, state,
+                                          usable, words)
+from qg_studio.generation.lexicon import (FEELINGS, PLACE_NOUNS, PLACE_PREPOSITIONS,
+                                          REACTIONS, TIME_WORDS, feeling_word)
+from qg_studio.generation.mentions import is_animate
+from qg_studio.schema import (AnswerKind, Element, Evidence, Explicitness, QAItem, Scope,
+                              Section)
+
+REASON = {"because", "since", "for"}
+WHEN = {"when", "after", "as", "once", "whenever", "before", "until", "till", "while"}
+SPEECH = {"say", "ask", "reply", "answer", "cry", "exclaim", "shout", "whisper", "call"}
+WEAK_VERBS = {"be", "have", "say", "seem", "let", "begin", "feel", "know", "think", "become",
+              "look", "appear", "can", "get"}
+
+
+def find_candidates(section: Section, analysis: Analysis, following: Section | None = None,
+                    next_analysis: Analysis | None = None) -> list[QAItem]:
+    out: list[QAItem] = []
+    for index, clause_list in enumerate(analysis.sentence_clauses):
+        for clause in clause_list:
+            if not usable(clause) or clause.head.i in analysis.quoted:
+                continue
+            context = _context(clause_list, clause)
+            for finder in (_character, _setting, _action, _object, _feeling, _causal, _outcome):
+                item = finder(section, analysis, clause, context, clause_list)
+                if item is not None:
+                    out.append(item)
+    if following is not None and next_analysis is not None:
+        out.extend(_predictions(section, analysis, following, next_analysis))
+    return [i for i in out if _well_formed(i)]
+
+
+# --------------------------------------------------------------------------- helpers
+
+def _context(clause_list: list[Clause], clause: Clause) -> Clause | None:
+    for other in clause_list:
+        if other is not clause and other.marker in WHEN and usable(other) \
+                and other.head.head.i == clause.head.i:
+            return other
+    return None
+
+
+def _span(analysis: Analysis, tokens: list) -> tuple[int, int]:
+    tokens = [t for t in tokens if not t.is_space and (not t.is_punct or t.text in "'-")]
+    if not tokens:
+        return 0, 0
+    first, last = min(tokens, key=lambda t: t.i), max(tokens, key=lambda t: t.i)
+    return first.idx, last.idx + len(last.text)
+
+
+def _item(section: Section, question: str, answer: str, element: Element,
+          explicit: bool, start: int, end: int, confidence: float,
+          sections: list[int] | None = None, evidence_section: Section | None = None) -> QAItem | None:
+    answer = answer.strip(" ,;:.\"'“”")
+    if not question or not answer:
+        return None
+    where = evidence_section or section
+    start, end = max(0, start), min(len(where.text), end)
+    if end <= start:
+        return None
+    evidence = Evidence(where.id, start, end, where.text[start:end])
+    ids = sections or [section.id]
+    return QAItem(
+        question=question, answers=[answer], element=element,
+        explicitness=Explicitness.EXPLICIT if explicit else Explicitness.IMPLICIT,
+        answer_kind=AnswerKind.EXTRACTIVE if explicit else AnswerKind.ABSTRACTIVE,
+        scope=Scope.SUMMARY if len(ids) > 1 else Scope.LOCAL,
+        sections=ids, evidence=[evidence], scores={"confidence": round(confidence, 3)})
+
+
+def _sentence_of(analysis: Analysis, clause: Clause):
+    return clause.head.sent
+
+
+def _tail_len(clause: Clause) -> int:
+    return len([t for t in clause.tail if not t.is_punct])
+
+
+# --------------------------------------------------------------------------- finders
+
+def _character(section, analysis, clause, context, clause_list):
+    heads = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
+    if clause.inherited or not heads or not is_animate(heads[0]):
+        return None
+    if clause.head.lemma_ in SPEECH or _tail_len(clause) < 2 or _tail_len(clause) > 14:
+        return None
+    question = ask_subject(clause, "Who")
+    answer = clause.subject_text
+    start, end = _span(analysis, clause.subject)
+    if heads[0].lower_ in ("he", "she", "they"):
+        # The text says "he": the answer names him, the evidence is the sentence.
+        sent = _sentence_of(analysis, clause)
+        start, end = sent.start_char, sent.end_char
+    named = heads[0].pos_ == "PROPN" or heads[0].ent_type_ == "PERSON"
+    return _item(section, question, answer, Element.CHARACTER, True, start, end,
+                 0.6 + 0.15 * named)
+
+
+def _place_phrase(clause: Clause):
+    for t in clause.tail:
+        if t.dep_ == "prep" and t.head.i == clause.head.i and t.lower_ in PLACE_PREPOSITIONS:
+            objs = [c for c in t.children if c.dep_ == "pobj"]
+            if not objs:
+                continue
+            obj = objs[0]
+            if obj.lower_ in TIME_WORDS or obj.ent_type_ in ("DATE", "TIME"):
+                return "When", t
+            if obj.lemma_.lower() in PLACE_NOUNS or obj.ent_type_ in ("GPE", "LOC", "FAC"):
+                return "Where", t
+    return None
+
+
+def _setting(section, analysis, clause, context, clause_list):
+    found = _place_phrase(clause)
+    if found is None or clause.head.lemma_ in SPEECH:
+        return None
+    wh, prep = found
+    phrase = list(prep.subtree)
+    gap = {t.i for t in phrase}
+    question = ask(clause, wh, gap=gap)
+    if len(question.split()) < 4:
+        return None
+    start, end = _span(analysis, phrase)
+    return _item(section, question, section.text[start:end], Element.SETTING, True, start,
+                 end, 0.7)
+
+
+def _action(section, analysis, clause, context, clause_list):
+    if clause.head.pos_ != "VERB" or clause.head.lemma_ in WEAK_VERBS | SPEECH:
+        return None
+    heads = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
+    if not heads or not (is_animate(heads[0]) or heads[0].lower_ in ("he", "she", "they")):
+        return None  # what characters do; "What did the mill do?" is not a question
+    if not clause.tail or _tail_len(clause) > 16 or _negated(clause):
+        return None
+    if context is None and any(t.lower_ in ("had", "'d") for t in clause.aux):
+        return None  # "What had the travellers done?" says nothing about when
+    extra = ""
+    if context is not None:
+        extra = f"{_when(context)} {state(context, resolver=analysis.resolver, same_as=clause.subject_text)}"
+    elif not any(t.lower_ in ("had", "'d") for t in clause.aux):
+        # "What did Mira do?" alone could mean anything she did: anchor it in time
+        # (not for a past perfect, which tells of something earlier still).
+        before = _before(analysis, clause_list, clause)
+        if before is not None:
+            extra = f"after {state(before, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text)}"
+    question = ask_do(clause, extra=extra)
+    vp = [clause.head] + clause.tail
+    start, end = _span(analysis, vp)
+    return _item(section, question, section.text[start:end], Element.ACTION, True, start, end,
+                 0.65 + 0.1 * bool(context))
+
+
+def _object(section, analysis, clause, context, clause_list):
+    """"What did the fisherman catch?" — the direct object is the answer."""
+    if clause.head.pos_ != "VERB" or clause.head.lemma_ in SPEECH | {"be"}:
+        return None
+    objs = [t for t in clause.tail if t.dep_ == "dobj" and t.head.i == clause.head.i]
+    if not objs or objs[0].pos_ == "PRON" or is_animate(objs[0]):
+        return None
+    phrase = list(objs[0].subtree)
+    if len(phrase) > 8:
+        return None
+    question = ask(clause, "What", gap={t.i for t in phrase})
+    start, end = _span(analysis, phrase)
+    return _item(section, question, section.text[start:end], Element.ACTION, True, start, end,
+                 0.55)
+
+
+def _feels(clause: Clause) -> bool:
+    return any(feeling_word(t.lemma_.lower(), t.text) for t in [clause.head] + clause.tail)
+
+
+def _negated(clause: Clause) -> bool:
+    return any(t.dep_ == "neg" or t.lower_ == "never" for t in clause.aux + clause.tail[:2])
+
+
+def _before(analysis: Analysis, clause_list: list[Clause], clause: Clause) -> Clause | None:
+    """The event told just before ``clause``: an earlier clause of its sentence, else
+    the last clause of the sentence before (not speech)."""
+    same = [c for c in clause_list if c.head.i < clause.head.i and usable(c)
+            and c.head.i not in analysis.quoted and c.head.lemma_ not in SPEECH
+            and c.head.i not in {t.i for t in clause.tokens}]
+    if same:
+        return same[-1]
+    index = next((i for i, cl in enumerate(analysis.sentence_clauses) if clause in cl), 0)
+    for j in range(index - 1, max(index - 2, -1), -1):
+        prior = [c for c in analysis.sentence_clauses[j] if usable(c)
+                 and c.head.i not in analysis.quoted and c.head.lemma_ not in SPEECH
+                 and c.head.pos_ == "VERB" and len(c.tail) <= 16]
+        # The sentence's own events, not what is embedded in them ("asked her how
+        # she had found her way": the asking happened, the finding is reported).
+        main = [c for c in prior if c.head.dep_ in ("ROOT", "conj")]
+        if main or prior:
+            return (main or prior)[-1]
+    return None
+
+
+def _when(context: Clause) -> str:
+    return {"as": "when", "once": "after", "whenever": "when", "till": "until"}.get(
+        context.marker, context.marker or "when")
+
+
+def _feeling(section, analysis, clause, context, clause_list):
+    found = None
+    for t in [clause.head] + clause.tail:
+        word = feeling_word(t.lemma_.lower(), t.text)
+        if word and (t.i == clause.head.i or t.dep_ in ("acomp", "attr", "oprd", "dobj")
+                     or (t.dep_ == "pobj" and t.pos_ == "NOUN")):
+            found = (t, word)
+            break
+    if found is None:
+        return None
+    token, word = found
+    shown = token.lower_ in FEELINGS and token.pos_ == "ADJ"
+    verb = "does" if clause.head.tag_ in ("VBZ", "VBP") else "did"
+    if context is not None:
+        extra = f"{_when(context)} {state(context, resolver=analysis.resolver, same_as=clause.subject_text)}"
+    else:
+        extra = ""
+    if not extra:
+        # "She sat on a stone and cried": asking "when she cried" gives the answer
+        # away, so the question points at the moment before.
+        prior = _before(analysis, clause_list, clause)
+        if prior is not None and not _feels(prior):
+            extra = f"when {state(prior, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text)}"
+        elif not shown:
+            return None
+    question = finish(f"How {verb} {clause.subject_text} feel {extra}")
+    if shown:
+        start, end = token.idx, token.idx + len(token.text)
+        answer = token.text
+    else:
+        sent = _sentence_of(analysis, clause)
+        start, end = sent.start_char, sent.end_char
+        answer = REACTIONS.get(token.lemma_.lower(), word)
+    return _item(section, question, answer, Element.FEELING, shown, start, end,
+                 0.7 + 0.1 * bool(extra))
+
+
+def _host(clause_list: list[Clause], clause: Clause) -> Clause | None:
+    for other in clause_list:
+        if other.head.i == clause.head.head.i and other is not clause:
+            return other
+    return None
+
+
+def _causal(section, analysis, clause, context, clause_list):
+    # "X because Y": Y answers why X.
+    if clause.marker in REASON or (clause.marker == "as" and clause.head.dep_ == "advcl"
+                                   and clause.head.i > clause.head.head.i):
+        host = _host(clause_list, clause)
+        if host is None or not usable(host):
+            return None
+        question = ask(host, "Why")
+        answer = state(clause)
+        start, end = _span(analysis, clause.tokens)
+        return _item(section, question, answer, Element.CAUSAL, True, start, end, 0.8)
+    # "X, so Y": X answers why Y.
+    if clause.marker == "so":
+        earlier = [c for c in clause_list if c.head.i < clause.head.i and usable(c)]
+        if earlier:
+            cause = earlier[-1]
+            question = ask(clause, "Why")
+            start, end = _span(analysis, cause.tokens)
+            return _item(section, question, state(cause), Element.CAUSAL, True, start, end, 0.75)
+    # "He went to the wood to fetch water": the purpose answers why.
+    for t in clause.tail:
+        if t.dep_ == "advcl" and t.head.i == clause.head.i and t.pos_ == "VERB" \
+                and any(c.lower_ == "to" and c.dep_ == "aux" for c in t.children) \
+                and t.i > clause.head.i + 1 and clause.head.lemma_ not in WEAK_VERBS | {"want", "try", "wish", "like", "go"}:
+            phrase = list(t.subtree)
+            question = ask(clause, "Why", gap={x.i for x in phrase})
+            start, end = _span(analysis, phrase)
+            answer = "to " + words([x for x in phrase if not (x.lower_ == "to" and x.head.i == t.i)])
+            return _item(section, question, answer, Element.CAUSAL, True, start, end, 0.7)
+    # A feeling or a reaction and the event before it: why the character felt or
+    # acted so (implicit: the text does not say "because").
+    feel = [t for t in clause.tail if t.dep_ == "acomp" and t.lower_ in FEELINGS]
+    reacts = clause.head.lemma_.lower() in REACTIONS
+    if (clause.head.lemma_ == "be" and feel) or reacts:
+        if any(c.marker in REASON for c in clause_list if c is not clause):
+            return None  # the reason is explicit; the finder above asks it
+        if context is not None:
+            cause = context
+        elif reacts:
+            # The event that set off the reaction is told in the sentence before.
+            cause = _before(analysis, [], clause)
+        else:
+            return None
+        if cause is None or _feels(cause) or cause.subject_text == "" or \
+                any(t.lower_ in ("had", "'d") for t in clause.aux):
+            return None
+        question = ask(clause, "Why")
+        start, end = _span(analysis, cause.tokens)
+        return _item(section, question, state(cause), Element.CAUSAL, False, start, end, 0.7)
+    return None
+
+
+def _outcome(section, analysis, clause, context, clause_list):
+    if context is not None and context.marker in ("when", "after", "as", "once"):
+        question = finish(f"What happened {_when(context)} {state(context, tense_past=True)}")
+        answer = state(clause)
+        start, end = _span(analysis, clause.tokens)
+        return _item(section, question, answer, Element.OUTCOME, True, start, end, 0.75)
+    if clause.marker == "so":
+        earlier = [c for c in clause_list if c.head.i < clause.head.i and usable(c)]
+        if earlier:
+            question = finish(f"What happened because {state(earlier[-1], tense_past=True)}")
+            start, end = _span(analysis, clause.tokens)
+            return _item(section, question, state(clause), Element.OUTCOME, True, start, end,
+                         0.75)
+    return None
+
+
+def _predictions(section, analysis, following, next_analysis) -> list[QAItem]:
+    """What a character of this section does early in the next one, asked from the
+    last event of this one (implicit: the reader has to guess it)."""
+    last = None
+    for clause_list in reversed(analysis.sentence_clauses):
+        good = [c for c in clause_list if usable(c) and c.head.lemma_ not in SPEECH
+                and c.head.i not in analysis.quoted and c.head.pos_ == "VERB"
+                and not _negated(c) and _tail_len(c) >= 2]
+        if good:
+            last = good[-1]
+            break
+    if last is None:
+        return []
+    actors = [c.subject_text for cl in analysis.sentence_clauses for c in cl if usable(c)]
+    out = []
+    for index, clause_list in enumerate(next_analysis.sentence_clauses[:4]):
+        for clause in clause_list:
+            if not usable(clause) or clause.head.pos_ != "VERB" \
+                    or clause.head.lemma_ in WEAK_VERBS | SPEECH or not clause.tail \
+                    or clause.head.i in next_analysis.quoted or _negated(clause):
+                continue
+            if clause.subject_text not in actors:
+                continue
+            after = state(last, tense_past=True, resolver=analysis.resolver,
+                          same_as=clause.subject_text)
+            if clause.passive:
+                question = finish(f"What will happen to {clause.subject_text} after {after}")
+            else:
+                question = finish(f"What will {clause.subject_text} do after {after}")
+            answer = state(clause)
+            start, end = _span(next_analysis, clause.tokens)
+            confidence = 0.6 + 0.15 * (clause.subject_text == last.subject_text)
+            item = _item(section, question, answer, Element.PREDICTION, False, start, end,
+                         confidence, sections=[section.id, following.id],
+                         evidence_section=following)
+            if item is not None:
+                out.append(item)
+            if len(out) >= 2:
+                return out
+    return out
+
+
+def _well_formed(item: QAItem) -> bool:
+    """Drop questions too short or too long to hand to a child, or that give the answer."""
+    q = item.question
+    n = len(q.split())
+    if n < 3 or n > 24 or not q.endswith("?"):
+        return False
+    if any(ch in q for ch in '"“”'):
+        return False
+    answer = item.answer.lower().strip()
+    if len(answer.split()) > 30:
+        return False
+    if item.explicitness == Explicitness.EXPLICIT and len(answer) > 3 \
+            and answer in q.lower() and item.element != Element.FEELING:
+        return False
+    return True

@@ -1,0 +1,422 @@
+"""The seq2seq model registry, device choice and the one cached load per checkpoint.
+
+The registry is ``models/registry.toml`` (shipped) with ``$QG_STUDIO_HOME/registry.toml``
+(what ``qg-studio train`` adds on this machine) merged over it by name. An entry::
+
+    [models.unifiedqa-v2-t5-base]
+    source = "allenai/unifiedqa-v2-t5-base-1363200"  # folder under models/, a path, or a hub id
+    architecture = "t5"
+    prompt_format = "unifiedqa"                     # see qg_studio.prompts
+    roles = ["qa"]                                  # "qg" question generation, "qa" answering
+    stage = "ready"                                 # "ready" to use, or "base" to fine-tune
+    needs_download = true
+
+:func:`choose_engine` is what the app and the CLI ask: the best engine available here for
+a role, never an exception — a missing or broken checkpoint yields the embedded (QG) or
+extractive (QA) engine and a notice saying why.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import tomllib
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
+SHIPPED_REGISTRY = MODELS_DIR / "registry.toml"
+USER_REGISTRY_NAME = "registry.toml"
+# Written next to every checkpoint our recipes train: the prompt format and lengths the
+# model learned, so a bare folder passed as --model is prompted the way it was trained.
+META_FILE = "qg_studio.json"
+ROLES = ("qg", "qa")
+STAGES = ("ready", "base")
+FALLBACK = {"qg": "embedded", "qa": "extractive"}
+ROLE_NAMES = {"qg": "question-generation", "qa": "answering"}
+HUB_TIMEOUT_S = 5.0
+_WEIGHTS = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json",
+            "pytorch_model.bin.index.json")
+_TOKENIZER = ("tokenizer.json", "tokenizer_config.json", "spiece.model", "vocab.json",
+              "vocab.txt")
+
+
+class ModelError(OSError):
+    """A model cannot be found, fetched or loaded; the message is one line. An OSError,
+    like the missing-file errors the CLI already reports in one line."""
+
+
+@dataclass
+class ModelEntry:
+    name: str
+    source: str
+    architecture: str = ""
+    prompt_format: str = ""
+    roles: list[str] = field(default_factory=list)
+    stage: str = "ready"
+    needs_download: bool = False
+    description: str = ""
+    origin: str = "shipped"  # "shipped" or "user": which registry file it came from
+
+    @property
+    def is_hub_id(self) -> bool:
+        return local_path(self.source) is None and _looks_like_hub_id(self.source)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "source": self.source, "architecture": self.architecture,
+                "prompt_format": self.prompt_format, "roles": list(self.roles),
+                "stage": self.stage, "needs_download": self.needs_download,
+                "description": self.description, "origin": self.origin}
+
+
+# -- registry ---------------------------------------------------------------------------
+
+def user_registry_path() -> Path:
+    from qg_studio.store import default_data_dir
+
+    return default_data_dir() / USER_REGISTRY_NAME
+
+
+def _parse_file(path: Path, origin: str) -> dict[str, ModelEntry]:
+    try:
+        with open(path, "rb") as fh:
+            data = tomllib.load(fh)
+    except FileNotFoundError:
+        return {}
+    except (tomllib.TOMLDecodeError, OSError) as exc:
+        raise ModelError(f"cannot read the model registry {path}: {exc}") from None
+    entries: dict[str, ModelEntry] = {}
+    for name, raw in (data.get("models") or {}).items():
+        if not isinstance(raw, dict) or not raw.get("source"):
+            raise ModelError(f"model {name!r} in {path} has no source")
+        roles = [str(r) for r in raw.get("roles", [])]
+        unknown = [r for r in roles if r not in ROLES]
+        stage = str(raw.get("stage", "ready"))
+        if unknown or stage not in STAGES:
+            raise ModelError(f"model {name!r} in {path}: roles must be among {ROLES} and "
+                             f"stage one of {STAGES}")
+        entries[name] = ModelEntry(
+            name=name, source=str(raw["source"]), architecture=str(raw.get("architecture", "")),
+            prompt_format=str(raw.get("prompt_format", "")), roles=roles, stage=stage,
+            needs_download=bool(raw.get("needs_download", False)),
+            description=str(raw.get("description", "")), origin=origin)
+    return entries
+
+
+def load_registry(shipped: Path | None = None, user: Path | None = None) -> dict[str, ModelEntry]:
+    """All entries, the user's (trained here) first and overriding shipped ones by name."""
+    shipped_entries = _parse_file(shipped or SHIPPED_REGISTRY, "shipped")
+    user_entries = _parse_file(user or user_registry_path(), "user")
+    merged = dict(user_entries)
+    for name, entry in shipped_entries.items():
+        merged.setdefault(name, entry)
+    return merged
+
+
+def _toml_value(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_toml_value(v) for v in value) + "]"
+    return json.dumps(str(value), ensure_ascii=False)  # a JSON string is a valid TOML basic string
+
+
+def add_user_entry(entry: ModelEntry, path: Path | None = None) -> Path:
+    """Add or replace ``entry`` in the user registry; the shipped file is never edited."""
+    path = path or user_registry_path()
+    existing = _parse_file(path, "user")
+    existing[entry.name] = entry
+    lines = ["# Models added on this machine (qg-studio train); merged over the shipped registry.", ""]
+    for item in existing.values():
+        fields = item.to_dict()
+        fields.pop("name")
+        fields.pop("origin")
+        lines.append(f"[models.{json.dumps(item.name)}]")
+        lines += [f"{key} = {_toml_value(value)}" for key, value in fields.items()]
+        lines.append("")
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    tmp.write_text("\n".join(lines), encoding="utf-8")
+    tmp.replace(path)
+    return path
+
+
+# -- where a model lives ----------------------------------------------------------------
+
+def _looks_like_hub_id(source: str) -> bool:
+    parts = source.split("/")
+    return 1 <= len(parts) <= 2 and all(parts) and not source.startswith((".", "~"))
+
+
+def local_path(source: str) -> Path | None:
+    """The folder ``source`` names here (a folder under models/, or any path), if it exists."""
+    candidates = [Path(source).expanduser()]
+    if not Path(source).is_absolute():
+        candidates.insert(0, MODELS_DIR / source)
+    for candidate in candidates:
+        if candidate.is_dir():
+            return candidate.resolve()
+    return None
+
+
+def _missing_files(folder: Path) -> str | None:
+    if not (folder / "config.json").is_file():
+        return "config.json is missing"
+    if not any((folder / name).is_file() for name in _WEIGHTS):
+        return "the weights (model.safetensors) are missing"
+    if not any((folder / name).is_file() for name in _TOKENIZER):
+        return "the tokenizer files are missing"
+    return None
+
+
+def _hub_cache_folder(repo_id: str) -> Path | None:
+    try:
+        from huggingface_hub import snapshot_download
+
+        folder = Path(snapshot_download(repo_id, local_files_only=True))
+    except Exception:  # not cached, or huggingface_hub absent: both mean "not here"
+        return None
+    return folder if _missing_files(folder) is None else None
+
+
+def availability(entry: ModelEntry | str) -> tuple[bool, str]:
+    """Whether the model's files are on this machine, and a short reason."""
+    source = entry.source if isinstance(entry, ModelEntry) else entry
+    name = entry.name if isinstance(entry, ModelEntry) else source
+    folder = local_path(source)
+    if folder is not None:
+        missing = _missing_files(folder)
+        return (missing is None, f"local folder {folder}" if missing is None
+                else f"{missing} in {folder}")
+    if _looks_like_hub_id(source):
+        cached = _hub_cache_folder(source)
+        if cached is not None:
+            return True, f"downloaded to {cached}"
+        return False, f"not downloaded (qg-studio models pull {name})"
+    return False, f"no folder at {source}"
+
+
+def locate(source: str) -> str:
+    """What ``from_pretrained`` should open: a local folder, the hub cache, or the hub id."""
+    folder = local_path(source)
+    if folder is not None:
+        return str(folder)
+    if _looks_like_hub_id(source):
+        cached = _hub_cache_folder(source)
+        return str(cached) if cached is not None else source
+    raise ModelError(f"no model folder at {source} (and it is not a hub id)")
+
+
+@dataclass
+class ResolvedModel:
+    """A model named by the user: a registry name, a folder, or a hub id."""
+
+    name: str
+    location: str
+    prompt_format: str
+    entry: ModelEntry | None = None
+
+
+def read_meta(location: str | Path) -> dict[str, Any]:
+    path = Path(location) / META_FILE
+    if not path.is_file():
+        return {}
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+
+
+def resolve(spec: str, role: str, registry: dict[str, ModelEntry] | None = None) -> ResolvedModel:
+    """Turn ``--model SPEC`` into a location and the prompt format the model expects."""
+    default_format = "qg-control" if role == "qg" else "storyqa"
+    if registry is None:
+        try:
+            registry = load_registry()
+        except ModelError:
+            registry = {}
+    entry = registry.get(spec)
+    location = locate(entry.source if entry else spec)
+    meta = read_meta(location) if Path(location).is_dir() else {}
+    fmt = (entry.prompt_format if entry and entry.prompt_format else
+           meta.get("prompt_format") or default_format)
+    name = entry.name if entry else (Path(spec).name if Path(location).is_dir() else spec)
+    return ResolvedModel(name=name, location=location,
+                         prompt_format=fmt, entry=entry)
+
+
+# -- hub ---------------------------------------------------------------------------------
+
+def _hub_reachable(endpoint: str, timeout: float) -> str | None:
+    """None when the hub answers; else why not (one phrase)."""
+    import urllib.error
+    import urllib.request
+
+    try:
+        urllib.request.urlopen(urllib.request.Request(endpoint, method="HEAD"), timeout=timeout)
+    except urllib.error.HTTPError:
+        return None  # it answered, even if with an error status
+    except (urllib.error.URLError, OSError) as exc:
+        reason = getattr(exc, "reason", exc)
+        return f"{type(reason).__name__}: {reason}".strip()
+    return None
+
+
+def pull(name: str, registry: dict[str, ModelEntry] | None = None,
+         timeout: float = HUB_TIMEOUT_S) -> Path:
+    """Download a registry model (or a hub id) into the Hugging Face cache."""
+    registry = load_registry() if registry is None else registry
+    entry = registry.get(name)
+    source = entry.source if entry else name
+    folder = local_path(source)
+    if folder is not None:
+        missing = _missing_files(folder)
+        if missing:
+            raise ModelError(f"{name} is a local model and {missing}; nothing to download")
+        return folder
+    if entry is None and "/" not in name:
+        known = ", ".join(registry) or "none"
+        raise ModelError(f"unknown model {name!r}; known: {known} (or give a hub id owner/name)")
+    from huggingface_hub import constants, snapshot_download
+
+    if constants.HF_HUB_OFFLINE:
+        raise ModelError(f"cannot download {source}: HF_HUB_OFFLINE is set on this machine")
+    why = _hub_reachable(constants.ENDPOINT, timeout)
+    if why:
+        raise ModelError(f"cannot download {source}: the model hub {constants.ENDPOINT} is not "
+                         f"reachable from this machine ({why})")
+    try:
+        path = snapshot_download(source, etag_timeout=timeout, allow_patterns=[
+            "*.json", "*.safetensors", "*.model", "*.txt", "merges.txt", "*.md"])
+    except Exception as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ModelError(f"cannot download {source}: {first}") from None
+    return Path(path)
+
+
+# -- device, dtype, loading ------------------------------------------------------------------
+
+def choose_device(device: str | None = None):
+    """(torch.device, dtype): CUDA in bf16 (fp16 on older GPUs) when there is one, else CPU fp32."""
+    import torch
+
+    if device is None:
+        device = "cuda" if torch.cuda.is_available() else "cpu"
+    dev = torch.device(device)
+    if dev.type == "cuda":
+        dtype = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
+    else:
+        dtype = torch.float32  # half precision on CPU is slower than fp32, and less exact
+    return dev, dtype
+
+
+@dataclass
+class LoadedModel:
+    model: Any
+    tokenizer: Any
+    device: Any
+    dtype: Any
+    location: str
+    max_input_tokens: int
+    max_new_tokens: int
+    meta: dict[str, Any]
+
+    @property
+    def is_encoder_decoder_warm_start(self) -> bool:
+        return getattr(self.model.config, "model_type", "") == "encoder-decoder"
+
+
+def _max_input_tokens(config, tokenizer, meta: dict[str, Any]) -> int:
+    if meta.get("max_source_length"):
+        return int(meta["max_source_length"])
+    for cfg in (config, getattr(config, "encoder", None)):
+        for key in ("max_position_embeddings", "n_positions"):
+            value = getattr(cfg, key, None) if cfg is not None else None
+            if isinstance(value, int) and value > 0:
+                return value
+    limit = getattr(tokenizer, "model_max_length", None)
+    # T5 has relative positions and no hard limit; its tokenizer says 512, as it was trained.
+    return int(limit) if isinstance(limit, int) and 0 < limit < 100_000 else 512
+
+
+def _max_new_tokens(model, meta: dict[str, Any]) -> int:
+    if meta.get("max_target_length"):
+        return int(meta["max_target_length"])
+    gen = getattr(model, "generation_config", None)
+    if gen is not None and getattr(gen, "max_new_tokens", None):
+        return int(gen.max_new_tokens)
+    if gen is not None and getattr(gen, "max_length", None) not in (None, 20):
+        return int(gen.max_length)  # 20 is transformers' placeholder default, not the model's
+    return 64
+
+
+@lru_cache(maxsize=4)
+def _load(location: str, device: str | None) -> LoadedModel:
+    from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+
+    dev, dtype = choose_device(device)
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(location)
+        model = AutoModelForSeq2SeqLM.from_pretrained(location, dtype=dtype)
+    except Exception as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ModelError(f"cannot load the seq2seq model at {location}: {first}") from None
+    model.to(dev)
+    model.eval()
+    meta = read_meta(location) if Path(location).is_dir() else {}
+    return LoadedModel(model=model, tokenizer=tokenizer, device=dev, dtype=dtype,
+                       location=location, max_input_tokens=_max_input_tokens(
+                           model.config, tokenizer, meta),
+                       max_new_tokens=_max_new_tokens(model, meta), meta=meta)
+
+
+def load_seq2seq(source: str, device: str | None = None) -> LoadedModel:
+    """Load a seq2seq checkpoint once per process (a folder, a cached hub model or a hub id)."""
+    return _load(locate(source), device)
+
+
+# -- engine choice -----------------------------------------------------------------------
+
+@dataclass
+class EngineChoice:
+    name: str  # the engine's name in GENERATORS / ANSWERERS
+    options: dict[str, Any]
+    notice: str
+
+
+def choose_engine(role: str, registry: dict[str, ModelEntry] | None = None,
+                  device: str | None = None) -> EngineChoice:
+    """The best engine here for ``role`` ("qg" or "qa"); never raises."""
+    fallback = FALLBACK.get(role, "embedded")
+    what = ROLE_NAMES.get(role, role)
+    try:
+        registry = load_registry() if registry is None else registry
+    except ModelError as exc:
+        return EngineChoice(fallback, {}, f"{exc}; using the {fallback} engine")
+    problems: list[str] = []
+    for entry in registry.values():
+        if role not in entry.roles or entry.stage != "ready":
+            continue
+        ok, reason = availability(entry)
+        if not ok:
+            problems.append(f"{entry.name}: {reason}")
+            continue
+        try:
+            loaded = load_seq2seq(entry.source, device)
+        except Exception as exc:  # a broken checkpoint must not take the app down
+            problems.append(f"{entry.name}: broken ({exc})")
+            continue
+        notice = f"using the {what} model {entry.name} on {loaded.device.type}"
+        if problems:
+            notice += " (skipped " + "; ".join(problems) + ")"
+        return EngineChoice("seq2seq", {"model": entry.name}, notice)
+    detail = "; ".join(problems) if problems else "none in the registry"
+    return EngineChoice(fallback, {}, f"no {what} model is available here ({detail}); "
+                                      f"using the {fallback} engine")

@@ -1,0 +1,123 @@
+"""The input formats of the seq2seq models: one function per format, used by training
+and inference alike, so that what a model learns is exactly what it is later asked.
+
+Question generation (``qg-control``, this project's format)::
+
+    element: feeling | explicitness: implicit | answer: she was sad | context: <section>
+
+``element`` and ``explicitness`` are DESIGN.md's labels (the control codes); ``answer``
+is the answer the question must have (answer-aware mode) and is left out when the
+generator chooses freely; ``context`` is one section's text (or the ``cor_section``
+texts joined by a blank line). Fields are separated by `` | ``, names are fixed, the
+order is fixed, and the text keeps its case (uncased tokenizers lower it themselves).
+
+Public QG checkpoints trained elsewhere speak other formats; ``lmqg`` is the one the
+lmqg SQuAD models use: ``generate question: ... <hl> answer <hl> ...``.
+
+Unified question answering (``storyqa``, StoryQA's prefixed UnifiedQA format)::
+
+    extractive\\n<question>\\n<context>        (lower-cased, real newlines)
+
+The prefix names the answer kind (``extractive``, ``yesno``, ``abstractive``). The
+public UnifiedQA checkpoints were trained without the prefix and with a literal
+backslash-n between spaces (``unifiedqa``); their registry entries say so.
+"""
+
+from __future__ import annotations
+
+import re
+
+from qg_studio.schema import AnswerKind, Element, Explicitness
+
+QG_FORMATS = ("qg-control", "lmqg")
+QA_FORMATS = ("storyqa", "unifiedqa")
+HIGHLIGHT = "<hl>"
+FIELD_SEPARATOR = " | "
+
+
+def _clean(text: str) -> str:
+    # A field separator inside a field would make the input ambiguous to the model.
+    return " ".join(str(text).replace(FIELD_SEPARATOR, " , ").split())
+
+
+def qg_input(context: str, element: Element | str, explicitness: Explicitness | str,
+             answer: str | None = None, fmt: str = "qg-control") -> str:
+    """The question-generation input for one target question."""
+    if fmt == "lmqg":
+        return lmqg_input(context, answer or "")
+    if fmt != "qg-control":
+        raise ValueError(f"unknown question-generation prompt format {fmt!r}; "
+                         f"known: {', '.join(QG_FORMATS)}")
+    fields = [f"element: {Element.parse(element).value}",
+              f"explicitness: {Explicitness.parse(explicitness).value}"]
+    if answer:
+        fields.append(f"answer: {_clean(answer)}")
+    fields.append(f"context: {_clean(context)}")
+    return FIELD_SEPARATOR.join(fields)
+
+
+def lmqg_input(context: str, answer: str) -> str:
+    """lmqg's highlight format: the answer's first occurrence wrapped in ``<hl>``."""
+    context = " ".join(context.split())
+    start = context.lower().find(answer.lower()) if answer else -1
+    if start < 0:
+        return f"generate question: {context}"
+    end = start + len(answer)
+    return (f"generate question: {context[:start]}{HIGHLIGHT} {context[start:end]} "
+            f"{HIGHLIGHT}{context[end:]}")
+
+
+def qa_input(question: str, context: str, kind: AnswerKind | str = AnswerKind.EXTRACTIVE,
+             fmt: str = "storyqa") -> str:
+    """The unified-QA input: ``kind\\nquestion\\ncontext``, lower-cased."""
+    question = " ".join(str(question).split())
+    context = " ".join(str(context).split())
+    if fmt == "unifiedqa":
+        return f"{question} \\n {context}".lower()
+    if fmt != "storyqa":
+        raise ValueError(f"unknown answering prompt format {fmt!r}; known: {', '.join(QA_FORMATS)}")
+    return f"{AnswerKind.parse(kind).value}\n{question}\n{context}".lower()
+
+
+def qa_target(answer: str) -> str:
+    """Targets are lower-cased like the inputs (UnifiedQA's convention)."""
+    return " ".join(str(answer).split()).lower()
+
+
+_SENTENCE = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'”’)]))\s+|\n+")
+_WORDS = re.compile(r"\w+")
+
+
+def answer_window(context: str, answer: str | None, max_words: int | None) -> str:
+    """The sentences around the answer, at most ``max_words`` words (None: all of it).
+
+    Used identically by training and inference when a model was trained on short
+    windows (its ``qg_studio.json`` says ``context_words``): the sentence holding the
+    answer (or, for an implicit answer, sharing most words with it), then its
+    neighbours, nearest first.
+    """
+    if not max_words or len(context.split()) <= max_words:
+        return context
+    sentences = [s for s in _SENTENCE.split(context) if s and s.strip()]
+    if not sentences:
+        return context
+    wanted = set(_WORDS.findall((answer or "").lower()))
+    found = [i for i, s in enumerate(sentences) if answer and answer.lower() in s.lower()]
+    if found:
+        centre = found[0]
+    else:
+        centre = max(range(len(sentences)),
+                     key=lambda i: len(wanted & set(_WORDS.findall(sentences[i].lower()))))
+    chosen, words = {centre}, len(sentences[centre].split())
+    left, right = centre - 1, centre + 1
+    while left >= 0 or right < len(sentences):
+        for i in (right, left):
+            if 0 <= i < len(sentences) and i not in chosen:
+                size = len(sentences[i].split())
+                if words + size > max_words:
+                    left, right = -1, len(sentences)  # stop: the next one does not fit
+                    break
+                chosen.add(i)
+                words += size
+        left, right = left - 1, right + 1
+    return " ".join(sentences[i].strip() for i in sorted(chosen))

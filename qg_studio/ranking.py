@@ -1,0 +1,323 @@
+"""Score candidate questions, drop near-duplicates and weak ones, and fill the request.
+
+Any engine's candidates go through here: the score mixes the engine's confidence,
+surface checks a child's worksheet needs (length, no repeated words, answer not
+given away) and, when the pipeline ran the round trip, answerability. Selection then
+fills the teacher's request: a total or a number per section, an element mix (or
+balanced), and a share of implicit questions, spreading picks across sections.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from collections import Counter, defaultdict
+from typing import Sequence
+
+from qg_studio.schema import ELEMENTS, Element, Explicitness, GenerationRequest, QAItem, Section
+
+ANSWERABILITY_FLOOR = 0.3  # as the round trip flags: the answerer found another answer
+DUPLICATE_COSINE = 0.8
+SAME_WORDING = 0.95
+SAME_ANSWER_COSINE = 0.55
+_WORD = re.compile(r"[a-z']+")
+
+
+_encoder_loading: list[threading.Thread] = []
+
+
+def warm_encoder() -> None:
+    """Start loading the sentence encoder in the background.
+
+    Loading it takes seconds on a small CPU; a caller that will rank questions soon
+    (the CLI, the pipeline) starts it before sectioning and parsing, so the two
+    overlap. :func:`dedupe` waits for it.
+    """
+    if _encoder_loading:
+        return
+
+    def load() -> None:
+        try:
+            from qg_studio.embeddings import _load
+
+            _load()
+        except Exception:  # dedupe reports nothing and falls back to surface checks
+            pass
+    thread = threading.Thread(target=load, name="qg-encoder-warmup", daemon=True)
+    _encoder_loading.append(thread)
+    thread.start()
+
+
+def _encoder_ready() -> None:
+    for thread in _encoder_loading:
+        thread.join()
+
+
+def quality(item: QAItem) -> float:
+    """Surface fitness of a question for a child's worksheet, in [0, 1]."""
+    q = item.question
+    words = _WORD.findall(q.lower())
+    n = len(words)
+    if not q.endswith("?") or n < 3:
+        return 0.0
+    score = 1.0
+    if n > 16:
+        score -= min(0.5, 0.04 * (n - 16))
+    if n < 5:
+        score -= 0.15
+    repeats = sum(c - 1 for w, c in Counter(words).items() if c > 1 and len(w) > 3)
+    score -= 0.1 * repeats
+    if not item.answers or not item.answer.strip():
+        return 0.0
+    if len(item.answer.split()) > 20:
+        score -= 0.2
+    if not item.evidence:
+        score -= 0.3
+    return max(0.0, min(1.0, score))
+
+
+def score_items(items: Sequence[QAItem]) -> None:
+    """Set ``scores["rank"]`` (and ``scores["quality"]``) on every item."""
+    for item in items:
+        q = quality(item)
+        confidence = item.scores.get("confidence", 0.5)
+        rank = 0.55 * confidence + 0.45 * q
+        if "answerability" in item.scores:
+            rank = 0.7 * rank + 0.3 * item.scores["answerability"]
+        item.scores["quality"] = round(q, 3)
+        item.scores["rank"] = round(rank, 4)
+
+
+def _norm(text: str) -> str:
+    return " ".join(_WORD.findall(text.lower()))
+
+
+def dedupe(items: Sequence[QAItem], threshold: float = DUPLICATE_COSINE,
+           use_embeddings: bool = True) -> list[QAItem]:
+    """Keep the best-ranked item of each group asking the same thing.
+
+    Two items ask the same thing when their questions read the same (after
+    normalising), when their questions embed nearly alike, when they embed within
+    ``threshold`` cosine and expect the same answer, or when they share element and
+    answer and their questions are close.
+    """
+    ordered = sorted(items, key=lambda i: -i.scores.get("rank", 0.0))
+    kept: list[QAItem] = []
+    seen_q: set[str] = set()
+    seen_answer: set[tuple[str, str]] = set()
+    for item in ordered:
+        key = _norm(item.question)
+        answer_key = (item.element.value, _norm(item.answer))
+        # A name can answer many questions ("Who ...? Mira"); a longer answer
+        # given twice under one element means the same thing was asked twice.
+        long_answer = len(answer_key[1].split()) >= 3
+        if key in seen_q or (long_answer and answer_key in seen_answer):
+            continue
+        seen_q.add(key)
+        seen_answer.add(answer_key)
+        kept.append(item)
+    if not use_embeddings or len(kept) < 2:
+        return kept
+    _encoder_ready()
+    try:
+        from qg_studio.embeddings import embed
+
+        vectors = embed([i.question for i in kept])
+    except Exception:  # no encoder installed: the surface checks above still hold
+        return kept
+    from qg_studio.evaluate import token_f1
+
+    out: list[QAItem] = []
+    chosen: list[int] = []
+    for index, item in enumerate(kept):
+        duplicate = False
+        if chosen:
+            sims = vectors[chosen] @ vectors[index]
+            for other, sim in zip(chosen, sims):
+                sim = float(sim)
+                # Near-identical wording asks the same thing; close wording asks the same
+                # thing only when it also expects the same answer ("Why did Mira cry?"
+                # and "Why did Mira laugh?" are two questions).
+                same_answer = (kept[other].element == item.element
+                               and _norm(kept[other].answer) == _norm(item.answer))
+                if sim >= SAME_WORDING or (sim >= threshold and token_f1(
+                        kept[other].answer, item.answer) >= 0.5) or (
+                        same_answer and sim >= SAME_ANSWER_COSINE):
+                    duplicate = True
+                    break
+        if duplicate:
+            continue
+        chosen.append(index)
+        out.append(item)
+    return out
+
+
+def element_targets(request: GenerationRequest, total: int,
+                    available: Counter, offset: int = 0) -> dict[Element, int]:
+    """How many questions of each element to pick.
+
+    Balanced: as even as the candidates allow, the remainder going round the elements
+    from ``offset`` (so per-section picks still balance over the story)."""
+    if isinstance(request.elements, dict):
+        wanted = {e: n for e, n in request.elements.items() if n > 0}
+        asked = sum(wanted.values())
+        if request.count is None and request.per_section is None or asked == total:
+            return dict(wanted)
+        # Scale the mix to the total asked for.
+        targets = {e: int(total * n / asked) for e, n in wanted.items()}
+        rest = total - sum(targets.values())
+        for e, _ in sorted(wanted.items(), key=lambda kv: -kv[1]):
+            if rest <= 0:
+                break
+            targets[e] += 1
+            rest -= 1
+        return targets
+    elements = [e for e in ELEMENTS if available.get(e, 0) > 0] or list(ELEMENTS)
+    elements = elements[offset % len(elements):] + elements[:offset % len(elements)]
+    targets = {e: 0 for e in elements}
+    remaining = total
+    while remaining > 0:
+        progressed = False
+        for e in elements:
+            if remaining <= 0:
+                break
+            if targets[e] < available.get(e, 0):
+                targets[e] += 1
+                remaining -= 1
+                progressed = True
+        if not progressed:
+            break
+    return targets
+
+
+def select(items: Sequence[QAItem], request: GenerationRequest,
+           sections: Sequence[Section]) -> list[QAItem]:
+    """Fill the request from ranked, deduplicated candidates, in story order."""
+    if request.per_section is not None:
+        out: list[QAItem] = []
+        by_section: dict[int, list[QAItem]] = defaultdict(list)
+        for item in items:
+            by_section[item.sections[0] if item.sections else 0].append(item)
+        for offset, section in enumerate(sections):
+            pool = by_section.get(section.id, [])
+            out.extend(_fill(pool, request, request.per_section, offset))
+        return _story_order(out)
+    total = request.total(len(sections))
+    return _story_order(_fill(list(items), request, total, 0))
+
+
+def _fill(pool: list[QAItem], request: GenerationRequest, total: int,
+          offset: int) -> list[QAItem]:
+    if total <= 0 or not pool:
+        return []
+    pool = sorted(pool, key=lambda i: -i.scores.get("rank", 0.0))
+    available = Counter(i.element for i in pool)
+    targets = element_targets(request, total, available, offset)
+    total = min(total, sum(targets.values())) if isinstance(request.elements, dict) else total
+    want_implicit = round(total * request.implicit_share)
+    picked: list[QAItem] = []
+    taken: set[int] = set()
+    per_element: Counter = Counter()
+    per_section: Counter = Counter()
+
+    def best(predicate) -> QAItem | None:
+        # Prefer sections with fewer picks so questions cover the whole story.
+        candidates = [(i, item) for i, item in enumerate(pool)
+                      if i not in taken and predicate(item)]
+        if not candidates:
+            return None
+        index, item = max(candidates, key=lambda c: c[1].scores.get("rank", 0.0)
+                          - 0.08 * per_section[tuple(c[1].sections)])
+        taken.add(index)
+        return item
+
+    def room(item: QAItem, slack: int = 0) -> bool:
+        return per_element[item.element] < targets.get(item.element, 0) + slack
+
+    def take(item: QAItem) -> None:
+        picked.append(item)
+        per_element[item.element] += 1
+        per_section[tuple(item.sections)] += 1
+
+    # Implicit questions are the scarcer kind: fill their share first, letting an
+    # element of a balanced set go one over its even share to reach it.
+    slack = 1 if request.elements == "balanced" else 0
+    while len(picked) < want_implicit:
+        item = best(lambda it: room(it, slack) and it.explicitness == Explicitness.IMPLICIT)
+        if item is None:
+            break
+        take(item)
+    implicit_done = len(picked)
+    while len(picked) < total:
+        item = best(lambda it: room(it) and it.explicitness == Explicitness.EXPLICIT)
+        if item is None:
+            break
+        take(item)
+    # Short of the mix: any element with room (the explicitness the share still
+    # needs first), then, for a balanced set, anything left.
+    while len(picked) < total:
+        need_implicit = sum(i.explicitness == Explicitness.IMPLICIT for i in picked) < want_implicit
+        wanted = Explicitness.IMPLICIT if need_implicit else Explicitness.EXPLICIT
+        item = (best(lambda it: room(it) and it.explicitness == wanted) or
+                (best(lambda it: it.explicitness == wanted)
+                 if request.elements == "balanced" else None) or
+                best(room) or
+                (best(lambda it: True) if request.elements == "balanced" else None))
+        if item is None:
+            break
+        take(item)
+    del implicit_done
+    return picked
+
+
+def _story_order(items: list[QAItem]) -> list[QAItem]:
+    return sorted(items, key=lambda i: (i.sections[:1] or [0],
+                                        i.evidence[0].start if i.evidence else 0))
+
+
+def flag_unanswerable(items: Sequence[QAItem], floor: float = ANSWERABILITY_FLOOR) -> None:
+    """Mark explicit items whose round trip scored under ``floor`` and halve their rank.
+
+    They are flagged rather than dropped: an extractive answerer's span often
+    disagrees with a one-word answer ("sad", "Mira") that is right, so a flagged item
+    is still picked when its element has nothing better, and the teacher sees the
+    flag (``scores["unanswerable"]``). Implicit items are not held to the floor."""
+    for item in items:
+        if item.explicitness == Explicitness.EXPLICIT and \
+                item.scores.get("answerability", 1.0) < floor:
+            item.scores["unanswerable"] = 1.0
+            item.scores["rank"] = round(item.scores.get("rank", 0.0) * 0.5, 4)
+
+
+def rank_and_select(items: Sequence[QAItem], request: GenerationRequest,
+                    sections: Sequence[Section], use_embeddings: bool = True) -> list[QAItem]:
+    items = [i for i in items if i.question.strip() and i.answers]
+    score_items(items)
+    flag_unanswerable(items)
+    items = [i for i in items if i.scores.get("quality", 0.0) > 0.3]
+    # Only the strongest few need the (slower) embedding check.
+    need = request.total(len(sections))
+    items = sorted(items, key=lambda i: -i.scores["rank"])
+    strongest = shortlist(items, max(need * 3, 42))
+    unique = dedupe(strongest, use_embeddings=use_embeddings)
+    return select(unique, request, sections)
+
+
+def shortlist(items: list[QAItem], size: int) -> list[QAItem]:
+    """The best ``size`` items, keeping every element's best few in."""
+    if len(items) <= size:
+        return items
+    keep: list[QAItem] = []
+    per_element: Counter = Counter()
+    floor = max(3, size // 14)
+    for item in items:
+        if per_element[item.element] < floor:
+            keep.append(item)
+            per_element[item.element] += 1
+    ids = {id(i) for i in keep}
+    for item in items:
+        if len(keep) >= size:
+            break
+        if id(item) not in ids:
+            keep.append(item)
+    return keep

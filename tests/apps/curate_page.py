@@ -1,0 +1,3 @@
+from qg_studio.ui.pages.curate import render
+
+render()

@@ -1,0 +1,116 @@
+"""Fixtures for browser tests: the real app in a subprocess, driven by Debian's Chromium.
+
+Reuse them from any test in this folder (mark it ``@pytest.mark.browser``):
+
+- ``data_dir``: the app's ``$QG_STUDIO_HOME`` (one per test session; give your project a
+  name of its own, the store is shared by the tests of one run);
+- ``app_url``: the running app (``streamlit run streamlit_app.py``, headless, free port);
+- ``page``: a fresh Playwright page (its own browser context, downloads accepted);
+- ``go("curate")``: open a page of the app and wait until its script has run;
+- ``streamlit_helpers.wait_for_app(page)`` / ``open_page(page, url, path)`` for the rest.
+
+Everything skips cleanly where /usr/bin/chromium or Playwright is missing; no browser is
+ever downloaded.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from streamlit_helpers import open_page, wait_for_app  # noqa: F401 (re-exported)
+
+CHROMIUM = "/usr/bin/chromium"
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+START_TIMEOUT = 90
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        if "tests/browser" in str(item.fspath).replace(os.sep, "/"):
+            item.add_marker(pytest.mark.browser)
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def data_dir(tmp_path_factory) -> Path:
+    return tmp_path_factory.mktemp("qg-browser-home")
+
+
+@pytest.fixture(scope="session")
+def app_url(data_dir):
+    if not Path(CHROMIUM).exists():
+        pytest.skip(f"{CHROMIUM} is not installed (Debian: apt install chromium)")
+    pytest.importorskip("playwright.sync_api")
+    port = _free_port()
+    env = {**os.environ, "QG_STUDIO_HOME": str(data_dir), "HF_HUB_OFFLINE": "1",
+           "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
+    log = open(data_dir / "streamlit.log", "w")
+    server = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
+         "--server.headless", "true", "--server.port", str(port),
+         "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
+         "--browser.gatherUsageStats", "false"],
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + START_TIMEOUT
+    while True:
+        try:
+            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
+                if reply.status == 200:
+                    break
+        except OSError:
+            pass
+        if server.poll() is not None or time.time() > deadline:
+            server.kill()
+            log.close()
+            raise RuntimeError("the app did not start:\n"
+                               + (data_dir / "streamlit.log").read_text()[-3000:])
+        time.sleep(0.5)
+    yield url
+    server.terminate()
+    try:
+        server.wait(timeout=3)
+    except subprocess.TimeoutExpired:
+        server.kill()
+    log.close()
+
+
+@pytest.fixture(scope="session")
+def browser(app_url):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        chromium = playwright.chromium.launch(executable_path=CHROMIUM, headless=True,
+                                              args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser, app_url):
+    context = browser.new_context(accept_downloads=True, viewport={"width": 1400, "height": 1000})
+    page = context.new_page()
+    page.set_default_timeout(45_000)
+    yield page
+    context.close()
+
+
+@pytest.fixture
+def go(page, app_url):
+    """``go("curate")`` opens a page of the app and waits until it has run."""
+    return lambda path="": open_page(page, app_url, path)

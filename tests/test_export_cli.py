@@ -1,0 +1,71 @@
+"""``qg-studio export`` from a saved project and from ``generate --json`` output."""
+
+from __future__ import annotations
+
+import csv
+import json
+
+import openpyxl
+
+from export_story import items, sections
+from qg_studio.cli import main
+from qg_studio.store import Store
+
+
+def _generate_output(tmp_path):
+    secs = sections()
+    payload = {"story": {"title": "Greta"}, "sections": [s.to_dict() for s in secs],
+               "items": [i.to_dict() for i in items(secs)]}
+    path = tmp_path / "generated.json"
+    # generate prints a human summary first and the JSON object on the last line
+    path.write_text("10 questions for 2 sections\n" + json.dumps(payload) + "\n")
+    return path
+
+
+def test_export_from_generate_json(tmp_path, capsys):
+    out = tmp_path / "sheets" / "greta.xlsx"
+    code = main(["export", str(_generate_output(tmp_path)), "--format", "xlsx", "--out", str(out),
+                 "--paper", "letter", "--questions-only", "--show-element", "--json"])
+    assert code == 0
+    summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert summary["written"] == 6 and summary["out"] == str(out)
+    wb = openpyxl.load_workbook(out)
+    student = [c.value for c in wb["Worksheet"]["B"] if c.value]
+    assert student[0].endswith("Greta")
+    assert any(t.startswith("Who rode past the mill?") and "(character)" in t for t in student)
+    assert int(wb["Worksheet"].page_setup.paperSize) == 1
+
+
+def test_export_from_saved_project_kept_only(tmp_path, capsys):
+    secs = sections()
+    with Store() as store:
+        project = store.create_project("Year 3")
+        story = store.add_story(project, "Greta", "\n\n".join(s.text for s in secs), secs)
+        store.add_items(story, items(secs), actor="embedded")
+    out = tmp_path / "g.csv"
+    assert main(["export", "Year 3", "--format", "gimkit", "--out", str(out), "--kept-only"]) == 0
+    rows = list(csv.reader(out.read_text(encoding="utf-8-sig").splitlines()))
+    questions = [r[0] for r in rows[2:]]
+    assert "Who rode past the mill?" in questions
+    assert "How did Greta feel in the room?" not in questions  # not kept
+    err = capsys.readouterr().err
+    assert "skipped in Gimkit" in err and "What do you think" in err
+
+
+def test_bad_input_is_one_line(tmp_path, capsys):
+    assert main(["export", "No such project", "--format", "gift", "--out",
+                 str(tmp_path / "x.gift")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "no project named" in err
+    bad = tmp_path / "bad.json"
+    bad.write_text("not json at all")
+    assert main(["export", str(bad), "--format", "gift", "--out", str(tmp_path / "x")]) == 2
+    assert "no JSON object" in capsys.readouterr().err
+    assert not (tmp_path / "x").exists()
+
+
+def test_out_without_extension_gets_the_formats_and_title_is_used(tmp_path):
+    assert main(["export", str(_generate_output(tmp_path)), "--format", "gift",
+                 "--out", str(tmp_path / "quiz"), "--title", "Year 3: Greta"]) == 0
+    text = (tmp_path / "quiz.gift.txt").read_text(encoding="utf-8")
+    assert text.startswith("// Year 3: Greta")

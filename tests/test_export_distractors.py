@@ -1,0 +1,97 @@
+"""Distractors are of the answer's own type, from the story first, never the answer itself;
+and nothing written to a spreadsheet is a formula."""
+
+from __future__ import annotations
+
+import openpyxl
+
+from export_story import items, sections
+from qg_studio.export.distractors import DistractorFinder, FEELING_WORDS, same_answer
+from qg_studio.export.safety import csv_cell, write_cell
+from qg_studio.schema import QAItem, Section
+
+
+def _find(question, answer, element, secs=None, **kw):
+    secs = secs or sections()
+    item = QAItem(question, [answer], element, "explicit", sections=[1, 2], **kw)
+    return DistractorFinder(secs).find(item)
+
+
+def test_character_answer_gets_other_characters_of_the_story():
+    found = _find("Who rode past the mill?", "the king", "character")
+    assert found.kind == "character" and len(found.options) == 3 and found.from_story == 3
+    story = " ".join(sections()[i].text.lower() for i in range(2))
+    assert all(o.lower().split()[-1] in story for o in found.options)
+    assert not any("king" in o.lower() for o in found.options)
+
+
+def test_place_answer_keeps_its_preposition_and_takes_story_places():
+    found = _find("Where did the miller live?", "near the dark forest", "setting")
+    assert found.kind == "place"
+    assert all(o.startswith("near ") for o in found.options)
+    assert "near the castle" in found.options
+
+
+def test_feeling_distractors_are_other_feelings_never_synonyms():
+    found = _find("How did Greta feel?", "frightened", "feeling")
+    assert found.kind == "feeling" and len(found.options) == 3
+    groups = {FEELING_WORDS[o] for o in found.options}
+    assert FEELING_WORDS["frightened"] not in groups and len(groups) == 3
+    assert {"proud", "happy"} <= set(found.options)  # the story's own feelings first
+    assert not {"scared", "afraid", "terrified"} & set(found.options)
+
+
+def test_yes_no_and_clause_answers():
+    assert _find("Was the miller proud?", "yes", "character",
+                 answer_kind="yesno").options == ["No"]
+    found = _find("Why did the little man spin the straw?",
+                  "because she gave him her necklace", "causal relationship")
+    assert found.kind == "phrase" and len(found.options) == 3
+    assert all(o.startswith("because ") for o in found.options)
+    assert not any("necklace" in o for o in found.options)
+
+
+def test_never_the_right_answer_in_disguise():
+    secs = [Section(1, "The King walked home. The king was tired. A king is a king. "
+                       "The old king sat with the queen and the miller in the castle.")]
+    found = _find("Who sat in the castle?", "the king", "character", secs)
+    assert not any("king" in o.lower() for o in found.options)
+    assert same_answer("The King.", "the king")
+    assert same_answer("the old king", "king")
+    assert same_answer("glad", "happy")
+    assert not same_answer("the queen", "the king")
+    # second annotator's answers count as right answers too
+    item = QAItem("Who helped?", ["the miller"], "character", "explicit", sections=[1],
+                  second_answers=["the queen"])
+    options = DistractorFinder(secs).find(item).options
+    assert not any("queen" in o.lower() or "miller" in o.lower() for o in options)
+
+
+def test_distractors_are_the_same_every_time():
+    secs = sections()
+    first = [DistractorFinder(secs).find(i).options for i in items(secs)]
+    again = [DistractorFinder(secs).find(i).options for i in items(secs)]
+    assert first == again
+
+
+def test_csv_cells_are_never_formulas():
+    for value, expected in [("=1+1", "'=1+1"), ("+1", "'+1"), ("-5 coins", "'-5 coins"),
+                            ("@SUM(A1)", "'@SUM(A1)"), ("\t=cmd", "'=cmd"),
+                            ("\r\n+x", "'+x"), (" =1", "'=1"),
+                            ("plain", "plain"), ("a=b", "a=b"), ("😀 שלום", "😀 שלום")]:
+        assert csv_cell(value) == expected
+
+
+def test_workbook_cells_are_text_even_when_they_look_like_formulas(tmp_path):
+    wb = openpyxl.Workbook()
+    ws = wb.active
+    values = ['=HYPERLINK("http://x","y")', "+1", "@SUM(A1)", "-2", "bell\x07 and\x00 nul"]
+    for row, value in enumerate(values, start=1):
+        write_cell(ws, row, 1, value)
+    write_cell(ws, 6, 1, 42)
+    wb.save(tmp_path / "t.xlsx")
+    back = openpyxl.load_workbook(tmp_path / "t.xlsx").active
+    assert [back.cell(r, 1).value for r in range(1, 5)] == values[:4]
+    assert all(back.cell(r, 1).data_type == "s" for r in range(1, 6))
+    assert back.cell(5, 1).value == "bell and nul"  # characters a workbook cannot hold
+    assert back.cell(6, 1).value == 42 and back.cell(6, 1).data_type == "n"

@@ -1,0 +1,54 @@
+"""The Export page through AppTest: options, preview, warnings and the file offered."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from export_story import STORY, items, sections
+from qg_studio.store import Store
+
+APP = str(Path(__file__).parent / "apps" / "export_page.py")
+
+
+@pytest.fixture
+def seeded():
+    secs = sections()
+    with Store() as store:
+        project = store.create_project("Year 3")
+        story = store.add_story(project, "Greta", "\n\n".join(STORY), secs)
+        store.add_items(story, items(secs), actor="embedded")
+    return story
+
+
+def _download(at):
+    [button] = at.get("download_button")
+    return button.proto
+
+
+def test_worksheet_options_and_preview(seeded):
+    at = AppTest.from_file(APP, default_timeout=90).run()
+    assert not at.exception
+    preview = at.dataframe[0].value
+    assert len(preview) == 6 and "What did the king say about the weather?" not in set(
+        preview["Question"])
+    at.radio(key="export_paper").set_value("letter")
+    at.checkbox(key="export_q_only").check().run()
+    assert not at.exception
+    label = _download(at).label
+    assert label.startswith("Download Greta-worksheet.xlsx")
+    at.checkbox(key="export_kept_only").check().run()
+    assert len(at.dataframe[0].value) == 5
+
+
+def test_quiz_format_warns_about_skipped_open_questions(seeded):
+    at = AppTest.from_file(APP, default_timeout=90).run()
+    at.selectbox(key="export_format").set_value("kahoot").run()
+    assert not at.exception
+    assert any("skipped in Kahoot" in w.value for w in at.warning)
+    preview = at.dataframe[0].value
+    row = preview[preview["Question"] == "Who rode past the mill?"].iloc[0]
+    assert row["Right answer"] == "the king" and row["Wrong options"].count("·") == 2
+    assert "(open question)" in set(preview["Wrong options"])

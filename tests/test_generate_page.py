@@ -1,0 +1,54 @@
+"""The Generate page through Streamlit's AppTest: request, run, see by section, saved."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+from qg_studio.store import Store
+
+APP = str(Path(__file__).parent / "apps" / "generate_page.py")
+STORY = Path(__file__).parent / "fixtures" / "lantern_keeper.txt"
+
+
+def _story_in_store() -> int:
+    from qg_studio.story import section_story
+
+    store = Store()
+    project = store.create_project("Class 4")
+    text = STORY.read_text(encoding="utf-8")
+    return store.add_story(project, "The Lantern Keeper", text, section_story(text))
+
+
+def test_without_a_story_points_to_the_story_page():
+    at = AppTest.from_file(APP, default_timeout=60).run()
+    assert not at.exception
+    assert "Story" in at.info[0].value
+
+
+def test_generate_saves_items_and_shows_them_by_section():
+    story_id = _story_in_store()
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.number_input(key="gen_number").set_value(8)
+    at.button(key="generate_go").click().run()
+    assert not at.exception
+    saved = Store().list_items(story_id)
+    assert len(saved) == 8
+    assert {Store().created_by(i.id) for i in saved} == {"embedded"}
+    assert any("Section 1" in e.label for e in at.expander)
+    shown = " ".join(m.value for m in at.markdown)
+    assert saved[0].question.split()[-1].rstrip("?") in shown
+    assert "-badge[" in shown  # element and explicitness badges
+
+
+def test_a_custom_mix_is_followed():
+    story_id = _story_in_store()
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.toggle(key="gen_balanced").set_value(False).run()
+    for key in ("CHARACTER", "SETTING", "ACTION", "FEELING", "CAUSAL", "OUTCOME", "PREDICTION"):
+        at.number_input(key=f"gen_mix_{key}").set_value(1 if key in ("FEELING", "SETTING") else 0)
+    at.button(key="generate_go").click().run()
+    assert not at.exception
+    elements = sorted(i.element.value for i in Store().list_items(story_id))
+    assert elements == ["feeling", "setting"]

@@ -1,0 +1,241 @@
+"""The embedded engine: grammar of each transformation, every element, answer-aware mode."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from qg_studio.generation import QuestionGenerator, get_generator
+from qg_studio.generation.analysis import analyse
+from qg_studio.generation.grammar import ask, ask_do, ask_subject, state
+from qg_studio.generation.inflect import lemma_of, past_of, third_person_of
+from qg_studio.schema import Element, Explicitness, GenerationRequest, Section
+
+STORY = Path(__file__).parent / "fixtures" / "lantern_keeper.txt"
+
+
+def _clause(text: str, index: int = 0, sentence: int = -1):
+    analysis = analyse(text)
+    return analysis.sentence_clauses[sentence][index]
+
+
+# ------------------------------------------------------------------ inflection
+
+@pytest.mark.parametrize("form, lemma", [("slew", "slay"), ("bade", "bid"), ("went", "go"),
+                                         ("caught", "catch"), ("were", "be"), ("fled", "flee")])
+def test_irregular_past_forms_go_back_to_their_lemma(form, lemma):
+    assert lemma_of(form) == lemma
+
+
+def test_past_and_third_person_forms():
+    assert [past_of(v) for v in ("go", "carry", "stop", "love", "walk")] == \
+        ["went", "carried", "stopped", "loved", "walked"]
+    assert [third_person_of(v) for v in ("go", "carry", "wish", "run")] == \
+        ["goes", "carries", "wishes", "runs"]
+
+
+# ------------------------------------------------------------------ transformations
+
+def test_do_support_uses_past_tense_and_the_lemma():
+    c = _clause("The old fisherman caught a golden fish.")
+    assert ask(c, "Why") == "Why did the old fisherman catch a golden fish?"
+
+
+def test_do_support_with_an_irregular_verb_spacy_may_miss():
+    c = _clause("The knight slew the dragon with one blow.")
+    with_phrase = next(t for t in c.tail if t.lower_ == "with")
+    assert ask(c, "How", gap={t.i for t in with_phrase.subtree}) == \
+        "How did the knight slay the dragon?"
+
+
+def test_present_tense_takes_does():
+    c = _clause("The fox lives in a hole under the oak.")
+    question = ask(c, "Where", gap={t.i for t in c.tail})
+    assert question == "Where does the fox live?"
+
+
+def test_auxiliary_inverts_instead_of_do_support():
+    c = _clause("The princess was sleeping in the tower.")
+    assert ask(c, "Why") == "Why was the princess sleeping in the tower?"
+    c = _clause("The boy could not open the door.")
+    assert ask(c, "Why") == "Why couldn't the boy open the door?"
+
+
+def test_copula_inverts():
+    c = _clause("The king was very angry.")
+    assert ask(c, "Why") == "Why was the king very angry?"
+
+
+def test_subject_question_keeps_the_verb_and_needs_no_inversion():
+    c = _clause("The hare won the race.")
+    assert ask_subject(c, "Who") == "Who won the race?"
+
+
+def test_predicate_question_with_do():
+    assert ask_do(_clause("The miller baked a cake.")) == "What did the miller do?"
+    assert ask_do(_clause("The miller will bake a cake.")) == "What will the miller do?"
+    assert ask_do(_clause("The miller was baking a cake.")) == "What was the miller doing?"
+
+
+def test_pronoun_subject_resolves_to_the_character():
+    text = "Once there lived a poor fisherman named Isaac. One day he caught a golden fish."
+    analysis = analyse(text)
+    clause = analysis.sentence_clauses[-1][0]
+    assert ask(clause, "Why") == "Why did Isaac catch a golden fish?"
+
+
+def test_subject_pronoun_prefers_the_character_holding_the_stage():
+    text = "The owl listened quietly. At last she gave Mira a golden wick."
+    analysis = analyse(text)
+    assert analysis.sentence_clauses[-1][0].subject_text == "the owl"
+
+
+def test_first_person_in_dialogue_becomes_the_speaker():
+    text = '"I will find the ring," said the young prince.'
+    analysis = analyse(text)
+    first = [c for c in analysis.sentence_clauses[0] if c.head.lower_ == "find"][0]
+    assert first.subject_text == "the young prince"
+
+
+def test_quotes_never_reach_the_question():
+    c = _clause('The wolf said that "the door" was open.')
+    assert '"' not in ask(c, "What")
+
+
+def test_state_restates_with_a_pronoun_for_the_same_character():
+    analysis = analyse("The girl opened the gate. She ran home.")
+    first = analysis.sentence_clauses[0][0]
+    assert state(first) == "the girl opened the gate"
+    assert state(first, resolver=analysis.resolver, same_as="the girl") == "she opened the gate"
+
+
+def test_reason_clause_is_split_off_its_host():
+    analysis = analyse("The king was angry because the princess had not come home.")
+    markers = [c.marker for c in analysis.sentence_clauses[0]]
+    assert "because" in markers
+
+
+# ------------------------------------------------------------------ answer-aware mode
+
+@pytest.fixture(scope="module")
+def engine():
+    return get_generator("embedded", model=None)
+
+
+def test_engine_meets_the_protocol(engine):
+    assert isinstance(engine, QuestionGenerator)
+    assert engine.name == "embedded"
+
+
+SECTION = Section(1, (
+    "Once upon a time a poor woodcutter lived at the edge of a great forest. One morning he "
+    "went into the forest to cut wood. The woodcutter was very tired because he had worked "
+    "all night. When he reached the old oak, a little grey dwarf jumped out of the bushes. "
+    "The woodcutter was frightened. The dwarf gave him a magic axe, so the woodcutter never "
+    "had to work hard again."))
+
+
+@pytest.mark.parametrize("element, answer, expected", [
+    (Element.CHARACTER, "a little grey dwarf", "Who jumped out of the bushes?"),
+    (Element.SETTING, "the edge of a great forest", "Where did the poor woodcutter live?"),
+    (Element.ACTION, "a magic axe", "What did the dwarf give him?"),
+    (Element.FEELING, "frightened", "How did the woodcutter feel"),
+    (Element.CAUSAL, "he had worked all night", "Why was the woodcutter very tired?"),
+    (Element.OUTCOME, "a little grey dwarf jumped out of the bushes",
+     "What happened when the woodcutter reached the old oak?"),
+    (Element.PREDICTION, "the woodcutter never had to work hard again", "What will"),
+])
+def test_rule_wording_for_every_element(element, answer, expected):
+    from qg_studio.generation.analysis import locate
+    from qg_studio.generation.writer import write
+
+    analysis = analyse(SECTION.text)
+    assert write(analysis, locate(analysis, answer), element, answer).startswith(expected)
+
+
+@pytest.mark.parametrize("element, answer", [
+    (Element.CHARACTER, "a little grey dwarf"), (Element.SETTING, "the edge of a great forest"),
+    (Element.ACTION, "a magic axe"), (Element.FEELING, "frightened"),
+    (Element.CAUSAL, "he had worked all night"),
+    (Element.OUTCOME, "a little grey dwarf jumped out of the bushes"),
+    (Element.PREDICTION, "the woodcutter never had to work hard again"),
+])
+def test_write_question_for_every_element(engine, element, answer):
+    from qg_studio.generation.analysis import locate
+    from qg_studio.generation.variants import variants
+
+    item = engine.write_question([SECTION], answer, element, Explicitness.EXPLICIT)
+    analysis = analyse(SECTION.text)
+    # The mined choice is one of the engine's wordings for this answer.
+    assert item.question in variants(analysis, locate(analysis, answer), element, answer).values()
+    assert item.question.endswith("?") and item.question[0].isupper()
+    assert item.element == element and item.answers == [answer]
+    assert element.value.split()[0] not in ("prediction",) or "will" in item.question
+    ev = item.evidence[0]
+    assert SECTION.text[ev.start:ev.end] == ev.text and answer.split()[-1] in ev.text
+
+
+def test_write_question_with_a_paraphrased_answer_points_at_the_best_sentence(engine):
+    item = engine.write_question([SECTION], "He was scared.", Element.FEELING,
+                                 Explicitness.IMPLICIT)
+    assert item.question.startswith("How did")
+    assert item.evidence and item.explicitness == Explicitness.IMPLICIT
+
+
+# ------------------------------------------------------------------ candidate generation
+
+@pytest.fixture(scope="module")
+def story_candidates(engine):
+    from qg_studio.story import section_story
+
+    sections = section_story(STORY.read_text(encoding="utf-8"))
+    return sections, engine.generate(sections, GenerationRequest(count=20))
+
+
+def test_candidates_cover_all_seven_elements(story_candidates):
+    _, items = story_candidates
+    assert {i.element for i in items} == set(Element)
+    assert {i.explicitness for i in items} == set(Explicitness)
+
+
+def test_every_candidate_has_answer_and_evidence_inside_its_section(story_candidates):
+    sections, items = story_candidates
+    by_id = {s.id: s for s in sections}
+    for item in items:
+        assert item.answer.strip() and item.question.endswith("?")
+        assert item.question[0].isupper()
+        assert '"' not in item.question and "\n" not in item.answer
+        for ev in item.evidence:
+            assert by_id[ev.section].text[ev.start:ev.end] == ev.text
+        assert item.engine == "embedded"
+
+
+def test_candidates_resolve_pronouns(story_candidates):
+    _, items = story_candidates
+    subjects = [i.question.split()[2].lower() for i in items
+                if i.question.startswith(("What did", "Why did", "How did"))]
+    assert subjects and not {"he", "she", "they", "it"} & set(subjects)
+
+
+def test_explicit_answers_are_spans_of_the_text(story_candidates):
+    sections, items = story_candidates
+    for item in items:
+        if item.element in (Element.SETTING,) and item.explicitness == Explicitness.EXPLICIT:
+            assert item.answer in item.evidence[0].text
+
+
+def test_no_sections_gives_no_candidates(engine):
+    assert engine.generate([], GenerationRequest()) == []
+    assert engine.generate([Section(1, "   ")], GenerationRequest()) == []
+
+
+def test_mined_choice_picks_the_wording(engine, monkeypatch):
+    from qg_studio.generation import variants
+
+    monkeypatch.setattr(variants, "_choices", lambda: {"by_element": {"action": ["do"]}})
+    item = engine.write_question([SECTION], "a magic axe", Element.ACTION)
+    assert item.question == "What did the dwarf do?"
+    monkeypatch.setattr(variants, "_choices", lambda: {})
+    item = engine.write_question([SECTION], "a magic axe", Element.ACTION)
+    assert item.question == "What did the dwarf give him?"  # the rule, without a table

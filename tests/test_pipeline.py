@@ -1,0 +1,237 @@
+"""The pipeline, ranking/selection and the ``generate`` command's contract."""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from qg_studio.cli import main
+from qg_studio.pipeline import generate_items
+from qg_studio.ranking import dedupe, element_targets, score_items, select
+from qg_studio.schema import (Element, Evidence, Explicitness, GenerationRequest, QAItem,
+                              Section)
+
+STORY = Path(__file__).parent / "fixtures" / "lantern_keeper.txt"
+
+
+@pytest.fixture(scope="module")
+def sections():
+    from qg_studio.story import section_story
+
+    return section_story(STORY.read_text(encoding="utf-8"))
+
+
+def _norm(q: str) -> str:
+    return " ".join(q.lower().replace("?", "").split())
+
+
+# ------------------------------------------------------------------ request controls
+
+def test_count_and_balanced_mix_cover_all_seven_elements(sections):
+    items = generate_items(sections, GenerationRequest(count=14))
+    assert len(items) == 14
+    mix = Counter(i.element for i in items)
+    assert set(mix) == set(Element)
+    assert max(mix.values()) - min(mix.values()) <= 1
+
+
+def test_no_two_items_ask_the_same_thing(sections):
+    items = generate_items(sections, GenerationRequest(count=25))
+    questions = [_norm(i.question) for i in items]
+    assert len(set(questions)) == len(questions)
+    # A name may answer two questions; a longer answer twice means one thing asked twice.
+    answers = [(i.element, i.answer.lower()) for i in items if len(i.answer.split()) >= 3]
+    assert len(set(answers)) == len(answers)
+    for item in items:
+        assert item.answer and item.evidence and item.engine == "embedded"
+
+
+def test_per_section_gives_that_many_for_each_section(sections):
+    items = generate_items(sections, GenerationRequest(count=None, per_section=2),
+                           use_embeddings=False)
+    per = Counter(i.sections[0] for i in items)
+    assert per == Counter({s.id: 2 for s in sections})
+
+
+def test_element_mix_is_followed(sections):
+    request = GenerationRequest(count=None, elements="character=2,feeling=1,setting=2")
+    items = generate_items(sections, request, use_embeddings=False)
+    assert Counter(i.element for i in items) == Counter(
+        {Element.CHARACTER: 2, Element.FEELING: 1, Element.SETTING: 2})
+
+
+@pytest.mark.parametrize("share", [0.0, 0.25, 0.5])
+def test_implicit_share_is_followed(sections, share):
+    items = generate_items(sections, GenerationRequest(count=8, implicit_share=share),
+                           use_embeddings=False)
+    implicit = sum(i.explicitness == Explicitness.IMPLICIT for i in items)
+    assert len(items) == 8 and implicit == round(8 * share)
+
+
+def test_progress_is_reported_up_to_done(sections):
+    seen = []
+    generate_items(sections, GenerationRequest(count=3), progress=lambda f, m: seen.append(f),
+                   use_embeddings=False)
+    assert seen[-1] == 1.0 and seen == sorted(seen)
+
+
+def test_answerability_below_the_floor_is_flagged_and_ranked_down(sections, monkeypatch):
+    import sys
+    import types
+
+    # A stand-in round trip that finds no answer to questions about the fox.
+    module = types.ModuleType("qg_studio.answering.roundtrip")
+
+    def score_answerability(items, secs, answerer):
+        for item in items:
+            item.scores["answerability"] = 0.0 if "fox" in item.question.lower() else 0.9
+    module.score_answerability = score_answerability
+    plain = generate_items(sections, GenerationRequest(count=12), use_embeddings=False)
+    monkeypatch.setitem(sys.modules, "qg_studio.answering.roundtrip", module)
+    checked = generate_items(sections, GenerationRequest(count=12), answerer=object(),
+                             use_embeddings=False)
+    assert len(checked) == 12 and all("answerability" in i.scores for i in checked)
+    for item in checked:
+        unanswered = item.scores["answerability"] < 0.3
+        assert (item.scores.get("unanswerable") == 1.0) == (
+            unanswered and item.explicitness == Explicitness.EXPLICIT)
+
+    def foxes(items):
+        return sum("fox" in i.question.lower() for i in items)
+    assert foxes(checked) < max(foxes(plain), 1) or foxes(checked) == 0
+
+
+# ------------------------------------------------------------------ ranking units
+
+def _item(q, element=Element.ACTION, answer="x", confidence=0.5, section=1,
+          explicit=True) -> QAItem:
+    return QAItem(question=q, answers=[answer], element=element,
+                  explicitness="explicit" if explicit else "implicit", sections=[section],
+                  evidence=[Evidence(section, 0, 1, "x")], scores={"confidence": confidence})
+
+
+def test_dedupe_keeps_the_better_of_two_same_questions():
+    items = [_item("What did the fox do?", confidence=0.4, answer="ran"),
+             _item("what did the fox do ?", confidence=0.9, answer="hid"),
+             _item("Where did the fox hide?", Element.SETTING, answer="in a hole")]
+    score_items(items)
+    kept = dedupe(items, use_embeddings=False)
+    assert sorted(i.answer for i in kept) == ["hid", "in a hole"]
+
+
+def test_dedupe_by_meaning_uses_embeddings():
+    items = [_item("Why did the king get angry?", Element.CAUSAL, "his daughter ran off", 0.9),
+             _item("Why did the king become angry?", Element.CAUSAL,
+                   "because his daughter ran off", 0.5),
+             _item("Where did the girl find the key?", Element.SETTING, "in a well", 0.5),
+             _item("Why did the girl laugh?", Element.CAUSAL, "the frog sang", 0.5),
+             _item("Why did the girl cry?", Element.CAUSAL, "she lost the key", 0.5)]
+    score_items(items)
+    kept = dedupe(items)
+    # Same question, same answer: one kept. Close wording, different answers: both.
+    assert sorted(i.answer for i in kept) == [
+        "his daughter ran off", "in a well", "she lost the key", "the frog sang"]
+
+
+def test_same_element_and_answer_is_a_duplicate():
+    items = [_item("Who won the race?", Element.CHARACTER, "the hare", 0.9),
+             _item("Who was the fastest runner?", Element.CHARACTER, "The hare", 0.5)]
+    score_items(items)
+    assert len(dedupe(items)) == 1
+    named = [_item("Who won the race?", Element.CHARACTER, "the hare", 0.9),
+             _item("Who hid in the barn?", Element.CHARACTER, "the hare", 0.5)]
+    score_items(named)
+    assert len(dedupe(named)) == 2  # one name answers two different questions
+
+
+def test_balanced_targets_spread_evenly_and_respect_availability():
+    available = Counter({e: 5 for e in Element})
+    available[Element.PREDICTION] = 0
+    targets = element_targets(GenerationRequest(count=12), 12, available)
+    assert sum(targets.values()) == 12 and Element.PREDICTION not in targets
+    assert max(targets.values()) - min(targets.values()) <= 1
+
+
+def test_select_spreads_across_sections():
+    items = [_item(f"What did the fox do {n}?", answer=str(n), section=1 + n % 2,
+                   confidence=0.5 + 0.01 * n) for n in range(10)]
+    score_items(items)
+    chosen = select(items, GenerationRequest(count=4, implicit_share=0.0),
+                    [Section(1, "a"), Section(2, "b")])
+    assert Counter(i.sections[0] for i in chosen) == Counter({1: 2, 2: 2})
+
+
+# ------------------------------------------------------------------ CLI contract
+
+def _run(capsys, *argv):
+    code = main(list(argv))
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_generate_json_contract(capsys):
+    code, out, _ = _run(capsys, "generate", str(STORY), "--count", "9", "--json")
+    assert code == 0
+    payload = json.loads(out.strip().splitlines()[-1])
+    assert set(payload) == {"story", "sections", "items"}
+    assert "words" in payload["story"] or "grade" in payload["story"]
+    assert [s["id"] for s in payload["sections"]] == list(range(1, len(payload["sections"]) + 1))
+    assert len(payload["items"]) == 9
+    texts = {s["id"]: s["text"] for s in payload["sections"]}
+    for item in payload["items"]:
+        for key in ("question", "answers", "element", "explicitness", "answer_kind",
+                    "sections", "evidence", "engine", "scores"):
+            assert key in item
+        assert item["engine"] == "embedded" and item["answers"]
+        for ev in item["evidence"]:
+            assert texts[ev["section"]][ev["start"]:ev["end"]] == ev["text"]
+        QAItem.from_dict(item)
+
+
+def test_generate_on_empty_input_is_a_clear_error(capsys, tmp_path):
+    empty = tmp_path / "empty.txt"
+    empty.write_text("  \n", encoding="utf-8")
+    code, out, err = _run(capsys, "generate", str(empty))
+    assert code == 2 and "empty" in err and len(err.strip().splitlines()) == 1
+
+
+def test_generate_on_a_missing_file_is_a_clear_error(capsys, tmp_path):
+    code, _, err = _run(capsys, "generate", str(tmp_path / "nope.txt"))
+    assert code == 2 and "no such file" in err
+
+
+def test_generate_rejects_a_bad_element_mix(capsys):
+    code, _, err = _run(capsys, "generate", str(STORY), "--elements", "dragons=2")
+    assert code == 2 and "element" in err
+
+
+def test_generate_on_a_tiny_story(capsys, tmp_path):
+    tiny = tmp_path / "tiny.txt"
+    tiny.write_text("A little fox lived in the woods. One day the fox found a red apple "
+                    "under a tree, and he ate it because he was hungry.", encoding="utf-8")
+    code, out, _ = _run(capsys, "generate", str(tiny), "--count", "5", "--json")
+    assert code == 0
+    items = json.loads(out.strip().splitlines()[-1])["items"]
+    assert 1 <= len(items) <= 5
+    assert all(i["question"].endswith("?") for i in items)
+
+
+def test_generate_on_a_huge_story_is_refused_with_a_reason(capsys, tmp_path):
+    huge = tmp_path / "huge.txt"
+    paragraph = STORY.read_text(encoding="utf-8").split("\n\n", 1)[1]
+    huge.write_text("\n\n".join([paragraph] * 70), encoding="utf-8")  # ~37,000 words
+    code, _, err = _run(capsys, "generate", str(huge))
+    assert code == 2 and "words" in err
+
+
+def test_generate_on_a_long_story_spreads_over_its_sections():
+    from qg_studio.cli.generate import default_bench_story
+    from qg_studio.story import section_story
+
+    long_sections = section_story(default_bench_story())  # 2,000 words
+    items = generate_items(long_sections, GenerationRequest(count=20), use_embeddings=False)
+    assert len(items) == 20
+    assert len({i.sections[0] for i in items}) >= len(long_sections) // 2
