@@ -50,8 +50,10 @@ def _project_bar() -> None:
             ids = [p.id for p in projects]
             names = {p.id: f"{p.name} ({p.stories} {'story' if p.stories == 1 else 'stories'})"
                      for p in projects}
-            chosen = st.selectbox("Project", ids, index=ids.index(current) if current in ids
-                                  else 0, format_func=names.get, key="project_picker")
+            # The picker follows the open project (a new one, or one opened elsewhere);
+            # otherwise it would keep its old choice and switch back.
+            st.session_state["project_picker"] = current if current in ids else ids[0]
+            chosen = st.selectbox("Project", ids, format_func=names.get, key="project_picker")
             if chosen != current:
                 open_project(chosen)
                 st.rerun()
