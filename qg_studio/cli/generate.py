@@ -173,6 +173,8 @@ def _run_pipeline(sections, request, engine, options, answerer=None, progress=No
                               answerer=answerer, progress=progress)
     except KeyError as exc:
         raise UserError(str(exc).strip("'\"")) from None
+    except OSError as exc:  # a missing or broken checkpoint (models.ModelError)
+        raise UserError(f"cannot load the question model: {exc}") from None
 
 
 # --------------------------------------------------------------------------- generate
