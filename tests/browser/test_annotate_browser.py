@@ -136,8 +136,9 @@ def test_annotate_a_story_from_scratch_to_export(app_url, data_dir, page, tmp_pa
     page.get_by_text("Second annotator", exact=True).click()
     _settle(page)
     page.get_by_role("button", name="Save second answers").wait_for()
-    assert page.get_by_label("Answer 1", exact=True).count() == 0
-    assert page.get_by_text("by a cold river", exact=True).count() == 0
+    # expect() waits for the tab's rerun to finish before judging what is hidden.
+    expect(page.get_by_label("Answer 1", exact=True)).to_have_count(0, timeout=30_000)
+    expect(page.get_by_text("by a cold river", exact=True)).to_have_count(0, timeout=30_000)
     _type(page, "Answer 4", "near a cold river")
     page.get_by_role("button", name="Save second answers").click()
     _settle(page)
