@@ -7,7 +7,7 @@ import time
 from collections import defaultdict
 from pathlib import Path
 
-from qg_studio.cli.common import UserError, emit_json
+from qg_studio.cli.common import UserError, emit_json, load_split
 
 
 def register(commands) -> None:
@@ -128,17 +128,9 @@ def cmd_answer(args) -> int:
 # ----------------------------------------------------------------------- eval qa
 
 def cmd_eval_qa(args) -> int:
-    from qg_studio.data.fairytaleqa import read_split
     from qg_studio.evaluate import best_rouge_l, mean
 
-    try:
-        stories = read_split(args.data, args.split)
-    except FileNotFoundError as exc:
-        raise UserError(str(exc)) from None
-    if args.limit:
-        stories = stories[: args.limit]
-    if not stories:
-        raise UserError(f"no stories in {args.data} split {args.split}")
+    stories = load_split(args.data, args.split, args.limit)
     answerer = _answerer(args)
 
     scores: list[float] = []

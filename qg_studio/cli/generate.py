@@ -8,7 +8,7 @@ import time
 from collections import Counter, defaultdict
 from pathlib import Path
 
-from qg_studio.cli.common import UserError, emit_json
+from qg_studio.cli.common import UserError, emit_json, load_split
 from qg_studio.schema import Element, GenerationRequest, parse_element_mix
 
 
@@ -75,17 +75,7 @@ def _generator(args):
 
 
 def _stories(args):
-    from qg_studio.data.fairytaleqa import read_split
-
-    try:
-        stories = read_split(args.data, args.split)
-    except FileNotFoundError as exc:
-        raise UserError(str(exc)) from None
-    if args.limit:
-        stories = stories[: args.limit]
-    if not stories:
-        raise UserError(f"no stories in {args.data} split {args.split}")
-    return stories
+    return load_split(args.data, args.split, args.limit)
 
 
 # --------------------------------------------------------------------------- eval qg
