@@ -17,6 +17,7 @@ from typing import Sequence
 from qg_studio.schema import ELEMENTS, Element, Explicitness, GenerationRequest, QAItem, Section
 
 ANSWERABILITY_FLOOR = 0.3  # as the round trip flags: the answerer found another answer
+QUALITY_FLOOR = 0.3  # under it a question reads badly: no "?", too short, no answer
 DUPLICATE_COSINE = 0.8
 SAME_WORDING = 0.95
 SAME_ANSWER_COSINE = 0.55
@@ -289,14 +290,31 @@ def flag_unanswerable(items: Sequence[QAItem], floor: float = ANSWERABILITY_FLOO
             item.scores["rank"] = round(item.scores.get("rank", 0.0) * 0.5, 4)
 
 
+def keep_fit(items: Sequence[QAItem], need: int, floor: float = QUALITY_FLOOR) -> list[QAItem]:
+    """The items fit for a worksheet; when fewer than ``need`` are, the best of the rest too,
+    flagged ``scores["low_quality"]``.
+
+    A weak engine (an untrained checkpoint, a model on an odd story) then still gives the
+    teacher a set to see and edit, with the flag saying why it reads badly, rather than
+    an empty page."""
+    fit = [i for i in items if i.scores.get("quality", 0.0) > floor]
+    if len(fit) >= need:
+        return fit
+    weak = sorted((i for i in items if i.scores.get("quality", 0.0) <= floor),
+                  key=lambda i: -i.scores.get("rank", 0.0))[:need - len(fit)]
+    for item in weak:
+        item.scores["low_quality"] = 1.0
+    return fit + weak
+
+
 def rank_and_select(items: Sequence[QAItem], request: GenerationRequest,
                     sections: Sequence[Section], use_embeddings: bool = True) -> list[QAItem]:
     items = [i for i in items if i.question.strip() and i.answers]
     score_items(items)
     flag_unanswerable(items)
-    items = [i for i in items if i.scores.get("quality", 0.0) > 0.3]
-    # Only the strongest few need the (slower) embedding check.
     need = request.total(len(sections))
+    items = keep_fit(items, need)
+    # Only the strongest few need the (slower) embedding check.
     items = sorted(items, key=lambda i: -i.scores["rank"])
     strongest = shortlist(items, max(need * 3, 42))
     unique = dedupe(strongest, use_embeddings=use_embeddings)

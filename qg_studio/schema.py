@@ -262,6 +262,18 @@ class GenerationRequest:
         if not 0.0 <= self.implicit_share <= 1.0:
             raise ValueError("implicit share must be between 0 and 1")
 
+    def to_dict(self) -> dict[str, Any]:
+        elements = ({e.value: n for e, n in self.elements.items()}
+                    if isinstance(self.elements, dict) else self.elements)
+        return {"count": self.count, "per_section": self.per_section, "elements": elements,
+                "implicit_share": self.implicit_share}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> "GenerationRequest":
+        return cls(count=data.get("count", 10), per_section=data.get("per_section"),
+                   elements=data.get("elements", "balanced"),
+                   implicit_share=float(data.get("implicit_share", 0.3)))
+
     def total(self, n_sections: int) -> int:
         if self.per_section is not None:
             return self.per_section * max(n_sections, 1)

@@ -52,3 +52,40 @@ def test_a_custom_mix_is_followed():
     assert not at.exception
     elements = sorted(i.element.value for i in Store().list_items(story_id))
     assert elements == ["feeling", "setting"]
+
+
+def test_the_request_and_engine_are_saved_with_the_project_for_curate():
+    story_id = _story_in_store()
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    # The default engine is the best one here; with no question model, the embedded one.
+    assert at.selectbox(key="gen_engine").value == "auto"
+    assert any("using the embedded engine" in c.value for c in at.caption)
+    at.number_input(key="gen_number").set_value(6)
+    at.slider(key="gen_implicit").set_value(0.5)
+    at.button(key="generate_go").click().run()
+    assert not at.exception
+    store = Store()
+    settings = store.get_project(store.get_story(story_id).project_id).settings
+    assert settings["request"] == {"count": 6, "per_section": None, "elements": "balanced",
+                                   "implicit_share": 0.5}
+    assert settings["engine"] == "embedded"
+    from qg_studio.ui.pages.curate import requested_counts
+
+    wanted, share = requested_counts(settings, 4)
+    assert sum(wanted.values()) == 6 and share == 0.5
+
+
+def test_a_broken_model_gives_embedded_questions_and_says_so(tmp_path):
+    story_id = _story_in_store()
+    broken = tmp_path / "half-downloaded"
+    broken.mkdir()
+    (broken / "config.json").write_text('{"model_type": "t5"}')
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.selectbox(key="gen_engine").set_value("seq2seq").run()
+    at.text_input(key="gen_model").set_value(str(broken))
+    at.number_input(key="gen_number").set_value(5)
+    at.button(key="generate_go").click().run()
+    assert not at.exception and not at.error
+    assert any("could not run" in w.value and "embedded" in w.value for w in at.warning)
+    saved = Store().list_items(story_id)
+    assert len(saved) == 5 and {i.engine for i in saved} == {"embedded"}

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 
 from qg_studio.cli import main
-from qg_studio.pipeline import generate_items
-from qg_studio.ranking import dedupe, element_targets, score_items, select
+from qg_studio.pipeline import generate_items, generate_with_fallback
+from qg_studio.ranking import dedupe, element_targets, keep_fit, score_items, select
 from qg_studio.schema import (Element, Evidence, Explicitness, GenerationRequest, QAItem,
                               Section)
 
@@ -120,6 +120,40 @@ def test_dedupe_keeps_the_better_of_two_same_questions():
     score_items(items)
     kept = dedupe(items, use_embeddings=False)
     assert sorted(i.answer for i in kept) == ["hid", "in a hole"]
+
+
+def test_weak_questions_fill_the_set_only_when_nothing_better_is_there():
+    good = [_item("What did the fox do in the wood?", answer="ran"),
+            _item("Where did the fox hide?", Element.SETTING, answer="in a hole")]
+    weak = [_item("Fox fox", confidence=0.9, answer="hid"),
+            _item("the the", confidence=0.2, answer="sat")]
+    score_items(good + weak)
+    assert keep_fit(good + weak, need=2) == good
+    assert not any("low_quality" in i.scores for i in good + weak)
+    kept = keep_fit(good + weak, need=3)
+    # The better-ranked weak one comes in, flagged for the teacher.
+    assert kept == good + weak[:1] and weak[0].scores["low_quality"] == 1.0
+    assert "low_quality" not in weak[1].scores
+
+
+def test_a_broken_model_falls_back_to_the_embedded_engine_with_a_notice(sections, tmp_path):
+    broken = tmp_path / "broken-model"
+    broken.mkdir()
+    (broken / "config.json").write_text("{ not json")
+    run = generate_with_fallback(sections, GenerationRequest(count=4), "seq2seq",
+                                 {"model": str(broken)})
+    assert run.engine == "embedded" and len(run.items) == 4
+    assert {i.engine for i in run.items} == {"embedded"}
+    assert len(run.notices) == 1 and "seq2seq" in run.notices[0]
+
+
+def test_auto_uses_the_embedded_engine_when_no_model_is_here(sections, monkeypatch):
+    from qg_studio import models
+
+    monkeypatch.setattr(models, "load_registry", lambda *a, **k: {})
+    run = generate_with_fallback(sections, GenerationRequest(count=3), "auto")
+    assert run.engine == "embedded" and len(run.items) == 3
+    assert "no question-generation model" in run.notices[0]
 
 
 def test_dedupe_by_meaning_uses_embeddings():

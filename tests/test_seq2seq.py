@@ -9,7 +9,8 @@ import pytest
 
 from qg_studio import seq2seq as decoding
 from qg_studio.prompts import answer_window, qa_input, qg_input
-from qg_studio.schema import (AnswerKind, Element, Explicitness, GenerationRequest, Section)
+from qg_studio.schema import (AnswerKind, Element, Explicitness, GenerationRequest, QAItem,
+                              Section)
 
 from seq2seq_tiny import tiny_bart, tiny_t5, write_ftqa
 
@@ -259,3 +260,29 @@ def test_missing_model_is_a_one_line_error(tmp_path):
     with pytest.raises(ModelError) as err:
         Seq2SeqGenerator(model=str(tmp_path / "no" / "such" / "folder"))
     assert "\n" not in str(err.value)
+
+
+@pytest.mark.parametrize("which", ["t5", "bart"])
+def test_generate_command_with_a_random_checkpoint_gives_valid_items(which, t5_dir, bart_dir,
+                                                                     tmp_path, story_text,
+                                                                     capsys):
+    """An untrained model writes nonsense; the teacher still gets a set to see and edit,
+    each item flagged when it reads badly, not an empty result."""
+    import json
+
+    from qg_studio.cli import main
+
+    story = tmp_path / "story.txt"
+    story.write_text(story_text, encoding="utf-8")
+    code = main(["generate", str(story), "--engine", "seq2seq", "--model",
+                 t5_dir if which == "t5" else bart_dir, "--count", "6", "--json"])
+    assert code == 0
+    items = json.loads(capsys.readouterr().out.strip().splitlines()[-1])["items"]
+    assert items
+    for raw in items:
+        item = QAItem.from_dict(raw)
+        assert item.question.endswith("?") and item.answer.strip()
+        assert item.engine == f"seq2seq:tiny-{which}"
+        assert item.sections
+        readable = len(item.question.split()) >= 3
+        assert readable or item.scores.get("low_quality") == 1.0

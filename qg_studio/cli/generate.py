@@ -51,7 +51,9 @@ def register(commands) -> None:
 
 
 def _engine_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--engine", default="embedded", help="question engine (default embedded)")
+    parser.add_argument("--engine", default="embedded",
+                        help="question engine: embedded (default), seq2seq, or auto (the best "
+                             "model available here, else embedded)")
     parser.add_argument("--model", default=None, help="model folder or hub id for the engine")
 
 
@@ -64,10 +66,14 @@ def _data_args(parser: argparse.ArgumentParser) -> None:
 
 def _generator(args):
     from qg_studio.generation import get_generator
+    from qg_studio.pipeline import resolve_engine
 
-    options = {"model": args.model} if args.model else {}
+    engine, options, notice = resolve_engine(args.engine,
+                                             {"model": args.model} if args.model else {})
+    if notice:
+        print(f"note: {notice}", file=sys.stderr)
     try:
-        return get_generator(args.engine, **options)
+        return get_generator(engine, **options)
     except KeyError as exc:
         raise UserError(str(exc).strip("'\"")) from None
     except (OSError, ValueError) as exc:
@@ -156,8 +162,11 @@ def cmd_eval_qag(args) -> int:
 
 
 def _run_pipeline(sections, request, engine, options, answerer=None, progress=None):
-    from qg_studio.pipeline import generate_items
+    from qg_studio.pipeline import generate_items, resolve_engine
 
+    engine, options, notice = resolve_engine(engine, options)
+    if notice:
+        print(f"note: {notice}", file=sys.stderr)
     try:
         return generate_items(sections, request, engine=engine, engine_options=options,
                               answerer=answerer, progress=progress)

@@ -59,7 +59,16 @@ def table(items: Sequence[QAItem], positions: dict[int, int]) -> pd.DataFrame:
         "Sections": ", ".join(str(s) for s in item.sections), "Engine": item.engine,
         "Confidence": round(float(item.scores.get("confidence", 0.0)), 2)
         if "confidence" in item.scores else None,
-    } for item in items], columns=["#", *TABLE_FIELDS, "Engine", "Confidence"])
+        "Flags": flags(item),
+    } for item in items], columns=["#", *TABLE_FIELDS, "Engine", "Confidence", "Flags"])
+
+
+# What the ranker's flags tell a teacher (see ranking.flag_unanswerable and keep_fit).
+FLAG_LABELS = {"unanswerable": "answer not found in the story", "low_quality": "reads badly"}
+
+
+def flags(item: QAItem) -> str:
+    return "; ".join(label for key, label in FLAG_LABELS.items() if item.scores.get(key))
 
 
 def apply_table_edits(store: Store, story_id: int, shown: Sequence[QAItem],
@@ -135,9 +144,7 @@ def requested_counts(settings: dict, n_sections: int) -> tuple[dict[str, int], f
     if not isinstance(raw, dict) or not raw:
         return {}, None
     try:
-        request = GenerationRequest(count=raw.get("count", 10), per_section=raw.get("per_section"),
-                                    elements=raw.get("elements", "balanced"),
-                                    implicit_share=float(raw.get("implicit_share", 0.3)))
+        request = GenerationRequest.from_dict(raw)
     except (TypeError, ValueError):
         return {}, None
     total = request.total(n_sections)
@@ -320,6 +327,8 @@ def _editor(store: Store, story, shown: list[QAItem], positions: dict[int, int],
         "Engine": st.column_config.TextColumn("Engine", disabled=True),
         "Confidence": st.column_config.NumberColumn("Confidence", disabled=True,
                                                     format="%.2f"),
+        "Flags": st.column_config.TextColumn("Flags", disabled=True,
+                                             help="what the automatic checks noticed"),
     }
     st.data_editor(table(shown, positions), key=key, hide_index=True, num_rows="fixed",
                    column_config=config, width="stretch",
@@ -498,12 +507,14 @@ def _regenerate(store: Store, story, items: Sequence[QAItem]) -> None:
 def _do_regenerate(store: Store, story, what: str, target, count: int,
                    group: Sequence[QAItem], replace: Sequence[QAItem]) -> None:
     try:
-        from qg_studio.pipeline import generate_items
+        from qg_studio.pipeline import generate_with_fallback
     except ImportError:
         st.warning("No question generator is installed; nothing was changed.")
         return
-    project = store.get_project(story.project_id)
-    engine = project.settings.get("engine", "embedded")
+    # The engine the Generate page last used for this project, with the same fallback.
+    settings = store.get_project(story.project_id).settings
+    engine = settings.get("engine", "embedded")
+    options = settings.get("engine_options") or {}
     if what == "section":
         sections = [s for s in story.sections if s.id == target]
         request = GenerationRequest(count=count)
@@ -512,10 +523,14 @@ def _do_regenerate(store: Store, story, what: str, target, count: int,
         request = GenerationRequest(count=None, elements={target: count})
     with st.spinner("Writing new questions…"):
         try:
-            fresh = generate_items(sections, request, engine=engine, use_embeddings=False)
+            run = generate_with_fallback(sections, request, engine, options,
+                                         use_embeddings=False)
         except Exception as exc:  # keep everything as it was
             st.error(f"Regeneration failed, nothing was changed: {exc}")
             return
+    for notice in run.notices:
+        st.info(notice)
+    fresh = run.items
     kept = {" ".join(i.question.lower().split()) for i in group if i.status == ReviewStatus.KEPT}
     fresh = [i for i in fresh if " ".join(i.question.lower().split()) not in kept]
     if what == "element":

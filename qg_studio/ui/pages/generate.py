@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from qg_studio.generation import GENERATORS
+from qg_studio.pipeline import AUTO
 from qg_studio.schema import ELEMENTS, Element, Explicitness, GenerationRequest, QAItem
 from qg_studio.ui.state import get_store, require_story
 
@@ -35,20 +36,27 @@ def render() -> None:
             _run(story, request, engine, options, check)
     batch = st.session_state.get(LAST_BATCH)
     if batch and batch.get("story") == story.id:
+        for notice in batch.get("notices", []):
+            st.warning(notice)
         items = [i for i in get_store().list_items(story.id) if i.id in set(batch["ids"])]
-        _show(items, story.sections, batch.get("request"))
+        _show(items, story.sections, batch.get("request"), batch.get("engine"))
 
 
 def _controls(n_sections: int):
-    engines = GENERATORS.names()
+    engines = [AUTO] + GENERATORS.names()
     cols = st.columns([1, 1, 1])
     with cols[0]:
-        engine = st.selectbox("Engine", engines, index=engines.index("embedded")
-                              if "embedded" in engines else 0, key="gen_engine",
-                              help="embedded runs anywhere; seq2seq needs a trained model")
+        engine = st.selectbox("Engine", engines, index=0, key="gen_engine",
+                              format_func=lambda e: "best available" if e == AUTO else e,
+                              help="best available: a question model from the registry when "
+                                   "one works here (see Models), else the embedded engine, "
+                                   "which runs on any CPU")
         model = ""
-        if engine != "embedded":
-            model = st.text_input("Model folder or hub id", key="gen_model")
+        if engine == AUTO:
+            st.caption(_best_engine().notice)
+        elif engine != "embedded":
+            model = st.text_input("Model folder or hub id", key="gen_model",
+                                  help="empty: the first ready question model in the registry")
     with cols[1]:
         mode = st.radio("How many", ["In total", "Per section"], horizontal=True,
                         key="gen_mode")
@@ -87,8 +95,16 @@ def _controls(n_sections: int):
     return request, engine, options, check
 
 
+@st.cache_resource(show_spinner="Checking the question models available here…")
+def _best_engine():
+    from qg_studio.models import choose_engine
+
+    # Loading a checkpoint is what proves it works; cached so a rerun does not reload it.
+    return choose_engine("qg")
+
+
 def _run(story, request: GenerationRequest, engine: str, options: dict, check: bool) -> None:
-    from qg_studio.pipeline import generate_items
+    from qg_studio.pipeline import generate_with_fallback
 
     bar = st.progress(0.0, text="starting")
 
@@ -103,22 +119,31 @@ def _run(story, request: GenerationRequest, engine: str, options: dict, check: b
             answerer = get_answerer("extractive")
         except Exception as exc:  # the check is optional: say so and go on without it
             st.warning(f"Answer check unavailable ({exc}); generating without it.")
+    if engine == AUTO:
+        choice = _best_engine()
+        engine, options = choice.name, dict(choice.options)
     try:
-        items = generate_items(story.sections, request, engine=engine, engine_options=options,
-                               answerer=answerer, progress=progress)
+        run = generate_with_fallback(story.sections, request, engine, options,
+                                     answerer=answerer, progress=progress)
     except Exception as exc:
         bar.empty()
         st.error(f"The {engine} engine could not run: {exc}")
         return
-    if not items:
+    store = get_store()
+    # Saved with the project: Curate compares the set with what was asked for and
+    # regenerates with the same engine, after a reopen too.
+    store.update_settings(story.project_id, request=request.to_dict(), engine=run.engine,
+                          engine_options=run.engine_options)
+    if not run.items:
         bar.empty()
         st.warning("No questions came out of this story; try a longer or simpler text.")
         return
-    ids = get_store().add_items(story.id, items, actor=engine)
-    st.session_state[LAST_BATCH] = {"story": story.id, "ids": ids,
+    ids = store.add_items(story.id, run.items, actor=run.engine)
+    st.session_state[LAST_BATCH] = {"story": story.id, "ids": ids, "engine": run.engine,
+                                    "notices": run.notices,
                                     "request": _requested_mix(request, len(story.sections),
-                                                              items)}
-    bar.progress(1.0, text=f"{len(items)} questions saved to this story")
+                                                              run.items)}
+    bar.progress(1.0, text=f"{len(run.items)} questions saved to this story")
 
 
 def _requested_mix(request: GenerationRequest, n_sections: int,
@@ -133,9 +158,11 @@ def _badge(label: str, colour: str) -> str:
     return f":{colour}-badge[{label}]"
 
 
-def _show(items: list[QAItem], sections, requested: dict | None) -> None:
+def _show(items: list[QAItem], sections, requested: dict | None,
+          engine: str | None = None) -> None:
     st.subheader(f"{len(items)} new questions")
-    st.caption("Saved to this story. Edit, keep or drop them on the **Curate** page.")
+    made_by = f"Written by the {engine} engine. " if engine else ""
+    st.caption(f"{made_by}Saved to this story. Edit, keep or drop them on the **Curate** page.")
     if requested:
         _mix_chart(items, requested)
     by_section: dict[int, list[QAItem]] = {}
@@ -154,6 +181,9 @@ def _show(items: list[QAItem], sections, requested: dict | None) -> None:
                 ])
                 st.markdown(f"{badges}  \n**{_escape(item.question)}**  \n"
                             f"Answer: {_escape(item.answer)}")
+                if item.scores.get("low_quality"):
+                    st.caption("⚠ reads badly (no question mark, too short or too long); "
+                               "kept because nothing better was written here")
                 if item.evidence:
                     ev = item.evidence[0]
                     st.caption(f"Evidence (section {ev.section}): “{_escape(ev.text[:240])}”")
