@@ -391,6 +391,18 @@ class EngineChoice:
     notice: str
 
 
+def default_model(role: str) -> str | None:
+    """The first ready registry model for ``role`` whose files are here, or None."""
+    try:
+        registry = load_registry()
+    except ModelError:
+        return None
+    for entry in registry.values():
+        if role in entry.roles and entry.stage == "ready" and availability(entry)[0]:
+            return entry.name
+    return None
+
+
 def choose_engine(role: str, registry: dict[str, ModelEntry] | None = None,
                   device: str | None = None) -> EngineChoice:
     """The best engine here for ``role`` ("qg" or "qa"); never raises."""

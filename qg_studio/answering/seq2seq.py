@@ -84,11 +84,11 @@ class UnifiedSeq2SeqAnswerer:
     def __init__(self, model: str | None = None, device: str | None = None,
                  num_beams: int = 4, batch_size: int = 16, max_new_tokens: int | None = None,
                  **_ignored: Any):
-        from qg_studio.models import ModelError, load_seq2seq, resolve
+        from qg_studio.models import ModelError, default_model, load_seq2seq, resolve
         from qg_studio.seq2seq import DecodeSettings
 
         if model is None:
-            model = _default_model()
+            model = default_model("qa")
         if not model:
             raise ModelError("no seq2seq answering model is available: pass --model DIR "
                              "(a checkpoint folder or hub id) or train one (qg-studio train qa)")
@@ -188,14 +188,6 @@ class UnifiedSeq2SeqAnswerer:
                       confidence=round(float(confidence), 4),
                       sections=[s.id for s in chosen], engine=self._engine(), note=note)
 
-
-def _default_model() -> str | None:
-    from qg_studio.models import availability, load_registry
-
-    try:
-        registry = load_registry()
-    except Exception:
-        return None
     for entry in registry.values():
         if "qa" in entry.roles and entry.stage == "ready" and availability(entry)[0]:
             return entry.name

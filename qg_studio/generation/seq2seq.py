@@ -51,11 +51,11 @@ class Seq2SeqGenerator:
                  num_beams: int = 4, do_sample: bool = False, temperature: float = 1.0,
                  top_p: float = 0.95, batch_size: int = 16, max_new_tokens: int | None = None,
                  seed: int | None = 0, oversample: int = 2, **_ignored: Any):
-        from qg_studio.models import ModelError, load_seq2seq, resolve
+        from qg_studio.models import ModelError, default_model, load_seq2seq, resolve
         from qg_studio.seq2seq import DecodeSettings
 
         if model is None:
-            model = _default_model()
+            model = default_model("qg")
         if not model:
             raise ModelError("no question-generation model is available: pass --model DIR "
                              "(a checkpoint folder or hub id) or train one (qg-studio train qg)")
@@ -176,14 +176,6 @@ class Seq2SeqGenerator:
             kept.append(t)
         return kept
 
-
-def _default_model() -> str | None:
-    from qg_studio.models import availability, load_registry
-
-    try:
-        registry = load_registry()
-    except Exception:
-        return None
     for entry in registry.values():
         if "qg" in entry.roles and entry.stage == "ready" and availability(entry)[0]:
             return entry.name
