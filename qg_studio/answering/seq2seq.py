@@ -188,7 +188,3 @@ class UnifiedSeq2SeqAnswerer:
                       confidence=round(float(confidence), 4),
                       sections=[s.id for s in chosen], engine=self._engine(), note=note)
 
-    for entry in registry.values():
-        if "qa" in entry.roles and entry.stage == "ready" and availability(entry)[0]:
-            return entry.name
-    return None

@@ -176,10 +176,6 @@ class Seq2SeqGenerator:
             kept.append(t)
         return kept
 
-    for entry in registry.values():
-        if "qg" in entry.roles and entry.stage == "ready" and availability(entry)[0]:
-            return entry.name
-    return None
 
 
 def as_question(text: str) -> str:
