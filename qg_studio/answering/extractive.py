@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Sequence
 
 from qg_studio.answering import Answer
+from qg_studio.answering.feeling import feeling_answer
 from qg_studio.answering.kind import answer_kind, is_question, yesno_reply
 from qg_studio.answering.retrieval import (bm25_scores, content_words, rank_sections,
                                            choose_sections, sentences)
@@ -307,7 +308,12 @@ class ExtractiveAnswerer:
         evidence = context.evidence(start, end)
         text = " ".join(evidence.text.split())  # hard-wrapped lines read as one line
         explicit = kind is AnswerKind.EXTRACTIVE and (self.fallback or prob >= EXPLICIT_FLOOR)
-        if kind is AnswerKind.ABSTRACTIVE:
+        shown = feeling_answer(question, text)
+        if shown:
+            # The evidence still points at what the character did.
+            notes.append(f"the feeling is shown, not named: \u201c{text}\u201d")
+            text, explicit = shown, False
+        elif kind is AnswerKind.ABSTRACTIVE:
             notes.append("the answer is not stated in the text; this is the closest passage")
         return Answer([text], kind, [evidence], explicit=explicit, confidence=round(prob, 3),
                       sections=ids, engine=self.name, note="; ".join(notes))
