@@ -286,3 +286,21 @@ def test_generate_command_with_a_random_checkpoint_gives_valid_items(which, t5_d
         assert item.sections
         readable = len(item.question.split()) >= 3
         assert readable or item.scores.get("low_quality") == 1.0
+
+
+def test_eval_commands_take_a_seq2seq_checkpoint(t5_dir, tmp_path, capsys):
+    import json
+
+    from qg_studio.cli import main
+
+    root = write_ftqa(tmp_path / "data", "val", "toy", [SECTIONS[0].text], [
+        {"question": "Why was the hen sad?", "answer1": "it was hungry",
+         "attribute1": "causal relationship", "ex-or-im1": "explicit"},
+        {"question": "Where did the fox run?", "answer1": "in the forest",
+         "attribute1": "setting", "ex-or-im1": "explicit"}])
+    for command in (["eval", "qg"], ["eval", "qa", "--given-sections"]):
+        code = main([*command, "--data", str(root), "--split", "val", "--engine", "seq2seq",
+                     "--model", t5_dir, "--json"])
+        result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+        assert code == 0 and result["n"] == 2
+        assert 0.0 <= result["rougeL_f"] <= 1.0
