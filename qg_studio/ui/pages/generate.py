@@ -139,7 +139,9 @@ def _run(story, request: GenerationRequest, engine: str, options: dict, check: b
         st.warning("No questions came out of this story; try a longer or simpler text.")
         return
     ids = store.add_items(story.id, run.items, actor=run.engine)
-    st.session_state[LAST_BATCH] = {"story": story.id, "ids": ids, "engine": run.engine,
+    model = run.engine_options.get("model")
+    st.session_state[LAST_BATCH] = {"story": story.id, "ids": ids,
+                                    "engine": f"{run.engine} ({model})" if model else run.engine,
                                     "notices": run.notices,
                                     "request": _requested_mix(request, len(story.sections),
                                                               run.items)}
