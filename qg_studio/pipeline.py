@@ -52,16 +52,28 @@ def generate_with_fallback(sections: Sequence[Section], request: GenerationReque
     try:
         items = generate_items(sections, request, engine, options, answerer, progress,
                                use_embeddings)
-        return GenerationRun(items, engine, options, notices)
     except Exception as exc:
         if engine == FALLBACK_ENGINE:
             raise
         log.warning("the %s engine failed: %s", engine, exc)
         notices.append(f"The {engine} engine could not run ({exc}); "
                        f"these questions come from the {FALLBACK_ENGINE} engine instead.")
-    items = generate_items(sections, request, FALLBACK_ENGINE, {}, answerer, progress,
-                           use_embeddings)
-    return GenerationRun(items, FALLBACK_ENGINE, {}, notices)
+        engine, options = FALLBACK_ENGINE, {}
+        items = generate_items(sections, request, engine, options, answerer, progress,
+                               use_embeddings)
+    short = shortfall(items, request, sections, engine)
+    return GenerationRun(items, engine, options, notices + ([short] if short else []))
+
+
+def shortfall(items: Sequence[QAItem], request: GenerationRequest,
+              sections: Sequence[Section], engine: str) -> str | None:
+    """A line for the teacher when the set is smaller than asked, else None."""
+    asked = request.total(len([s for s in sections if s.text.strip()]))
+    if not items or len(items) >= asked:
+        return None
+    engine = items[0].engine or engine  # the engine that wrote them, with its model
+    return (f"{len(items)} of the {asked} questions asked for: the {engine} engine found no "
+            f"more distinct questions in this story.")
 
 
 def generate_items(sections: Sequence[Section], request: GenerationRequest,

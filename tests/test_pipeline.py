@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from qg_studio.cli import main
-from qg_studio.pipeline import generate_items, generate_with_fallback
+from qg_studio.pipeline import generate_items, generate_with_fallback, shortfall
 from qg_studio.ranking import dedupe, element_targets, keep_fit, score_items, select
 from qg_studio.schema import (Element, Evidence, Explicitness, GenerationRequest, QAItem,
                               Section)
@@ -145,6 +145,14 @@ def test_a_broken_model_falls_back_to_the_embedded_engine_with_a_notice(sections
     assert run.engine == "embedded" and len(run.items) == 4
     assert {i.engine for i in run.items} == {"embedded"}
     assert len(run.notices) == 1 and "seq2seq" in run.notices[0]
+
+
+def test_a_short_set_is_explained(sections):
+    items = [_item("What did the fox do?", section=sections[0].id)]
+    items[0].engine = "seq2seq:tiny"
+    note = shortfall(items, GenerationRequest(count=5), sections, "seq2seq")
+    assert note.startswith("1 of the 5 questions asked for: the seq2seq:tiny engine")
+    assert shortfall(items * 5, GenerationRequest(count=5), sections, "seq2seq") is None
 
 
 def test_auto_uses_the_embedded_engine_when_no_model_is_here(sections, monkeypatch):

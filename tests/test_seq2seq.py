@@ -277,8 +277,11 @@ def test_generate_command_with_a_random_checkpoint_gives_valid_items(which, t5_d
     code = main(["generate", str(story), "--engine", "seq2seq", "--model",
                  t5_dir if which == "t5" else bart_dir, "--count", "6", "--json"])
     assert code == 0
-    items = json.loads(capsys.readouterr().out.strip().splitlines()[-1])["items"]
+    out = capsys.readouterr()
+    items = json.loads(out.out.strip().splitlines()[-1])["items"]
     assert items
+    if len(items) < 6:  # an untrained model tends to write one question for every answer
+        assert f"{len(items)} of the 6 questions asked for" in out.err
     for raw in items:
         item = QAItem.from_dict(raw)
         assert item.question.endswith("?") and item.answer.strip()

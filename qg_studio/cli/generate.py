@@ -206,6 +206,7 @@ def _request(args) -> GenerationRequest:
 
 
 def cmd_generate(args) -> int:
+    from qg_studio.pipeline import shortfall
     from qg_studio.ranking import warm_encoder
     from qg_studio.story import StoryInputError, grade_sections, section_story
 
@@ -227,6 +228,9 @@ def cmd_generate(args) -> int:
         except (KeyError, ImportError, OSError) as exc:
             raise UserError(f"cannot load answerer {args.answerer!r}: {exc}") from None
     items = _run_pipeline(sections, request, args.engine, options, answerer=answerer)
+    short = shortfall(items, request, sections, args.engine)
+    if short:
+        print(f"note: {short}", file=sys.stderr)
     if not args.json:
         for item in items:
             where = ",".join(str(s) for s in item.sections)
