@@ -60,6 +60,9 @@ def test_second_section_joins_only_when_close():
     assert choose_sections([(3, 0.9), (4, 0.88), (1, 0.2)]) == [3, 4]
     assert choose_sections([(3, 0.9), (4, 0.5)]) == [3]
     assert choose_sections([]) == []
+    # Best first: the reply's first section is the one retrieval trusts most
+    # (eval qa's retrieval accuracy reads it).
+    assert choose_sections([(7, 0.9), (2, 0.88)]) == [7, 2]
 
 
 def test_batch_retrieval_keeps_question_order():

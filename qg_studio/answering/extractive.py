@@ -21,8 +21,8 @@ from typing import Sequence
 from qg_studio.answering import Answer
 from qg_studio.answering.feeling import feeling_answer
 from qg_studio.answering.kind import answer_kind, is_question, yesno_reply
-from qg_studio.answering.retrieval import (bm25_scores, content_words, rank_sections,
-                                           choose_sections, sentences)
+from qg_studio.answering.retrieval import (SECOND_SECTION_MARGIN, bm25_scores, choose_sections,
+                                           content_words, rank_sections, sentences)
 from qg_studio.schema import AnswerKind, Evidence, Section
 
 MODEL_ENV = "QG_STUDIO_QA_MODEL"
@@ -30,6 +30,10 @@ DEFAULT_MODEL_DIR = Path(__file__).resolve().parents[2] / "models" / "qa-extract
 
 MAX_QUESTION_TOKENS = 64  # longer questions are cut: the span model needs room for text
 MAX_ANSWER_TOKENS = 30
+# Without given sections, the second-ranked section is read too when it scores within this
+# of the first. Reading the top two always helped on 12 train stories (ROUGE-L 0.479 vs
+# 0.433) but not on val (0.394 vs 0.396), where the span model is less sure of itself.
+SECTION_MARGIN = SECOND_SECTION_MARGIN
 # Below this span probability an "extractive" answer is more likely a guess than a
 # quotation, so it is not presented as stated in the text.
 EXPLICIT_FLOOR = 0.05
@@ -110,7 +114,7 @@ class ExtractiveAnswerer:
     def __init__(self, model_dir: str | os.PathLike | None = None, max_length: int = 192,
                  stride: int = 64, max_windows: int | None = 3, max_sections: int = 2,
                  batch_size: int = 16, quantize: bool = False, candidates: int = 20,
-                 echo_penalty: float = 2.0):
+                 echo_penalty: float = 2.0, section_margin: float = SECTION_MARGIN):
         self.model_dir = resolve_model_dir(model_dir)
         self.max_length = max_length
         self.stride = stride
@@ -118,6 +122,7 @@ class ExtractiveAnswerer:
         self.candidates = candidates
         self.echo_penalty = echo_penalty
         self.max_sections = max_sections
+        self.section_margin = section_margin
         self.batch_size = batch_size
         self.quantize = quantize
         self.load_error = ""
@@ -151,7 +156,8 @@ class ExtractiveAnswerer:
             return []
         chosen = self._choose(questions, sections, section_ids)
         by_id = {s.id: s for s in sections}
-        contexts = [_Context.build([by_id[i] for i in ids]) for ids in chosen]
+        # Read in story order; ``chosen`` (and the reply's sections) stay best first.
+        contexts = [_Context.build([by_id[i] for i in sorted(ids)]) for ids in chosen]
         if self.fallback:
             spans = [self._best_sentence(q, c) for q, c in zip(questions, contexts)]
         else:
@@ -175,7 +181,7 @@ class ExtractiveAnswerer:
             else:
                 ranked = rank_sections([questions[i] for i in missing], sections)
             for i, ranking in zip(missing, ranked):
-                chosen[i] = choose_sections(ranking, self.max_sections)
+                chosen[i] = choose_sections(ranking, self.max_sections, self.section_margin)
         return [ids or [sections[0].id] for ids in chosen]
 
     def _best_spans(self, questions, contexts) -> list[tuple[int, int, float]]:

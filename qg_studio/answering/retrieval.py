@@ -142,15 +142,14 @@ def rank_sections(questions: Sequence[str], sections: Sequence[Section],
 
 def choose_sections(ranking: list[tuple[int, float]], max_sections: int = 2,
                     margin: float = SECOND_SECTION_MARGIN) -> list[int]:
-    """The best section, plus the next ones that score within ``margin`` of it."""
+    """The best section, plus the next ones that score within ``margin`` of it, best first."""
     if not ranking:
         return []
     best = ranking[0][1]
-    chosen = [sid for sid, score in ranking[:max_sections] if best - score <= margin]
-    return sorted(chosen)
+    return [sid for sid, score in ranking[:max_sections] if best - score <= margin]
 
 
 def retrieve(questions: Sequence[str], sections: Sequence[Section],
              max_sections: int = 2) -> list[list[int]]:
-    """The section ids to answer each question from."""
+    """The section ids to answer each question from, best first."""
     return [choose_sections(r, max_sections) for r in rank_sections(questions, sections)]
