@@ -104,3 +104,34 @@ def test_train_save_load_generate_learned_questions(tmp_path, one_thread):
                                         Explicitness.parse(q["ex-or-im1"]))
         expected = q["question"][0].upper() + q["question"][1:]
         assert item.question == expected
+
+
+def test_checkpoints_of_a_run_cut_short_carry_their_prompt_settings(tmp_path, one_thread,
+                                                                     monkeypatch):
+    from transformers import Seq2SeqTrainer
+
+    from qg_studio.models import load_seq2seq
+    from qg_studio.train.seq2seq import TrainSettings, run
+
+    data = tmp_path / "data"
+    write_ftqa(data, "train", "toy", [TEXT], QUESTIONS)
+    write_ftqa(data, "val", "toy", [TEXT], QUESTIONS)
+    base = tiny_t5(tmp_path / "base")
+    out = tmp_path / "trained"
+
+    train = Seq2SeqTrainer.train
+
+    def train_then_machine_lost(self, *args, **kwargs):
+        train(self, *args, **kwargs)
+        raise RuntimeError("machine lost")
+
+    # The run dies after training, before the final save: only its checkpoints remain.
+    monkeypatch.setattr(Seq2SeqTrainer, "train", train_then_machine_lost)
+    settings = TrainSettings(max_steps=4, batch_size=3, eval_steps=2, max_source_length=64,
+                             max_target_length=12, context_words=30, seed=0)
+    with pytest.raises(RuntimeError, match="machine lost"):
+        run("qg", str(base), data, out, settings, name="cut-qg", progress=lambda m: None)
+    checkpoints = sorted((out / "_checkpoints").glob("checkpoint-*"))
+    assert checkpoints
+    loaded = load_seq2seq(str(checkpoints[-1]))
+    assert loaded.meta["prompt_format"] == "qg-control" and loaded.meta["context_words"] == 30

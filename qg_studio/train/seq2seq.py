@@ -236,7 +236,14 @@ def train_pairs(model, tokenizer, train: Sequence[Pair], val: Sequence[Pair], ou
         greater_is_better=False, logging_steps=max(1, min(50, settings.eval_steps)),
         report_to=[], bf16=bf16, fp16=fp16, seed=settings.seed, dataloader_num_workers=0,
         disable_tqdm=True, save_only_model=True, use_cpu=device.type == "cpu")
+    meta = {"role": role, "prompt_format": prompt_format,
+            "context_words": settings.context_words if role == "qg" else None,
+            "max_source_length": settings.max_source_length,
+            "max_target_length": settings.max_target_length}
     callbacks = [EarlyStoppingCallback(early_stopping_patience=settings.patience)] if has_val else []
+    # A run cut short (a restart, a lost machine) still leaves checkpoints that the engines
+    # read with the prompt settings they were trained on.
+    callbacks.append(_meta_callback()(meta))
     if settings.max_minutes:
         callbacks.append(_TimeLimit(settings.max_minutes * 60))
     collator = DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100)
@@ -253,10 +260,6 @@ def train_pairs(model, tokenizer, train: Sequence[Pair], val: Sequence[Pair], ou
     trainer.save_model(str(out))
     tokenizer.save_pretrained(str(out))
     shutil.rmtree(work, ignore_errors=True)
-    meta = {"role": role, "prompt_format": prompt_format,
-            "context_words": settings.context_words if role == "qg" else None,
-            "max_source_length": settings.max_source_length,
-            "max_target_length": settings.max_target_length}
     (out / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
     model = trainer.model
@@ -301,6 +304,28 @@ def _time_limit_callback():
             return control
 
     return TimeLimit
+
+
+def _meta_callback():
+    from transformers import TrainerCallback
+    from transformers.trainer_utils import PREFIX_CHECKPOINT_DIR
+
+    from qg_studio.models import META_FILE
+
+    class CheckpointMeta(TrainerCallback):
+        """Writes the meta file into each checkpoint folder as the trainer saves it."""
+
+        def __init__(self, meta: dict[str, Any]):
+            self.meta = meta
+
+        def on_save(self, args, state, control, **kwargs):
+            folder = Path(args.output_dir) / f"{PREFIX_CHECKPOINT_DIR}-{state.global_step}"
+            if folder.is_dir():
+                (folder / META_FILE).write_text(json.dumps(self.meta, indent=2) + "\n",
+                                                encoding="utf-8")
+            return control
+
+    return CheckpointMeta
 
 
 def _TimeLimit(seconds: float):
