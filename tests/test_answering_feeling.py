@@ -10,7 +10,7 @@ from qg_studio.answering.feeling import feeling_answer, is_feeling_question
     ("angrily", "angry"), ("wild with rage", "angry"), ("laughter", "happy"),
 ])
 def test_a_shown_feeling_becomes_the_feeling(span, feeling):
-    assert feeling_answer("How did the trolls feel when they saw the wolves?", span) == feeling
+    assert feeling_answer("How did the geese feel when they saw the fox?", span) == feeling
 
 
 @pytest.mark.parametrize("span", ["delighted", "more than pleased", "joy", "sorrow",
@@ -27,5 +27,6 @@ def test_only_feeling_questions_are_touched():
 
 
 def test_a_long_span_is_an_event_not_a_feeling():
-    span = 'horrid creature!" cried he. "Do you think I want a towel'
-    assert feeling_answer("How did the prince feel when Kari handed him the towel?", span) is None
+    span = 'silly child!" cried the miller. "Do you think I want a lantern'
+    assert feeling_answer("How did the miller feel when Elsa handed him the lantern?",
+                          span) is None
