@@ -224,6 +224,10 @@ class ResolvedModel:
     entry: ModelEntry | None = None
 
 
+def write_meta(location: str | Path, meta: dict[str, Any]) -> None:
+    (Path(location) / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+
+
 def read_meta(location: str | Path) -> dict[str, Any]:
     path = Path(location) / META_FILE
     if not path.is_file():

@@ -207,7 +207,7 @@ def train_pairs(model, tokenizer, train: Sequence[Pair], val: Sequence[Pair], ou
     from transformers import (DataCollatorForSeq2Seq, EarlyStoppingCallback, Seq2SeqTrainer,
                               Seq2SeqTrainingArguments)
 
-    from qg_studio.models import META_FILE, LoadedModel, choose_device
+    from qg_studio.models import LoadedModel, choose_device, write_meta
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -260,7 +260,7 @@ def train_pairs(model, tokenizer, train: Sequence[Pair], val: Sequence[Pair], ou
     trainer.save_model(str(out))
     tokenizer.save_pretrained(str(out))
     shutil.rmtree(work, ignore_errors=True)
-    (out / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
+    write_meta(out, meta)
 
     model = trainer.model
     model.eval()
@@ -310,7 +310,7 @@ def _meta_callback():
     from transformers import TrainerCallback
     from transformers.trainer_utils import PREFIX_CHECKPOINT_DIR
 
-    from qg_studio.models import META_FILE
+    from qg_studio.models import write_meta
 
     class CheckpointMeta(TrainerCallback):
         """Writes the meta file into each checkpoint folder as the trainer saves it."""
@@ -321,8 +321,7 @@ def _meta_callback():
         def on_save(self, args, state, control, **kwargs):
             folder = Path(args.output_dir) / f"{PREFIX_CHECKPOINT_DIR}-{state.global_step}"
             if folder.is_dir():
-                (folder / META_FILE).write_text(json.dumps(self.meta, indent=2) + "\n",
-                                                encoding="utf-8")
+                write_meta(folder, self.meta)
             return control
 
     return CheckpointMeta
