@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
 import pkgutil
 import sys
 from dataclasses import dataclass
@@ -45,8 +46,20 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _quiet_loading_bars() -> None:
+    # Loading a local checkpoint takes milliseconds; its per-weight progress bars on stderr
+    # only bury the lines a user reads there (errors, notes). A download keeps its bars.
+    os.environ.setdefault("HF_HUB_DISABLE_PROGRESS_BARS", "1")
+    if "transformers" in sys.modules:
+        from transformers.utils import logging as hf_logging
+
+        hf_logging.disable_progress_bar()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
+    if not getattr(args, "downloads", False):
+        _quiet_loading_bars()
     try:
         return int(args.func(args) or 0)
     except UserError as exc:

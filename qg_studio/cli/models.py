@@ -16,7 +16,7 @@ def register(commands) -> None:
     pull = sub.add_parser("pull", help="download a registered model from the hub")
     pull.add_argument("name", help="registry name (see `models list`) or a hub id owner/name")
     pull.add_argument("--json", action="store_true", help="end with one JSON line")
-    pull.set_defaults(func=_pull)
+    pull.set_defaults(func=_pull, downloads=True)
 
     for role, what in (("qg", "question generation (answer-aware, with control codes)"),
                        ("qa", "unified QA (extractive / yesno / abstractive prefixes)")):
