@@ -121,3 +121,25 @@ def answer_window(context: str, answer: str | None, max_words: int | None) -> st
                 words += size
         left, right = left - 1, right + 1
     return " ".join(sentences[i].strip() for i in sorted(chosen))
+
+
+# -- the causal LM (SmolLM2): the same inputs, then a cue the model continues -------------
+
+LM_CUES = {"qg": "\nquestion:", "qa": "\nanswer:"}
+QA_WINDOW_WORDS = 120  # the answerer reads the sentences nearest the question, not a whole section
+
+
+def lm_prompt(source: str, role: str) -> str:
+    """A decoder reads the seq2seq input followed by a cue naming what it writes next;
+    the target follows the cue after one space and ends with the end-of-text token."""
+    return source + LM_CUES[role]
+
+
+def question_window(context: str, question: str, max_words: int | None = QA_WINDOW_WORDS) -> str:
+    """The sentences that share most content words with the question, and their
+    neighbours: what the answerer reads, at training and answering alike (the answer
+    is unknown when answering, so the window is built from the question)."""
+    from spacy.lang.en.stop_words import STOP_WORDS
+
+    content = " ".join(w for w in _WORDS.findall(question.lower()) if w not in STOP_WORDS)
+    return answer_window(context, content or question, max_words)
