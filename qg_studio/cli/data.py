@@ -73,7 +73,8 @@ def cmd_import(args: argparse.Namespace) -> int:
         raise UserError(f"{exc} (nothing imported)")
     for story, result in zip(stories, done):
         print(f"{result.name}: project {result.project_id}, {len(story.sections)} "
-              f"sections, {result.items} QA pairs")
+              f"sections, {result.items} QA pairs"
+              + (" (imported before, left as it is)" if result.existing else ""))
     print(f"imported {len(done)} stories, {sum(r.items for r in done)} QA pairs "
           f"into {store.path}")
     if args.json:
@@ -106,29 +107,16 @@ def _project_ids(store, names: list[str]) -> list[int]:
 
 
 def cmd_export(args: argparse.Namespace) -> int:
-    from qg_studio.data.export import write_export
-    from qg_studio.data.projects import export_projects
+    from qg_studio.services.exports import write_training_data
     from qg_studio.store import Store
 
     store = Store()
-    ids = _project_ids(store, args.projects)
-    exports = export_projects(store, ids, args.split, args.include_dropped)
-    if not exports:
-        raise UserError("those projects hold no stories to export")
-    from qg_studio.data.fairytaleqa import FtqaFormatError
-
-    try:
-        written = write_export(args.out, exports, args.format)
-    except FtqaFormatError as exc:
-        raise UserError(str(exc))
-    except OSError as exc:
-        raise UserError(f"cannot write to {args.out}: {exc.strerror or exc}")
-    qa = sum(len(e.story.questions) for e in exports)
-    print(f"wrote {len(exports)} stories, {qa} QA pairs as {args.format} "
-          f"({len(written)} files) to {args.out}")
+    result = write_training_data(store, _project_ids(store, args.projects), args.out,
+                                 args.format, args.split, args.include_dropped)
+    print(f"wrote {result['stories']} stories, {result['qa_pairs']} QA pairs as {args.format} "
+          f"({result['files']} files) to {args.out}")
     if args.json:
-        emit_json({"stories": len(exports), "qa_pairs": qa, "format": args.format,
-                   "out": str(args.out), "files": len(written)})
+        emit_json(result)
     return 0
 
 

@@ -34,6 +34,7 @@ class ImportedStory:
     project_id: int
     story_id: int
     items: int
+    existing: bool = False  # imported before; nothing was written this time
 
 
 @dataclass
@@ -72,14 +73,29 @@ def story_items(story: FtqaStory, section_map: dict[int, int] | None = None) -> 
     return items
 
 
+def import_key(story: FtqaStory) -> str:
+    """What makes a re-run of an import find the project it made the first time."""
+    return f"{SETTINGS_KEY}:{story.split or ''}/{story.name}"
+
+
 def import_story(store: Store, story: FtqaStory, project_name: str | None = None
                  ) -> ImportedStory:
-    """One new project holding ``story``; every row is checked before anything is written."""
+    """One project holding ``story``, made in one transaction: a kill mid-import leaves
+    nothing, and importing the same story again returns the project made the first time.
+    Every row is checked before anything is written."""
     sections, section_map = _store_sections(story)
     items = story_items(story, section_map)
-    project_id = store.create_project(project_name or story.name,
-                                      {"source": "fairytaleqa", "split": story.split})
-    try:
+    key = import_key(story)
+    with store.transaction():
+        existing = store.imported_project(key)
+        if existing is not None:
+            stored = store.latest_story(existing)
+            return ImportedStory(story.name, existing, stored.id if stored else 0,
+                                 len(store.list_items(stored.id)) if stored else 0,
+                                 existing=True)
+        project_id = store.create_project(project_name or story.name,
+                                          {"source": "fairytaleqa", "split": story.split},
+                                          import_key=key)
         story_id = store.add_story(project_id, story.name,
                                    "\n\n".join(s.text for s in sections), sections)
         item_ids = store.add_items(story_id, items, actor=IMPORT_ACTOR)
@@ -97,14 +113,12 @@ def import_story(store: Store, story: FtqaStory, project_name: str | None = None
             "rows": {str(i): q.row for i, q in zip(item_ids, story.questions)},
         }
         store.update_settings(project_id, **{SETTINGS_KEY: {"stories": {str(story_id): record}}})
-    except BaseException:
-        store.delete_project(project_id)  # no half-imported story left behind
-        raise
     return ImportedStory(story.name, project_id, story_id, len(items))
 
 
 def import_stories(store: Store, stories: Sequence[FtqaStory]) -> list[ImportedStory]:
-    """All or nothing: every story's rows are checked before the first is imported."""
+    """Every story's rows are checked before the first is imported; then one transaction
+    per story, so an interrupted import re-run completes without duplicating any."""
     for story in stories:
         story_items(story, _store_sections(story)[1])
     return [import_story(store, story) for story in stories]

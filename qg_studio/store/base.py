@@ -1,0 +1,208 @@
+"""Connections, transactions and ownership checks shared by the store's parts.
+
+Each thread gets its own SQLite connection (Streamlit runs every browser session's
+script in a thread of its own, and one connection cannot hold two transactions at
+once). Writes start with ``BEGIN IMMEDIATE`` so the write lock is taken before the
+first read, and SQLite's busy timeout makes a second writer wait instead of failing.
+A transaction opened inside another joins it, so a use case made of several store
+calls (an import, a regenerate) commits once or not at all.
+"""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import threading
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Iterator
+
+from qg_studio.store.schema import LOCAL_USER, MIGRATIONS, SCHEMA_VERSION, statements
+
+DATA_DIR_ENV = "QG_STUDIO_HOME"
+DB_NAME = "qg_studio.sqlite3"
+BUSY_TIMEOUT_MS = 30_000
+
+
+def default_data_dir() -> Path:
+    """``$QG_STUDIO_HOME`` if set, else the platform's per-user data folder."""
+    override = os.environ.get(DATA_DIR_ENV)
+    if override:
+        return Path(override).expanduser()
+    from platformdirs import user_data_dir
+
+    return Path(user_data_dir("qg-studio", appauthor=False))
+
+
+class StoreError(RuntimeError):
+    pass
+
+
+class StaleEditError(StoreError):
+    """Someone else saved the same thing after this editor loaded it; nothing was written."""
+
+
+STALE_MESSAGE = ("{what} was changed by someone else since you opened it; "
+                 "reload to see their version, then make your change again")
+
+
+@dataclass
+class _Connections:
+    """One connection per thread to one database file."""
+
+    path: Path
+    local: threading.local = field(default_factory=threading.local)
+    opened: list[sqlite3.Connection] = field(default_factory=list)
+    lock: threading.Lock = field(default_factory=threading.Lock)
+    migrated: bool = False
+
+    def get(self) -> sqlite3.Connection:
+        db = getattr(self.local, "db", None)
+        if db is None:
+            # check_same_thread=False only so close() may close every thread's connection.
+            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
+                                 timeout=BUSY_TIMEOUT_MS / 1000)
+            db.row_factory = sqlite3.Row
+            db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
+            db.execute("PRAGMA foreign_keys=ON")
+            self.local.db, self.local.depth = db, 0
+            with self.lock:
+                self.opened.append(db)
+        return db
+
+    def close(self) -> None:
+        with self.lock:
+            for db in self.opened:
+                db.close()
+            self.opened.clear()
+        self.local = threading.local()
+
+
+class StoreBase:
+    """The plumbing: which file, which user, and how a change is committed."""
+
+    def __init__(self, path: str | os.PathLike | None = None, user: str = LOCAL_USER,
+                 *, _connections: _Connections | None = None):
+        if _connections is None:
+            if path is None:
+                path = default_data_dir() / DB_NAME
+            path = Path(path)
+            path.parent.mkdir(parents=True, exist_ok=True)
+            _connections = _Connections(path)
+        if not user:
+            raise StoreError("a store needs the acting user")
+        self._connections = _connections
+        self.path = _connections.path
+        self.user = user
+        if not _connections.migrated:
+            self._migrate()
+            _connections.migrated = True
+
+    def as_user(self, user: str) -> "StoreBase":
+        """The same database seen and changed as ``user`` (connections are shared)."""
+        return type(self)(user=user, _connections=self._connections)
+
+    def close(self) -> None:
+        self._connections.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        return self._connections.get()
+
+    @property
+    def version(self) -> int:
+        return self._db.execute("PRAGMA user_version").fetchone()[0]
+
+    def _migrate(self) -> None:
+        if self.version > SCHEMA_VERSION:
+            raise StoreError(f"{self.path} was written by a newer QG Studio "
+                             f"(schema {self.version}, this one knows {SCHEMA_VERSION})")
+        if self.version == SCHEMA_VERSION:
+            return
+        db = self._db
+        db.execute("PRAGMA foreign_keys=OFF")  # tables are rebuilt; no cascade may fire
+        try:
+            with self.transaction():
+                # Read again under the write lock: another process may have migrated.
+                for version in range(self.version, SCHEMA_VERSION):
+                    for statement in statements(MIGRATIONS[version]):
+                        db.execute(statement)
+                    db.execute(f"PRAGMA user_version={version + 1}")
+                problems = db.execute("PRAGMA foreign_key_check").fetchall()
+                if problems:
+                    raise StoreError(f"{self.path}: migration broke {len(problems)} links")
+        finally:
+            db.execute("PRAGMA foreign_keys=ON")
+
+    def transaction(self):
+        """All-or-nothing; a transaction opened inside another one joins it."""
+        return self._begin("BEGIN IMMEDIATE")
+
+    def snapshot(self):
+        """Several reads that see one state of the file, without taking the write lock."""
+        return self._begin("BEGIN DEFERRED")
+
+    @contextmanager
+    def _begin(self, begin: str) -> Iterator[sqlite3.Connection]:
+        db = self._db
+        local = self._connections.local
+        if local.depth:
+            local.depth += 1
+            try:
+                yield db
+            finally:
+                local.depth -= 1
+            return
+        db.execute(begin)
+        local.depth = 1
+        try:
+            yield db
+        except BaseException:
+            local.depth = 0
+            db.execute("ROLLBACK")
+            raise
+        local.depth = 0
+        db.execute("COMMIT")
+
+    # -- ownership: an id that is not the user's reads exactly like one that does not exist
+
+    def _own_project(self, project_id: int) -> sqlite3.Row:
+        row = self._db.execute("SELECT * FROM project WHERE id = ? AND owner = ?",
+                               (project_id, self.user)).fetchone()
+        if row is None:
+            raise StoreError(f"no project with id {project_id}")
+        return row
+
+    def _own_story(self, story_id: int) -> sqlite3.Row:
+        row = self._db.execute(
+            "SELECT s.* FROM story s JOIN project p ON p.id = s.project_id "
+            "WHERE s.id = ? AND p.owner = ?", (story_id, self.user)).fetchone()
+        if row is None:
+            raise StoreError(f"no story with id {story_id}")
+        return row
+
+    def _own_item(self, item_id: int) -> sqlite3.Row | None:
+        return self._db.execute(
+            "SELECT i.* FROM item i JOIN story s ON s.id = i.story_id "
+            "JOIN project p ON p.id = s.project_id WHERE i.id = ? AND p.owner = ?",
+            (item_id, self.user)).fetchone()
+
+
+def jsonable(changes: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in changes.items():
+        if hasattr(value, "value"):
+            value = value.value
+        elif isinstance(value, list):
+            value = [v.to_dict() if hasattr(v, "to_dict") else v for v in value]
+        out[key] = value
+    return out
