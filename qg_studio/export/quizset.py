@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from qg_studio.export.distractors import DistractorFinder, answer_position
+from qg_studio.export.safety import one_line
 from qg_studio.schema import QAItem, ReviewStatus, Section
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
@@ -91,10 +92,10 @@ def prepare(items: Sequence[QAItem], sections: Sequence[Section],
     finder = DistractorFinder(sections) if choices else None
     out: list[QuizQuestion] = []
     for number, item in enumerate(items, start=1):
-        accepted = [a.strip() for a in item.answers if a.strip()]
+        # Every text on one line: a line break in an option would reach a quiz cell.
+        accepted = [one_line(a) for a in item.answers if one_line(a)]
         answer = accepted[0] if accepted else ""
-        question = QuizQuestion(number, item, " ".join(item.question.split()), answer,
-                                accepted)
+        question = QuizQuestion(number, item, one_line(item.question), answer, accepted)
         long_answer = len(answer.split()) > settings["open_answer_words"]
         if finder is not None and answer and not long_answer:
             found = finder.find(item, settings["distractors"])
@@ -105,7 +106,7 @@ def prepare(items: Sequence[QAItem], sections: Sequence[Section],
                 question.options = ["Yes", "No"]
                 question.correct = 0 if answer.lower().startswith("yes") else 1
             elif len(found.options) >= needed:
-                options = list(found.options[:needed])
+                options = [one_line(o) for o in found.options[:needed]]
                 position = answer_position(item.question, len(options) + 1)
                 options.insert(position, answer)
                 question.options, question.correct = options, position

@@ -9,10 +9,14 @@ Two writers, two defences:
   types ``'=1+1`` — so re-editing the cell in Excel or LibreOffice keeps it text.
 - **CSV (Blooket, Gimkit).** A CSV cell has no type; Excel, LibreOffice and Google Sheets
   evaluate any cell starting with ``=``, ``+``, ``-`` or ``@`` when the teacher opens the
-  file to check it. Such cells are prefixed with an apostrophe (OWASP's recommendation):
-  the spreadsheet shows the text without the apostrophe and the platforms import it as a
-  harmless leading ``'``. Leading whitespace (tabs and carriage returns are read as
-  formula starts too) carries no meaning in a question, so it is stripped first.
+  file to check it. OWASP's apostrophe guard is no use here: Blooket and Gimkit import
+  the CSV as plain text and show the apostrophe to every student (``'-the first pig``).
+  Dropping the leading character is no better (``-5 coins`` would become ``5 coins``).
+  So such cells start with a ZERO WIDTH SPACE (U+200B): a spreadsheet sees a cell that
+  does not begin with a formula character and keeps it text, and a browser draws the
+  character as nothing, so the platforms show the text exactly as typed. Leading
+  whitespace (tabs and carriage returns are read as formula starts too) carries no
+  meaning in a question, so it is stripped first.
 
 Characters an .xlsx cannot hold (C0 controls other than tab/newline/CR) are removed
 everywhere, so an odd byte in a pasted story never breaks the file.
@@ -37,15 +41,24 @@ def clean_text(value: Any) -> str:
     return _ILLEGAL.sub("", str(value))
 
 
+def one_line(value: Any) -> str:
+    """Tabs, newlines and runs of spaces as one space: a quiz option or a line-based
+    format (GIFT, Aiken) has no room for a line break."""
+    return " ".join(clean_text(value).split())
+
+
 def looks_like_formula(text: str) -> bool:
     return text.startswith(FORMULA_STARTS)
 
 
+INVISIBLE_GUARD = "\u200b"  # ZERO WIDTH SPACE; see the module's docstring
+
+
 def csv_cell(value: Any) -> str:
-    """A CSV cell that no spreadsheet evaluates."""
+    """A CSV cell that no spreadsheet evaluates and no quiz platform shows differently."""
     text = clean_text(value).lstrip()
     if looks_like_formula(text):
-        return "'" + text
+        return INVISIBLE_GUARD + text
     return text
 
 
