@@ -23,7 +23,6 @@ def _new_project(at: AppTest, name: str) -> AppTest:
 
 def test_paste_section_and_see_grades_saved(story_text):
     at = _app().run()
-    assert "Create a project" in at.info[0].value
     _new_project(at, "Fables")
     at.text_area(key="story_text").input(story_text)
     at.button(key="section_story").click().run()
@@ -65,5 +64,73 @@ def test_merge_updates_figures_and_store(story_text):
 
 def test_grade_band_is_a_project_setting(story_text):
     at = _new_project(_app().run(), "Fables")
-    at.selectbox(key="grade_band").select("6-8").run()
+    _band(at, Store().list_projects()[0].id).select("6-8").run()
     assert Store().list_projects()[0].settings["grade_band"] == "6-8"
+
+
+def _band(at: AppTest, project_id: int):
+    return at.selectbox(key=f"grade_band_{project_id}")
+
+
+def test_landing_says_what_it_does_and_the_sample_story_opens_in_one_click():
+    at = _app().run()
+    assert at.title[0].value == "QG Studio"
+    text = " ".join(m.value for m in at.markdown)
+    assert "writes reading-comprehension questions" in text
+    for n, step in enumerate(["Story", "Generate", "Curate", "Export"], start=1):
+        assert f"{n}. {step}" in text
+    assert at.text_input(key="new_project_name").label  # in plain sight, not in a popover
+    at.button(key="try_sample").click().run()
+    assert not at.exception
+    [project] = Store().list_projects()
+    story = Store().latest_story(project.id)
+    assert story.title == "The Paper Boat" and 200 < len(story.text.split()) < 300
+    assert at.dataframe[0].value["Section"].tolist()  # sections with their grades
+    assert at.button(key="story_next").label == "Next: write questions"
+
+
+def test_a_project_is_created_once_and_only_with_a_name():
+    at = _new_project(_app().run(), "Class 3B")
+    assert [p.name for p in Store().list_projects()] == ["Class 3B"]
+    assert at.text_input(key="new_project_name").value == ""  # emptied after Create
+    at.button(key="create_project").click().run()  # a second click
+    assert [p.name for p in Store().list_projects()] == ["Class 3B"]
+    assert any("Type a name" in w.value for w in at.warning)
+
+
+def test_picking_another_project_opens_it(story_text):
+    at = _new_project(_app().run(), "Older")
+    at.text_area(key="story_text").input(story_text)
+    at.button(key="section_story").click().run()
+    _new_project(at, "Newer")
+    older, newer = sorted(p.id for p in Store().list_projects())
+    assert at.session_state["project_id"] == newer
+    at.selectbox(key="project_picker").select(older).run()
+    assert at.session_state["project_id"] == older
+    assert at.selectbox(key="project_picker").value == older
+    assert at.title[0].value == "Story"  # the older project's story is shown
+    at.run()  # and it stays open on the next run
+    assert at.selectbox(key="project_picker").value == older
+
+
+def test_delete_confirmation_does_not_carry_to_the_next_project():
+    at = _new_project(_new_project(_app().run(), "Keep me"), "Delete me")
+    keep, gone = sorted(p.id for p in Store().list_projects())
+    at.checkbox(key=f"confirm_delete_{gone}").check().run()
+    at.button(key="delete_project").click().run()
+    assert [p.id for p in Store().list_projects()] == [keep]
+    assert at.session_state["project_id"] == keep
+    assert not at.checkbox(key=f"confirm_delete_{keep}").value
+    assert at.button(key="delete_project").disabled
+
+
+def test_grade_band_is_not_carried_to_a_new_project():
+    at = _new_project(_app().run(), "Older class")
+    first = Store().list_projects()[0].id
+    _band(at, first).select("6-8").run()
+    _new_project(at, "Younger class")
+    second = Store().list_projects()[0].id
+    assert second != first
+    assert _band(at, second).value == "3-5"
+    assert Store().get_project(second).settings["grade_band"] == "3-5"
+    assert Store().get_project(first).settings["grade_band"] == "6-8"

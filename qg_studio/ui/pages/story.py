@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from qg_studio.schema import Section
+from qg_studio.store import StaleEditError
 from qg_studio.story import (
     GradeBand,
     StoryInputError,
@@ -18,19 +19,31 @@ from qg_studio.story import (
     split_section,
 )
 from qg_studio.ui.state import current_project_id, current_story, get_store, open_project
+from qg_studio.ui.steps import next_step
+from qg_studio.ui.text import plain
+from qg_studio.ui.welcome import SAMPLE_PROJECT, SAMPLE_STORY, welcome
 
 BANDS = ["K-2", "3-5", "6-8", "K-8", "K", "1", "2", "3", "4", "5", "6", "7", "8"]
+DEFAULT_BAND = "3-5"
+PICKER = "project_picker"
+NOTE = "story_note"
+SEEN_VERSION = "story_version_seen"
 
 
 def render() -> None:
-    st.title("Story")
-    _project_bar()
+    store = get_store()
+    project_id = current_project_id()
+    story = current_story() if project_id is not None else None
+    if story is None:
+        welcome()  # first use, or a project still without a story
+    else:
+        st.title("Story")
+    _project_bar(store)
     project_id = current_project_id()
     if project_id is None:
-        st.info("Create a project to start: give it a name above.")
         return
-    project = get_store().get_project(project_id)
-    band = _band_picker(project_id, project.settings.get("grade_band", "3-5"))
+    project = store.get_project(project_id)
+    band = _band_picker(project_id, project.settings.get("grade_band", DEFAULT_BAND))
     story = current_story()
     with st.expander("Add a story" if story is None else "Replace with a new story",
                      expanded=story is None):
@@ -38,52 +51,97 @@ def render() -> None:
     story = current_story()
     if story is not None:
         _show_sections(story.id, story.title, story.sections, band)
+        next_step("generate", "Next: write questions", key="story_next")
 
 
-def _project_bar() -> None:
-    store = get_store()
+def _project_bar(store) -> None:
     projects = store.list_projects()
     current = current_project_id()
-    cols = st.columns([3, 2, 1])
+    if not projects:
+        st.subheader("Start")
+        st.button("Try it with a sample story", type="primary", key="try_sample",
+                  icon=":material/auto_stories:", on_click=_open_sample)
+        _new_project_form("…or start your own project")
+        return
+    cols = st.columns([3, 3, 1], vertical_alignment="bottom")
     with cols[0]:
-        if projects:
-            ids = [p.id for p in projects]
-            names = {p.id: f"{p.name} ({p.stories} {'story' if p.stories == 1 else 'stories'})"
-                     for p in projects}
-            # The picker follows the open project (a new one, or one opened elsewhere);
-            # otherwise it would keep its old choice and switch back.
-            st.session_state["project_picker"] = current if current in ids else ids[0]
-            chosen = st.selectbox("Project", ids, format_func=names.get, key="project_picker")
-            if chosen != current:
-                open_project(chosen)
-                st.rerun()
+        ids = [p.id for p in projects]
+        names = {p.id: f"{p.name} ({p.stories} {'story' if p.stories == 1 else 'stories'})"
+                 for p in projects}
+        if st.session_state.get(PICKER) != current:
+            # The picker follows a project opened elsewhere (a new one, another page);
+            # a choice made here was already opened by _picked, before this run.
+            st.session_state[PICKER] = current if current in ids else ids[0]
+        st.selectbox("Project", ids, format_func=names.get, key=PICKER, on_change=_picked)
     with cols[1]:
-        with st.popover("New project"):
-            name = st.text_input("Project name", key="new_project_name")
-            if st.button("Create", key="create_project"):
-                open_project(store.create_project(name or "Untitled project",
-                                                  {"grade_band": "3-5"}))
-                st.rerun()
+        _new_project_form("New project")
     with cols[2]:
         if current is not None:
-            with st.popover("Manage"):
-                new_name = st.text_input("Rename to", key="rename_to")
-                if st.button("Rename", key="rename_project") and new_name.strip():
-                    store.rename_project(current, new_name)
-                    st.rerun()
-                st.divider()
-                sure = st.checkbox("Delete this project and all its questions",
-                                   key="confirm_delete")
-                if st.button("Delete project", key="delete_project", disabled=not sure,
-                             type="primary"):
-                    store.delete_project(current)
-                    open_project(None)
-                    st.rerun()
+            _manage(store, current)
+
+
+def _picked() -> None:
+    open_project(st.session_state[PICKER])
+
+
+def _new_project_form(label: str) -> None:
+    # A form: Enter in the name field creates the project, and the field empties, so a
+    # second click cannot make a copy of it.
+    with st.form("new_project_form", clear_on_submit=True, border=False):
+        cols = st.columns([3, 1], vertical_alignment="bottom")
+        cols[0].text_input(label, key="new_project_name",
+                           placeholder="Name it, e.g. Class 3B – fables")
+        cols[1].form_submit_button("Create", key="create_project", on_click=_create)
+    for message in st.session_state.pop(NOTE, []):
+        st.warning(message)
+
+
+def _create() -> None:
+    name = " ".join(st.session_state.get("new_project_name", "").split())
+    if not name:
+        st.session_state[NOTE] = ["Type a name for the project first; nothing was created."]
+        return
+    open_project(get_store().create_project(name, {"grade_band": DEFAULT_BAND}))
+    st.session_state["new_project_name"] = ""
+
+
+def _open_sample() -> None:
+    project_id = get_store().create_project(SAMPLE_PROJECT, {"grade_band": DEFAULT_BAND})
+    _add_sample(project_id)
+    open_project(project_id)
+
+
+def _add_sample(project_id: int) -> None:
+    parsed = parse_story(SAMPLE_STORY)
+    get_store().add_story(project_id, parsed.title or "Sample story", parsed.text,
+                          section_story(SAMPLE_STORY))
+
+
+def _manage(store, current: int) -> None:
+    with st.popover("Manage"):
+        new_name = st.text_input("Rename to", key=f"rename_to_{current}")
+        if st.button("Rename", key="rename_project") and new_name.strip():
+            store.rename_project(current, new_name)
+            st.rerun()
+        st.divider()
+        # Keyed by project: ticking it for one project never arms the next one.
+        sure = st.checkbox("Delete this project and all its questions",
+                           key=f"confirm_delete_{current}")
+        st.button("Delete project", key="delete_project", disabled=not sure,
+                  type="primary", on_click=_delete, args=(current,))
+
+
+def _delete(project_id: int) -> None:
+    get_store().delete_project(project_id)
+    st.session_state.pop(f"confirm_delete_{project_id}", None)
+    open_project(None)
 
 
 def _band_picker(project_id: int, saved: str) -> GradeBand:
-    index = BANDS.index(saved) if saved in BANDS else 1
-    choice = st.selectbox("Target grade band", BANDS, index=index, key="grade_band",
+    index = BANDS.index(saved) if saved in BANDS else BANDS.index(DEFAULT_BAND)
+    # One widget per project: a band chosen for one project is not carried to the next.
+    choice = st.selectbox("Target grade band", BANDS, index=index,
+                          key=f"grade_band_{project_id}",
                           help="The grades of the class you teach (K–8).")
     if choice != saved:
         get_store().update_settings(project_id, grade_band=choice)
@@ -96,14 +154,17 @@ def _story_input(project_id: int) -> None:
     text = st.text_area("…or paste it here", height=220, key="story_text",
                         placeholder="Paste the story. A short first line is taken as its "
                                     "title.")
-    if not st.button("Section the story", type="primary", key="section_story"):
+    cols = st.columns([1, 1, 3])
+    cols[1].button("Use the sample story", key="use_sample", on_click=_add_sample,
+                   args=(project_id,))
+    if not cols[0].button("Section the story", type="primary", key="section_story"):
         return
     try:
         if upload is not None:
             text = load_story_file(upload.name, upload.getvalue())
         sections = section_story(text)
     except StoryInputError as exc:
-        st.error(f"Nothing was changed: {exc}.")
+        st.error(f"Nothing was changed: {plain(exc)}.")
         return
     parsed = parse_story(text)
     title = parsed.title or (upload.name.rsplit(".", 1)[0] if upload is not None else "Story")
@@ -121,7 +182,7 @@ def _graded(texts: tuple[str, ...], band: str):
 def _show_sections(story_id: int, title: str, stored: list[Section], band: GradeBand) -> None:
     sections, report = _graded(tuple(s.text for s in stored), str(band))
     figures = report.story
-    st.subheader(title or "Story")
+    st.subheader(plain(title or "Story"))
     cols = st.columns(5)
     cols[0].metric("Words", f"{figures.words:,}")
     cols[1].metric("Sections", len(sections))
@@ -161,10 +222,13 @@ def _section_editor(story_id: int, sections: list[Section]) -> None:
             _save(story_id, merge_sections(sections, chosen))
         if cols[2].button("Split in two", key="split_section"):
             _save(story_id, split_section(sections, chosen))
-    except StoryInputError as exc:
-        st.error(str(exc))
+    except (StoryInputError, StaleEditError) as exc:
+        st.error(plain(exc))
+    # The version on screen when the teacher clicks: a save is checked against it.
+    st.session_state[f"{SEEN_VERSION}_{story_id}"] = get_store().get_story(story_id).version
 
 
 def _save(story_id: int, sections: list[Section]) -> None:
-    get_store().replace_sections(story_id, sections)
+    seen = st.session_state.get(f"{SEEN_VERSION}_{story_id}")
+    get_store().replace_sections(story_id, sections, expected_version=seen)
     st.rerun()
