@@ -109,6 +109,14 @@ class Store(ProjectStore):
                 db.execute("DELETE FROM item WHERE id = ?", (item_id,))
                 self._log(item_id, story_id, actor, "delete", before, None, now)
 
+    def replace_items(self, story_id: int, old_ids: Sequence[int], fresh: Sequence[QAItem],
+                      actor: str, added_by: str) -> list[int]:
+        """Regenerate: the old items out and the new ones in, in one transaction
+        (``actor`` is who asked, ``added_by`` the engine that wrote the new ones)."""
+        with self.transaction():
+            self.delete_items(story_id, old_ids, actor)
+            return self.add_items(story_id, fresh, actor=added_by)
+
     def history(self, story_id: int, item_id: int | None = None) -> list[dict[str, Any]]:
         """The story's changes, oldest first; ``user`` is who was signed in, ``actor`` the
         engine or person named as their author."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import streamlit as st
 
+from qg_studio.ui.auth import require_user
 from qg_studio.ui.pages import annotate, ask, curate, export, generate, models, story
 
 PAGES = [
@@ -22,4 +23,5 @@ PAGES = [
 
 def main() -> None:
     st.set_page_config(page_title="QG Studio", page_icon=":material/quiz:", layout="wide")
+    require_user()  # server mode: the sign-in screen until a teacher has signed in
     st.navigation(PAGES).run()

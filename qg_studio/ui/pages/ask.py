@@ -9,7 +9,7 @@ import streamlit as st
 
 from qg_studio.answering import ANSWERERS, Answer, get_answerer
 from qg_studio.schema import Element, Explicitness, QAItem, Scope, Section
-from qg_studio.ui.state import get_store, require_story
+from qg_studio.ui.state import current_actor, get_store, require_story
 
 RESULT_KEY = "ask_result"
 
@@ -101,7 +101,7 @@ def _show(story_id: int, sections: list[Section], question: str, reply: Answer, 
             scope=Scope.SUMMARY if len(reply.sections) > 1 else Scope.LOCAL,
             sections=reply.sections, evidence=reply.evidence, engine="teacher",
             scores={"confidence": reply.confidence})
-        get_store().add_items(story_id, [item], actor="teacher")
+        get_store().add_items(story_id, [item], actor=current_actor())
         st.success("Added to the question set: see the **Curate** page.")
 
 

@@ -17,7 +17,7 @@ import streamlit as st
 from qg_studio.schema import (AnswerKind, ELEMENTS, Element, Evidence, Explicitness,
                               GenerationRequest, QAItem, ReviewStatus, Section)
 from qg_studio.store import Store, StoreError
-from qg_studio.ui.state import get_store, require_story
+from qg_studio.ui.state import current_actor, get_store, require_story
 
 ACTOR = "teacher"
 STATUS_LABELS = {"unreviewed": "Not reviewed", "kept": "Keep", "dropped": "Drop"}
@@ -85,7 +85,7 @@ def apply_table_edits(store: Store, story_id: int, shown: Sequence[QAItem],
         for column, value in columns.items():
             if column == "#":
                 if value is not None:
-                    store.move_item(item.id, int(value) - 1, actor=ACTOR)
+                    store.move_item(item.id, int(value) - 1, actor=current_actor())
                 continue
             field = TABLE_FIELDS.get(column)
             if field is None:
@@ -95,7 +95,7 @@ def apply_table_edits(store: Store, story_id: int, shown: Sequence[QAItem],
             except ValueError as exc:
                 problems.append(f"“{item.question[:50]}”: {exc}; the saved value is kept.")
         if changes:
-            store.update_item(item.id, actor=ACTOR, **changes)
+            store.update_item(item.id, actor=current_actor(), **changes)
     return problems
 
 
@@ -422,14 +422,14 @@ def _save_field(item_id: int, field: str, key: str, section_ids: list[int]) -> N
         _refresh()
         return
     try:
-        get_store().update_item(item_id, actor=ACTOR, **{field: value})
+        get_store().update_item(item_id, actor=current_actor(), **{field: value})
     except StoreError as exc:
         _say("error", f"Not saved: {exc}")
     _refresh()
 
 
 def _move(item_id: int, new_index: int) -> None:
-    get_store().move_item(item_id, max(new_index, 0), actor=ACTOR)
+    get_store().move_item(item_id, max(new_index, 0), actor=current_actor())
     _refresh()
 
 
@@ -474,7 +474,7 @@ def _add_question(story_id: int) -> None:
         fields["sections"] = section_ids
     item = QAItem.from_dict({"question": question, "engine": ACTOR,
                              "status": ReviewStatus.KEPT.value, **fields})
-    [item_id] = store.add_items(story_id, [item], actor=ACTOR)
+    [item_id] = store.add_items(story_id, [item], actor=current_actor())
     st.session_state[PICK] = item_id
     _refresh()
     answer = item.answer or "(no answer yet: type one above)"
@@ -539,7 +539,7 @@ def _do_regenerate(store: Store, story, what: str, target, count: int,
     if not fresh:
         st.warning("The generator found no new question there; nothing was changed.")
         return
-    store.delete_items(story.id, [i.id for i in replace], actor=ACTOR)
+    store.delete_items(story.id, [i.id for i in replace], actor=current_actor())
     store.add_items(story.id, fresh, actor=fresh[0].engine or engine)
     _say("success", f"{len(fresh)} new question(s) for {what} {target}; "
          f"{len(replace)} unkept one(s) replaced.")
@@ -564,7 +564,7 @@ def _undo_and_history(store: Store, story, positions: dict[int, int]) -> None:
 
 
 def _undo(story_id: int) -> None:
-    undone = get_store().undo(story_id, actor=ACTOR)
+    undone = get_store().undo(story_id, actor=current_actor())
     if undone is None:
         _say("info", "Nothing to undo.")
     else:
