@@ -6,7 +6,7 @@ STAMP := $(VENV)/.installed
 # TORCH_SPEC to the CUDA build they want before the first `make`.
 TORCH_SPEC ?= torch==2.13.0
 
-.PHONY: app test test-all system-deps
+.PHONY: app server test test-all system-deps
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -15,8 +15,14 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q -e '.[dev]'
 	touch $(STAMP)
 
+# This computer only, one local user (README, "Two modes").
 app: $(STAMP)
-	$(VENV)/bin/streamlit run streamlit_app.py --server.headless true --browser.gatherUsageStats false
+	$(VENV)/bin/streamlit run streamlit_app.py --server.address 127.0.0.1 --server.headless true --browser.gatherUsageStats false
+
+# A school server: sign-in through .streamlit/secrets.toml [auth], each teacher's projects their own.
+PORT ?= 8501
+server: $(STAMP)
+	QG_STUDIO_MODE=server $(VENV)/bin/streamlit run streamlit_app.py --server.address 0.0.0.0 --server.port $(PORT) --server.headless true --browser.gatherUsageStats false
 
 system-deps:
 	bash scripts/install-system-deps.sh
