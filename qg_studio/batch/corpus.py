@@ -65,9 +65,11 @@ def _file_jobs(root: Path, split: str) -> list[StoryJob]:
     from qg_studio.data.fairytaleqa import safe_name
     from qg_studio.data.projects import slug
 
-    files = sorted(p for p in root.rglob("*")
-                   if p.is_file() and p.suffix.lower() in STORY_SUFFIXES
-                   and not any(part.startswith(".") for part in p.relative_to(root).parts))
+    # Top-level files first, so a story keeps its own name when a subfolder repeats it.
+    files = sorted((p for p in root.rglob("*")
+                    if p.is_file() and p.suffix.lower() in STORY_SUFFIXES
+                    and not any(part.startswith(".") for part in p.relative_to(root).parts)),
+                   key=lambda p: (len(p.relative_to(root).parts), p.relative_to(root).as_posix()))
     used: set[str] = set()
     jobs = []
     for path in files:

@@ -42,6 +42,10 @@ def run_batch(corpus: str | Path, out: str | Path, settings: BatchSettings,
               on_outcome: Callable[[StoryOutcome], None] | None = None) -> dict:
     """Do every story of ``corpus`` not yet done in ``out``; the summary as a dict."""
     start = time.perf_counter()
+    if ray:
+        from qg_studio.batch.ray_backend import import_ray
+
+        import_ray()  # missing Ray: one line before anything is written
     jobs = find_stories(corpus, split)
     out = Path(out)
     _check_out(out)
