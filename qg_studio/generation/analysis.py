@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from collections import OrderedDict
 
 from qg_studio.generation.grammar import Clause, clauses, usable
-from qg_studio.generation.mentions import Resolver
+from qg_studio.generation.mentions import Resolver, quoted_tokens
 from qg_studio.nlp import get_nlp
 
 _WORD = re.compile(r"[A-Za-z']+")
@@ -45,27 +45,15 @@ _CACHE_SIZE = 512
 
 
 def _build(text: str, doc) -> Analysis:
-    resolver = Resolver(doc)
+    quoted = quoted_tokens(doc)
+    resolver = Resolver(doc, quoted)
     sents = [s for s in doc.sents if s.text.strip()]
     analysis = Analysis(text, doc, resolver, sents, [clauses(s, resolver) for s in sents],
-                        _quoted(doc))
+                        quoted)
     _CACHE[text] = analysis
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
     return analysis
-
-
-def _quoted(doc) -> set[int]:
-    inside, out = False, set()
-    for t in doc:
-        if t.text in ('"', "“", "”", "``", "''"):
-            inside = not inside if t.text in ('"', "``", "''") else t.text == "“"
-            continue
-        if t.is_space and "\n" in t.text:
-            inside = False  # a paragraph break closes an unbalanced quote
-        if inside:
-            out.add(t.i)
-    return out
 
 
 def clear_cache() -> None:

@@ -36,7 +36,7 @@ def find_candidates(section: Section, analysis: Analysis, following: Section | N
                 if item is not None:
                     out.append(item)
     if following is not None and next_analysis is not None:
-        out.extend(_predictions(section, analysis, following, next_analysis))
+        out.extend(predictions_between(section, analysis, following, next_analysis))
     return [i for i in out if _well_formed(i)]
 
 
@@ -323,7 +323,7 @@ def _outcome(section, analysis, clause, context, clause_list):
     return None
 
 
-def _predictions(section, analysis, following, next_analysis) -> list[QAItem]:
+def predictions_between(section, analysis, following, next_analysis) -> list[QAItem]:
     """What a character of this section does early in the next one, asked from the
     last event of this one (implicit: the reader has to guess it)."""
     last = None

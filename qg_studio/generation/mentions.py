@@ -36,7 +36,22 @@ ANIMATE = MALE | FEMALE | {
     "hero", "heroine", "pooka", "fairies", "shoemaker", "boatman", "cobbler", "porter",
     "student", "teacher", "doctor", "physician", "minister", "officer", "guard", "ruler",
     "nobleman", "emperor", "mandarin", "hermit", "traveller", "traveler",
+    # Fable animals: two of them often hold the stage alone.
+    "camel", "heron", "otter", "lamb", "ass", "donkey", "mule", "ape", "peacock", "cock",
+    "rooster", "lark", "nightingale", "magpie", "wren", "robin", "beaver", "mole", "hedgehog",
+    "lizard", "grasshopper", "cricket", "butterfly", "fly", "gnat", "kid", "calf", "bull",
+    "stag", "boar", "leopard", "panther", "buffalo", "kangaroo", "parrot", "kite", "hawk",
+    "vulture", "falcon", "swallow", "pelican", "whale", "dolphin", "seal", "gnome", "giantess",
 }
+# Greetings and thanks in dialogue are parsed as nouns, even names ("Good-morning,
+# Camel"): none of them is a character.
+GREETINGS = {"morning", "good-morning", "evening", "good-evening", "night", "good-night",
+             "day", "good-day", "afternoon", "hello", "goodbye", "good-bye", "farewell",
+             "thanks", "welcome", "greetings", "hail", "adieu"}
+# Entity labels a spaCy model gives a name that is never a character; an animal's name in
+# a fable ("the Heron", "the Monkey") is often labelled ORG or PRODUCT, so those stay in.
+NOT_PERSON_LABELS = ("GPE", "LOC", "FAC", "DATE", "TIME", "CARDINAL", "ORDINAL",
+                     "QUANTITY", "MONEY", "PERCENT", "EVENT", "LANGUAGE", "LAW")
 NOT_CHARACTERS = {"one", "no", "nobody", "everyone", "everybody", "someone", "somebody",
                   "anyone", "anybody", "none", "other", "others", "each", "all"}
 
@@ -64,14 +79,64 @@ def _gender(head) -> str:
     return ""
 
 
+def is_greeting(head) -> bool:
+    """"Good-morning", "Good day", "Farewell": a greeting, never a character."""
+    word = head.lower_
+    if word in GREETINGS and (word not in ("morning", "evening", "night", "day", "afternoon")
+                              or _after_good(head)):
+        return True
+    return word == "good" and head.i + 1 < len(head.doc) and \
+        head.doc[head.i + 1].lower_ in GREETINGS | {"-"}
+
+
+def _after_good(head) -> bool:
+    doc = head.doc
+    for back in (1, 2):
+        j = head.i - back
+        if j >= 0 and doc[j].lower_ == "good":
+            return True
+        if j < 0 or doc[j].text != "-":
+            break
+    return False
+
+
 def is_animate(head) -> bool:
-    if head.lower_ in NOT_CHARACTERS:
+    if head.lower_ in NOT_CHARACTERS or is_greeting(head):
         return False
     if head.ent_type_ in ("PERSON", "NORP"):
         return True
     if head.pos_ == "PROPN":
-        return head.ent_type_ not in ("GPE", "LOC", "FAC", "DATE", "TIME", "ORG")
+        return head.ent_type_ not in NOT_PERSON_LABELS
     return head.lemma_.lower() in ANIMATE or head.text.lower() in ANIMATE
+
+
+def quoted_tokens(doc) -> set[int]:
+    """Indexes of the tokens inside quotation marks (someone's speech)."""
+    inside, out = False, set()
+    for t in doc:
+        if t.text in ('"', "“", "”", "``", "''"):
+            inside = not inside if t.text in ('"', "``", "''") else t.text == "“"
+            continue
+        if t.is_space and "\n" in t.text:
+            inside = False  # a paragraph break closes an unbalanced quote
+        if inside:
+            out.add(t.i)
+    return out
+
+
+def is_vocative(token, quoted: set[int]) -> bool:
+    """A name the speaker calls out ("Good-morning, Camel," / "Thank you, Heron"):
+    set off by commas or quotes inside speech. The parser often makes it a subject."""
+    if token.i not in quoted:
+        return False
+    doc = token.doc
+    start = token.left_edge.i
+    before = doc[start - 1] if start > 0 else None
+    after = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    opens = before is None or before.is_punct or before.lower_ in GREETINGS or \
+        before.lower_ in ("you", "o", "oh", "dear", "hello", "hey")
+    closes = after is None or after.text in (",", "!", "?", ".", '"', "”", ";")
+    return opens and closes
 
 
 def mention_text(tokens) -> str:
@@ -96,6 +161,8 @@ def mention_text(tokens) -> str:
 
 
 SUBJECT_ROLES = ("nsubj", "nsubjpass")
+SPEECH_VERBS = {"say", "ask", "cry", "reply", "answer", "shout", "exclaim", "whisper", "call",
+                "scream", "tell"}
 MENTION_ROLES = {"nsubj", "nsubjpass", "dobj", "pobj", "appos", "conj", "dative", "ROOT", "npadvmod", "oprd"}
 
 
@@ -108,17 +175,29 @@ class Resolver:
     stage) over a later object: "The owl listened. She gave Mira a wick, and she ...".
     """
 
-    def __init__(self, doc):
+    def __init__(self, doc, quoted: set[int] | None = None):
         self.doc = doc
+        self.quoted = quoted_tokens(doc) if quoted is None else quoted
         self._resolved: dict[int, str] = {}
         self._pronoun: dict[str, str] = {}  # mention → the subject pronoun the text uses
+        # A fable's animals have no gender until the text gives one ("the Heron ... she");
+        # once it has, "he" can no longer mean her.
+        self._gender: dict[str, str] = {}
         mentions: list[tuple[Mention, bool]] = []  # (mention, was a subject)
+        self._verb_args: dict[int, set[int]] = {}
+        for token in doc:
+            if token.pos_ in ("NOUN", "PROPN", "PRON"):
+                self._verb_args.setdefault(_governor(token), set()).add(token.i)
         chunk_at = {c.root.i: c for c in doc.noun_chunks}
         for token in doc:
             kind = PRONOUNS.get(token.lower_)
             if kind is not None:
+                if token.i in self.quoted:
+                    continue  # speech: "he" there may be anyone the speaker means
                 found = self._pick(mentions, kind, token)
                 if found is not None:
+                    if kind in "mf" and not found.gender:
+                        self._learn(mentions, found.text, kind)
                     self._resolved[token.i] = found.text
                     if token.dep_ in SUBJECT_ROLES:
                         self._pronoun.setdefault(found.text, token.lower_)
@@ -129,7 +208,7 @@ class Resolver:
             chunk = chunk_at.get(token.i)
             if chunk is None or token.pos_ == "PRON" or not is_animate(token):
                 continue
-            if token.dep_ not in MENTION_ROLES:
+            if token.dep_ not in MENTION_ROLES or is_vocative(token, self.quoted):
                 continue
             tokens = [t for t in chunk if not (t.dep_ == "poss" and t.pos_ == "PRON")]
             text = mention_text(tokens)
@@ -138,11 +217,29 @@ class Resolver:
             if text[0].islower() and not text.startswith("the "):
                 text = "the " + text
             plural = token.tag_ in ("NNS", "NNPS") or token.lemma_.lower() == "people"
-            mentions.append((Mention(text, _gender(token), plural, token.i),
+            gender = _gender(token) or self._gender.get(text, "")
+            mentions.append((Mention(text, gender, plural, token.i),
                              token.dep_ in SUBJECT_ROLES))
 
+    def _learn(self, mentions, text: str, kind: str) -> None:
+        self._gender[text] = kind
+        for mention, _ in mentions:
+            if mention.text == text:
+                mention.gender = kind
+
+    def gender_of(self, mention: str) -> str:
+        """"m", "f" or "" as the text has shown it (a pronoun) or the noun says."""
+        return self._gender.get(mention, "")
+
     def _pick(self, mentions, kind: str, token) -> Mention | None:
+        verb = _governor(token)
+        reflexive = token.lower_.endswith(("self", "selves"))
+
         def fits(m: Mention) -> bool:
+            # "The Crow laughed at her": her is not the Crow (a non-reflexive pronoun
+            # never means a character named by its own verb), nor "her dried fish" him.
+            if not reflexive and m.index in self._verb_args.get(verb, ()):
+                return False
             if kind == "p":
                 return m.plural
             return not m.plural and m.gender in ("", kind)
@@ -175,16 +272,38 @@ class Resolver:
         return None
 
     def speaker(self, sent) -> str | None:
-        """Who says a quoted sentence: the subject of "said"/"asked"/"cried" in it."""
-        for t in sent:
-            if t.lemma_ in ("say", "ask", "cry", "reply", "answer", "shout", "exclaim",
-                            "whisper", "call", "scream", "tell") and t.pos_ == "VERB":
+        """Who says a quoted sentence: the subject of "said"/"asked"/"cried" outside the
+        quotes, in it or, for speech that runs on, in the sentence before."""
+        doc = sent.doc
+        previous = doc[sent.start - 1].sent if sent.start > 0 else None
+        for span in (sent, previous):
+            if span is None:
+                break
+            for t in span:
+                if t.lemma_ not in SPEECH_VERBS or t.pos_ != "VERB" or t.i in self.quoted:
+                    continue
+                # Outside the quotes only: '"Good-morning, Camel," said the Monkey' is
+                # parsed with two subjects, and the called-out one is not the speaker.
                 for c in t.children:
-                    if c.dep_ == "nsubj":
+                    if c.dep_ == "nsubj" and c.i not in self.quoted:
                         if c.lower_ in PRONOUNS:
                             return self.resolve(c)
                         return mention_text(list(c.subtree))
+            if not any(t.i in self.quoted for t in span):
+                break  # narration between: the speech before is someone else's
         return None
+
+
+def _governor(token) -> int:
+    """The verb a noun or pronoun belongs to (through prepositions and possessors)."""
+    head = token.head
+    while head.i != head.head.i and head.pos_ not in ("VERB", "AUX"):
+        head = head.head
+    # "sat on a branch and laughed at her": a verb without a subject of its own shares
+    # the one before it.
+    while head.dep_ == "conj" and not any(c.dep_ in SUBJECT_ROLES for c in head.children):
+        head = head.head
+    return head.i
 
 
 def _previous_sentence_start(token, sent_start: int) -> int:

@@ -1,0 +1,303 @@
+"""Questions about the whole story, for any engine: who it is about, where it happens,
+what they want, the turning point, how it ends, its lesson, and what comes next.
+
+Engines write questions about one section at a time; a teacher also asks about the
+story as a whole (FairytaleQA's *summary* questions). The pipeline adds these to any
+engine's candidates, so every set can cover the story's shape. They are read off the
+same parse the embedded engine uses (characters counted through resolved pronouns),
+and each keeps the span of the story that answers it as evidence.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Sequence
+
+from qg_studio.generation.analysis import Analysis, analyse_many
+from qg_studio.generation.grammar import finish, state, usable
+from qg_studio.generation.lexicon import PLACE_NOUNS, PLACE_PREPOSITIONS
+from qg_studio.generation.mentions import PRONOUNS, is_animate
+from qg_studio.schema import (AnswerKind, Element, Evidence, Explicitness, QAItem, Scope,
+                              Section)
+
+STORY_LEVEL = "story_level"  # scores key: the item asks about the whole story
+SECTION_END = "section_end"  # scores key: a prediction asked where a part of the story ends
+TURNS = ("one day", "suddenly", "but one day", "then one day", "one morning", "one night",
+         "one evening", "at last", "but when", "soon after", "the next day", "but then")
+WANTS = {"want": "want", "wish": "wish for", "long": "long for", "hope": "hope for",
+         "decide": "decide to do", "try": "try to do", "plan": "plan to do"}
+_MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
+
+
+def story_questions(sections: Sequence[Section]) -> list[QAItem]:
+    """Story-level candidates (scope summary) and predictions at the ends of parts."""
+    sections = [s for s in sections if s.text.strip()]
+    if not sections:
+        return []
+    analyses = analyse_many([s.text for s in sections])
+    ids = [s.id for s in sections]
+    cast = main_characters(analyses)
+    moral = moral_line(sections[-1])
+    out: list[QAItem | None] = [
+        _who(sections, analyses, cast, ids),
+        _where(sections[0], analyses[0], ids),
+        _want(sections, analyses, cast, ids),
+        _turning_point(sections, analyses, ids),
+        _ending(sections[-1], analyses[-1], moral, ids),
+        _lesson(sections[-1], moral, ids),
+    ]
+    items = [i for i in out if i is not None]
+    for item in items:
+        item.scores[STORY_LEVEL] = 1.0
+    return items + part_end_predictions(sections, analyses)
+
+
+def main_characters(analyses: Sequence[Analysis]) -> list[str]:
+    """The story's characters, most talked about first: subjects of clauses, with each
+    pronoun counted for the character it stands for."""
+    counts: Counter = Counter()
+    first: dict[str, str] = {}
+    for analysis in analyses:
+        for clause_list in analysis.sentence_clauses:
+            for clause in clause_list:
+                heads = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
+                if not heads or not usable(clause) or clause.head.i in analysis.quoted:
+                    continue
+                head = heads[0]
+                if not (is_animate(head) or head.lower_ in PRONOUNS):
+                    continue
+                name = clause.subject_text
+                if len(name.split()) > 4:
+                    continue
+                key = _key(name)
+                counts[key] += 1
+                first.setdefault(key, name)
+    return [first[k] for k, _ in counts.most_common() if counts[k] >= 2]
+
+
+def _key(name: str) -> str:
+    return re.sub(r"^(the|a|an)\s+", "", name.lower()).strip()
+
+
+def _item(question: str, answer: str, element: Element, explicit: bool, section: Section,
+          start: int, end: int, confidence: float, ids: list[int]) -> QAItem | None:
+    answer = answer.strip(" ,;:.\"'“”")
+    start, end = max(0, start), min(len(section.text), end)
+    if not question or not answer or end <= start:
+        return None
+    return QAItem(
+        question=question, answers=[answer], element=element,
+        explicitness=Explicitness.EXPLICIT if explicit else Explicitness.IMPLICIT,
+        answer_kind=AnswerKind.EXTRACTIVE if explicit else AnswerKind.ABSTRACTIVE,
+        scope=Scope.SUMMARY if len(ids) > 1 else Scope.LOCAL, sections=list(ids),
+        evidence=[Evidence(section.id, start, end, section.text[start:end])],
+        scores={"confidence": round(confidence, 3)})
+
+
+def _first_sentence_with(sections, analyses, name: str):
+    key = _key(name)
+    for section, analysis in zip(sections, analyses):
+        for sent in analysis.sentences:
+            if key in sent.text.lower():
+                return section, sent
+    return sections[0], analyses[0].sentences[0]
+
+
+def _who(sections, analyses, cast, ids) -> QAItem | None:
+    if not cast or not analyses[0].sentences:
+        return None
+    counts = len(cast)
+    if counts >= 2 and _pair(analyses, cast):
+        answer = f"{cast[0]} and {cast[1]}"
+        question = "Who are the two main characters of the story?"
+    else:
+        answer, question = cast[0], "Who is the main character of the story?"
+    section, sent = _first_sentence_with(sections, analyses, cast[0])
+    return _item(question, answer, Element.CHARACTER, True, section, sent.start_char,
+                 sent.end_char, 0.8, ids)
+
+
+def _pair(analyses, cast) -> bool:
+    """Two characters share the stage when the second is talked about at least half as
+    often as the first (a fable's two animals)."""
+    counts: Counter = Counter()
+    for analysis in analyses:
+        text = analysis.text.lower()
+        for name in cast[:2]:
+            counts[name] += text.count(_key(name))
+    return counts[cast[1]] * 2 >= counts[cast[0]]
+
+
+def _where(section: Section, analysis: Analysis, ids) -> QAItem | None:
+    """Where the story happens: the first place the opening sentences name."""
+    for sent in analysis.sentences[:4]:
+        for token in sent:
+            if token.dep_ != "prep" or token.lower_ not in PLACE_PREPOSITIONS or \
+                    token.i in analysis.quoted:
+                continue
+            objs = [c for c in token.children if c.dep_ == "pobj"]
+            if not objs or not (objs[0].lemma_.lower() in PLACE_NOUNS
+                                or objs[0].ent_type_ in ("GPE", "LOC", "FAC")):
+                continue
+            phrase = list(token.subtree)
+            if len(phrase) > 10:
+                continue
+            start, end = phrase[0].idx, phrase[-1].idx + len(phrase[-1].text)
+            return _item("Where does the story take place?", section.text[start:end],
+                         Element.SETTING, True, section, start, end, 0.75, ids)
+    return None
+
+
+def _want(sections, analyses, cast, ids) -> QAItem | None:
+    """What a main character wants: "The Heron wanted to share the fish"."""
+    keys = {_key(c) for c in cast[:2]}
+    for section, analysis in zip(sections, analyses):
+        for clause_list in analysis.sentence_clauses:
+            for clause in clause_list:
+                if clause.head.lemma_ not in WANTS or clause.head.i in analysis.quoted or \
+                        _key(clause.subject_text) not in keys:
+                    continue
+                goal = [c for c in clause.head.children if c.dep_ in ("xcomp", "dobj", "ccomp")]
+                if not goal:
+                    continue
+                phrase = sorted(goal[0].subtree, key=lambda t: t.i)
+                if not 1 < len(phrase) <= 12:
+                    continue
+                start, end = phrase[0].idx, phrase[-1].idx + len(phrase[-1].text)
+                verb = WANTS[clause.head.lemma_]
+                question = finish(f"What did {clause.subject_text} {verb}")
+                return _item(question, section.text[start:end], Element.ACTION, True,
+                             section, start, end, 0.75, ids)
+    return None
+
+
+def _turning_point(sections, analyses, ids) -> QAItem | None:
+    """The event that changes the story: the first "One day ..." past its opening."""
+    total = sum(len(a.sentences) for a in analyses)
+    seen = 0
+    for section, analysis in zip(sections, analyses):
+        for index, sent in enumerate(analysis.sentences):
+            seen += 1
+            if seen <= max(1, total // 5):
+                continue
+            low = sent.text.strip().lower()
+            opener = next((t for t in TURNS if low.startswith(t)), None)
+            if opener is None or any(t.i in analysis.quoted for t in sent):
+                continue
+            main = [c for c in analysis.sentence_clauses[index]
+                    if usable(c) and c.head.dep_ == "ROOT" and c.head.pos_ == "VERB"]
+            if not main:
+                continue
+            clause = main[0]
+            answer = state(clause, skip={t.i for t in clause.front})
+            answer = re.sub(rf"^{re.escape(opener)}\s*,?\s*", "", answer, flags=re.I)
+            when = opener.replace("but ", "").replace("then ", "")
+            question = finish(f"What important thing happened {when}")
+            start, end = clause.start_char, clause.end_char
+            return _item(question, answer, Element.ACTION, False, section, start, end, 0.7,
+                         ids)
+    return None
+
+
+def moral_line(section: Section) -> tuple[int, int] | None:
+    """The span of a fable's closing moral: a last paragraph of one short sentence that
+    states a general truth ("Those who laugh at others may one day need their help."),
+    or one that starts "Moral:"."""
+    text = section.text.rstrip()
+    start = text.rfind("\n")
+    last = text[start + 1:].strip()
+    if not last or start < 0:
+        return None
+    begin = text.index(last, start)
+    if _MORAL.match(last):
+        return begin, begin + len(last)
+    words = last.split()
+    if not 4 <= len(words) <= 25 or last.count(".") > 1 or any(q in last for q in '"“”'):
+        return None
+    from qg_studio.generation.analysis import analyse
+
+    doc = analyse(last).doc
+    roots = [t for t in doc if t.dep_ == "ROOT"]
+    if not roots:
+        return None
+    root = roots[0]
+    aux = [c for c in root.children if c.dep_ == "aux"]
+    present = root.tag_ in ("VBZ", "VBP") or any(a.tag_ == "MD" or a.tag_ in ("VBZ", "VBP")
+                                                  for a in aux)
+    subject = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
+    generic = bool(subject) and (subject[0].tag_ in ("NNS",) or subject[0].lower_ in
+                                 ("those", "who", "one", "he", "they", "a", "whoever")
+                                 or any(c.lower_ in ("a", "an", "every", "those", "who")
+                                        for c in subject[0].subtree))
+    if present and generic:
+        return begin, begin + len(last)
+    return None
+
+
+def _ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
+    """How the story ends: its last sentence of narration (not speech, not the moral)."""
+    for index in range(len(analysis.sentences) - 1, -1, -1):
+        sent = analysis.sentences[index]
+        if moral and sent.start_char >= moral[0]:
+            continue
+        if any(t.i in analysis.quoted for t in sent) or '"' in sent.text or "“" in sent.text:
+            continue
+        main = [c for c in analysis.sentence_clauses[index]
+                if usable(c) and c.head.dep_ == "ROOT"]
+        if not main or len(sent.text.split()) > 30:
+            continue
+        clause = main[0]
+        answer = " ".join(state(c) for c in analysis.sentence_clauses[index]
+                          if usable(c) and c.head.dep_ in ("ROOT", "conj"))
+        answer = answer or state(clause)
+        return _item("How does the story end?", answer, Element.OUTCOME, True, section,
+                     sent.start_char, sent.end_char, 0.8, ids)
+    return None
+
+
+def _lesson(section: Section, moral, ids) -> QAItem | None:
+    if not moral:
+        return None
+    start, end = moral
+    answer = _MORAL.sub("", section.text[start:end])
+    return _item("What lesson does the story teach?", answer, Element.OUTCOME, False,
+                 section, start, end, 0.8, ids)
+
+
+def part_end_predictions(sections: Sequence[Section], analyses: Sequence[Analysis]
+                         ) -> list[QAItem]:
+    """"What will the Goat do after she saw the fox?" asked where a section or a
+    paragraph ends, answered by what the next part tells (implicit: a guess)."""
+    from qg_studio.generation.candidates import predictions_between
+
+    out: list[QAItem] = []
+    for index, (section, analysis) in enumerate(zip(sections, analyses)):
+        if index + 1 < len(sections):
+            out.extend(predictions_between(section, analysis, sections[index + 1],
+                                           analyses[index + 1]))
+        out.extend(_paragraph_predictions(section))
+    for item in out:
+        item.scores[SECTION_END] = 1.0
+    return out
+
+
+def _paragraph_predictions(section: Section) -> list[QAItem]:
+    from qg_studio.generation.candidates import predictions_between
+
+    spans = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*",
+                                                      section.text)]
+    spans = [s for s in spans if len(section.text[s[0]:s[1]].split()) >= 12]
+    out: list[QAItem] = []
+    for (a0, a1), (b0, b1) in zip(spans, spans[1:]):
+        here = Section(section.id, section.text[a0:a1])
+        after = Section(section.id, section.text[b0:b1])
+        first, second = analyse_many([here.text, after.text])
+        for item in predictions_between(here, first, after, second):
+            # Offsets were read in the paragraph: move them into the section.
+            ev = item.evidence[0]
+            item.evidence = [Evidence(section.id, ev.start + b0, ev.end + b0, ev.text)]
+            item.sections = [section.id]
+            item.scope = Scope.LOCAL
+            out.append(item)
+    return out
