@@ -6,6 +6,7 @@ import csv
 import json
 
 import openpyxl
+import pytest
 
 from export_story import items, sections
 from qg_studio.cli import main
@@ -64,8 +65,61 @@ def test_bad_input_is_one_line(tmp_path, capsys):
     assert not (tmp_path / "x").exists()
 
 
-def test_out_without_extension_gets_the_formats_and_title_is_used(tmp_path):
+def test_out_folder_gets_the_formats_extension_and_title_is_used(tmp_path):
     assert main(["export", str(_generate_output(tmp_path)), "--format", "gift",
-                 "--out", str(tmp_path / "quiz"), "--title", "Year 3: Greta"]) == 0
-    text = (tmp_path / "quiz.gift.txt").read_text(encoding="utf-8")
+                 "--out", str(tmp_path / "quiz") + "/", "--title", "Year 3: Greta"]) == 0
+    text = (tmp_path / "quiz" / "Year-3-Greta-gift.gift.txt").read_text(encoding="utf-8")
     assert text.startswith("// Year 3: Greta")
+
+
+def _payload(tmp_path, **changes):
+    secs = sections()
+    payload = {"story": {"title": "Greta"}, "sections": [s.to_dict() for s in secs],
+               "items": [i.to_dict() for i in items(secs)]}
+    for key, value in changes.items():
+        if key.startswith("item2_"):
+            payload["items"][1][key[6:]] = value
+        else:
+            payload[key] = value
+    return payload
+
+
+DEEP = "[" * 100000 + "]" * 100000
+
+
+@pytest.mark.parametrize("changes,words", [
+    ({"item2_question": None}, ["item 2", "'question'", "null"]),
+    ({"item2_question": 42}, ["item 2", "'question'", "number"]),
+    ({"item2_question": ["Who?"]}, ["item 2", "'question'", "list"]),
+    ({"item2_question": float("nan")}, ["item 2", "'question'", "NaN"]),
+    ({"item2_answers": "the king"}, ["item 2", "'answers'"]),
+    ({"item2_answers": [None]}, ["item 2", "'answers[1]'", "null"]),
+    ({"item2_sections": "1,2"}, ["item 2", "'sections'", "text"]),
+    ({"item2_sections": [float("nan")]}, ["item 2", "'sections[1]'", "NaN"]),
+    ({"item2_scores": {"confidence": float("nan")}}, ["item 2", "scores.confidence", "NaN"]),
+    ({"item2_element": "weather"}, ["item 2", "weather"]),
+    ({"item2_evidence": [{"section": "x"}]}, ["item 2", "evidence[1]"]),
+    ({"sections": "Once upon a time"}, ["'sections'", "text"]),
+    ({"sections": [{"id": 1, "text": None}]}, ["section 1", "'text'", "null"]),
+    ({"items": {"question": "Who?"}}, ["'items'", "object"]),
+    ({"items": [[[[[[["deep"]]]]]]]}, ["item 1", "list"]),
+    ({"story": "Greta"}, ["'story'", "text"]),
+    ({"story": {"title": 7}}, ["'title'", "number"]),
+])
+def test_malformed_set_is_one_line_naming_item_and_field(tmp_path, capsys, changes, words):
+    path = tmp_path / "set.json"
+    path.write_text(json.dumps(_payload(tmp_path, **changes)))
+    out = tmp_path / "x.gift.txt"
+    assert main(["export", str(path), "--format", "gift", "--out", str(out)]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "Traceback" not in err, err
+    assert all(word in err for word in words), err
+    assert not out.exists()
+
+
+def test_set_nested_very_deep_is_one_line(tmp_path, capsys):
+    path = tmp_path / "deep.json"
+    path.write_text('{"items": ' + DEEP + "}")
+    assert main(["export", str(path), "--format", "xlsx", "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "nested too deeply" in err

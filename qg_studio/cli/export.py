@@ -21,7 +21,9 @@ def register(commands) -> None:
                         help="a project name or id, or a .json file ('-' reads stdin)")
     parser.add_argument("--format", required=True, choices=list(FORMATS),
                         help="xlsx is the printable worksheet with answer key")
-    parser.add_argument("--out", required=True, help="the file to write")
+    parser.add_argument("--out", required=True,
+                        help="the file to write, exactly as named; or a folder, to write "
+                             "the file named after the title in it")
     parser.add_argument("--paper", choices=["a4", "letter"], default=None,
                         help="worksheet paper size (default: the template's)")
     parser.add_argument("--questions-only", action="store_true",
@@ -40,7 +42,7 @@ def register(commands) -> None:
 
 def load_source(source: str):
     """(title, sections, items) from a JSON file/stdin or a project in the store."""
-    from qg_studio.schema import QAItem, Section
+    from qg_studio.export.payload import PayloadError, read_set
 
     path = Path(source)
     if source == "-" or path.suffix.lower() == ".json" or path.is_file():
@@ -53,16 +55,9 @@ def load_source(source: str):
                 raise UserError(f"cannot read {source}: {exc.strerror or exc}") from None
         payload = _last_json_object(text, source)
         try:
-            sections = [Section.from_dict(s) for s in payload.get("sections") or []]
-            items = [QAItem.from_dict(i) for i in payload.get("items") or []]
-        except (KeyError, TypeError, ValueError) as exc:
-            raise UserError(f"{source} is not a generate --json result: {exc}") from None
-        story = payload.get("story")
-        title = (story.get("title") if isinstance(story, dict) else None) or payload.get(
-            "title") or (path.stem if source != "-" else "Story")
-        if not sections and isinstance(story, dict) and story.get("sections"):
-            sections = [Section.from_dict(s) for s in story["sections"]]
-        return str(title), sections, items
+            return read_set(payload, path.stem if source != "-" else "Story")
+        except PayloadError as exc:
+            raise UserError(f"{source}: {exc}") from None
 
     from qg_studio.store import Store, StoreError
 
@@ -84,6 +79,8 @@ def _last_json_object(text: str, source: str) -> dict:
             value = json.loads(candidate)
         except json.JSONDecodeError:
             continue
+        except RecursionError:
+            raise UserError(f"{source} is nested too deeply to be a question set") from None
         if isinstance(value, dict):
             return value
     raise UserError(f"{source} holds no JSON object (expected the last line of "
@@ -91,8 +88,9 @@ def _last_json_object(text: str, source: str) -> dict:
 
 
 def cmd_export(args) -> int:
-    from qg_studio.export import FORMATS, export_story
+    from qg_studio.export import export_story
     from qg_studio.export.worksheet import WorksheetOptions
+    from qg_studio.paths import output_file, write_file
 
     title, sections, items = load_source(args.source)
     title = args.title or title
@@ -106,14 +104,10 @@ def cmd_export(args) -> int:
                               worksheet=options)
     except (OSError, ValueError) as exc:
         raise UserError(str(exc)) from None
-    out = Path(args.out)
-    if not out.suffix:  # "--out quiz" → quiz.gift.txt, quiz.xlsx, …
-        out = out.with_name(out.name + FORMATS[args.format].extension)
     try:
-        out.parent.mkdir(parents=True, exist_ok=True)
-        out.write_bytes(result.data)
+        out = write_file(output_file(args.out, result.filename), result.data)
     except OSError as exc:
-        raise UserError(f"cannot write {out}: {exc.strerror or exc}") from None
+        raise UserError(f"cannot write {args.out}: {exc.strerror or exc}") from None
     report = result.report
     print(f"wrote {out} ({args.format}): {report.written} question(s)")
     for warning in report.warnings():

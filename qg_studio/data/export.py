@@ -16,12 +16,13 @@ from qg_studio.data.fairytaleqa import CsvLayout, write_csv, write_split
 from qg_studio.data.hf import write_hf
 from qg_studio.data.projects import PROVENANCE_COLUMNS, ExportStory, is_teacher_set
 from qg_studio.data.storyqa import write_storyqa
+from qg_studio.paths import inside
 
 FORMATS = ("fairytaleqa", "storyqa", "hf")
 
 
 def provenance_path(root: str | Path, split: str, name: str) -> Path:
-    return Path(root) / "provenance" / split / f"{name}-provenance.csv"
+    return inside(root, "provenance", split, f"{name}-provenance.csv")
 
 
 def _by_split(exports: Sequence[ExportStory]) -> dict[str, list[ExportStory]]:
@@ -43,7 +44,7 @@ def write_fairytaleqa(out: str | Path, exports: Sequence[ExportStory]) -> list[P
 
 
 def write_storyqa_files(out: str | Path, exports: Sequence[ExportStory]) -> list[Path]:
-    return [write_storyqa(Path(out) / f"{split}.jsonl", [e.story for e in group],
+    return [write_storyqa(inside(out, f"{split}.jsonl"), [e.story for e in group],
                           [e.provenance for e in group])
             for split, group in _by_split(exports).items()]
 

@@ -16,6 +16,7 @@ from typing import Sequence
 from qg_studio.data.cells import guard
 from qg_studio.data.fairytaleqa import FtqaStory
 from qg_studio.data.storyqa import cited_text
+from qg_studio.paths import inside
 
 HF_COLUMNS = ["story_name", "story_section", "question", "answer1", "answer2", "local-or-sum",
               "attribute", "ex-or-im", "ex-or-im2"]
@@ -48,18 +49,17 @@ def hf_rows(story: FtqaStory, provenance: Sequence[dict[str, str]] | None = None
 
 def write_hf(out: str | Path, split: str, stories: Sequence[FtqaStory],
              provenance: Sequence[Sequence[dict[str, str]]] | None = None) -> list[Path]:
-    """Write ``<split>.jsonl`` and ``<split>.csv`` under ``out``."""
+    """Write ``<split>.jsonl`` and ``<split>.csv`` under ``out`` (never outside it)."""
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    jsonl, table = inside(out, f"{split}.jsonl"), inside(out, f"{split}.csv")
+    jsonl.parent.mkdir(parents=True, exist_ok=True)
     rows = []
     for index, story in enumerate(stories):
         rows += hf_rows(story, provenance[index] if provenance is not None else None)
     columns = HF_COLUMNS + (PROVENANCE_FIELDS if provenance is not None else [])
-    jsonl = out / f"{split}.jsonl"
     with open(jsonl, "w", encoding="utf-8", newline="\n") as fh:
         for row in rows:
             fh.write(json.dumps(row, ensure_ascii=False) + "\n")
-    table = out / f"{split}.csv"
     with open(table, "w", encoding="utf-8", newline="") as fh:
         writer = csv.writer(fh, lineterminator="\n")
         writer.writerow(columns)
