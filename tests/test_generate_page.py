@@ -59,7 +59,8 @@ def test_the_request_and_engine_are_saved_with_the_project_for_curate():
     at = AppTest.from_file(APP, default_timeout=120).run()
     # The default engine is the best one here; with no question model, the embedded one.
     assert at.selectbox(key="gen_engine").value == "auto"
-    assert any("using the embedded engine" in c.value for c in at.caption)
+    assert any("built-in question writer" in c.value and "Models" in c.value
+               for c in at.caption)
     at.number_input(key="gen_number").set_value(6)
     at.slider(key="gen_implicit").set_value(0.5)
     at.button(key="generate_go").click().run()
@@ -89,3 +90,21 @@ def test_a_broken_model_gives_embedded_questions_and_says_so(tmp_path):
     assert any("could not run" in w.value and "embedded" in w.value for w in at.warning)
     saved = Store().list_items(story_id)
     assert len(saved) == 5 and {i.engine for i in saved} == {"embedded"}
+
+
+def _all_text(at: AppTest) -> str:
+    parts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success")
+             for e in getattr(at, kind)]
+    parts += [e.label for e in at.expander] + [e.help or "" for e in at.selectbox]
+    return " ".join(str(p) for p in parts)
+
+
+def test_a_teacher_reads_no_command_lines_and_is_led_to_curate():
+    _story_in_store()
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    assert "qg-studio" not in _all_text(at) and "pip install" not in _all_text(at)
+    at.number_input(key="gen_number").set_value(4)
+    at.button(key="generate_go").click().run()
+    assert not at.exception
+    assert "qg-studio" not in _all_text(at)
+    assert at.button(key="generate_next").label == "Next: review the questions"

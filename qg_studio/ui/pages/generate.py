@@ -12,7 +12,11 @@ import streamlit as st
 from qg_studio.generation import GENERATORS
 from qg_studio.pipeline import AUTO
 from qg_studio.schema import ELEMENTS, Element, Explicitness, GenerationRequest, QAItem
+from qg_studio.ui import engines
+from qg_studio.ui.engines import writer_caption
 from qg_studio.ui.state import get_store, require_story
+from qg_studio.ui.steps import next_step
+from qg_studio.ui.text import plain, quoted
 
 LAST_BATCH = "generate_last_batch"  # ids of the items the last run saved
 _COLOURS = {
@@ -37,26 +41,28 @@ def render() -> None:
     batch = st.session_state.get(LAST_BATCH)
     if batch and batch.get("story") == story.id:
         for notice in batch.get("notices", []):
-            st.warning(notice)
+            st.warning(plain(notice))
         items = [i for i in get_store().list_items(story.id) if i.id in set(batch["ids"])]
         _show(items, story.sections, batch.get("request"), batch.get("engine"))
+        next_step("curate", "Next: review the questions", key="generate_next")
 
 
 def _controls(n_sections: int):
     engines = [AUTO] + GENERATORS.names()
+    st.caption(writer_caption())
     cols = st.columns([1, 1, 1])
     with cols[0]:
-        engine = st.selectbox("Engine", engines, index=0, key="gen_engine",
-                              format_func=lambda e: "best available" if e == AUTO else e,
-                              help="best available: a question model from the registry when "
-                                   "one works here (see Models), else the embedded engine, "
-                                   "which runs on any CPU")
-        model = ""
-        if engine == AUTO:
-            st.caption(_best_engine().notice)
-        elif engine != "embedded":
-            model = st.text_input("Model folder or hub id", key="gen_model",
-                                  help="empty: the first ready question model in the registry")
+        with st.expander("Question writer (advanced)"):
+            engine = st.selectbox("Engine", engines, index=0, key="gen_engine",
+                                  format_func=lambda e: "best available" if e == AUTO else e,
+                                  help="best available: a trained question model when one "
+                                       "works here (see Models), else the built-in writer, "
+                                       "which runs on any computer")
+            model = ""
+            if engine not in (AUTO, "embedded"):
+                model = st.text_input("Model folder", key="gen_model",
+                                      help="empty: the first ready question model "
+                                           "listed on the Models page")
     with cols[1]:
         mode = st.radio("How many", ["In total", "Per section"], horizontal=True,
                         key="gen_mode")
@@ -95,14 +101,6 @@ def _controls(n_sections: int):
     return request, engine, options, check
 
 
-@st.cache_resource(show_spinner="Checking the question models available here…")
-def _best_engine():
-    from qg_studio.models import choose_engine
-
-    # Loading a checkpoint is what proves it works; cached so a rerun does not reload it.
-    return choose_engine("qg")
-
-
 def _run(story, request: GenerationRequest, engine: str, options: dict, check: bool) -> None:
     from qg_studio.pipeline import generate_with_fallback
 
@@ -114,20 +112,23 @@ def _run(story, request: GenerationRequest, engine: str, options: dict, check: b
     answerer = None
     if check:
         try:
-            from qg_studio.answering import get_answerer
-
-            answerer = get_answerer("extractive")
+            answerer = engines.answerer()
         except Exception as exc:  # the check is optional: say so and go on without it
-            st.warning(f"Answer check unavailable ({exc}); generating without it.")
+            st.warning("The answer check is not available here; questions are written "
+                       "without it.")
+            _details(exc)
     if engine == AUTO:
-        choice = _best_engine()
+        choice = engines.question_writer()
         engine, options = choice.name, dict(choice.options)
     try:
         run = generate_with_fallback(story.sections, request, engine, options,
                                      answerer=answerer, progress=progress)
     except Exception as exc:
         bar.empty()
-        st.error(f"The {engine} engine could not run: {exc}")
+        st.error(f"{engines.describe(engine, options).capitalize()} could not write "
+                 "questions for this story. Try the built-in writer (Question writer, "
+                 "above), or see the Models page.")
+        _details(exc)
         return
     store = get_store()
     # Saved with the project: Curate compares the set with what was asked for and
@@ -139,9 +140,8 @@ def _run(story, request: GenerationRequest, engine: str, options: dict, check: b
         st.warning("No questions came out of this story; try a longer or simpler text.")
         return
     ids = store.add_items(story.id, run.items, actor=run.engine)
-    model = run.engine_options.get("model")
     st.session_state[LAST_BATCH] = {"story": story.id, "ids": ids,
-                                    "engine": f"{run.engine} ({model})" if model else run.engine,
+                                    "engine": engines.describe(run.engine, run.engine_options),
                                     "notices": run.notices,
                                     "request": _requested_mix(request, len(story.sections),
                                                               run.items)}
@@ -163,7 +163,7 @@ def _badge(label: str, colour: str) -> str:
 def _show(items: list[QAItem], sections, requested: dict | None,
           engine: str | None = None) -> None:
     st.subheader(f"{len(items)} new questions")
-    made_by = f"Written by the {engine} engine. " if engine else ""
+    made_by = f"Written by {plain(engine)}. " if engine else ""
     st.caption(f"{made_by}Saved to this story. Edit, keep or drop them on the **Curate** page.")
     if requested:
         _mix_chart(items, requested)
@@ -181,14 +181,14 @@ def _show(items: list[QAItem], sections, requested: dict | None,
                     _badge(item.explicitness.value,
                            "green" if item.explicitness == Explicitness.EXPLICIT else "orange"),
                 ])
-                st.markdown(f"{badges}  \n**{_escape(item.question)}**  \n"
-                            f"Answer: {_escape(item.answer)}")
+                st.markdown(f"{badges}  \n**{plain(item.question)}**  \n"
+                            f"Answer: {plain(item.answer)}")
                 if item.scores.get("low_quality"):
                     st.caption("⚠ reads badly (no question mark, too short or too long); "
                                "kept because nothing better was written here")
                 if item.evidence:
                     ev = item.evidence[0]
-                    st.caption(f"Evidence (section {ev.section}): “{_escape(ev.text[:240])}”")
+                    st.caption(f"Evidence (section {ev.section}): {quoted(ev.text, 240)}")
 
 
 def _mix_chart(items: list[QAItem], requested: dict[str, float]) -> None:
@@ -201,8 +201,7 @@ def _mix_chart(items: list[QAItem], requested: dict[str, float]) -> None:
     st.bar_chart(frame, stack=False, height=240)
 
 
-def _escape(text: str) -> str:
-    # Story text is data: keep Markdown from reading it as formatting.
-    for ch in ("\\", "*", "_", "`", "[", "]", "#", "<", ">", "$", ":"):
-        text = text.replace(ch, "\\" + ch)
-    return text
+
+def _details(exc: Exception) -> None:
+    with st.expander("Technical details"):
+        st.text(str(exc))
