@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 import pytest
@@ -41,6 +42,30 @@ def test_worksheet_options_and_preview(seeded):
     assert label.startswith("Download Greta-worksheet.xlsx")
     at.checkbox(key="export_kept_only").check().run()
     assert len(at.dataframe[0].value) == 5
+
+
+def test_pasted_story_files_are_named_after_the_project():
+    secs = sections()
+    with Store() as store:
+        project = store.create_project("Year 3 owls")
+        story = store.add_story(project, "Story", "\n\n".join(STORY), secs)
+        store.add_items(story, items(secs), actor="embedded")
+    at = AppTest.from_file(APP, default_timeout=90).run()
+    assert not at.exception
+    assert _download(at).label.startswith("Download Year-3-owls-worksheet.xlsx")
+    at.selectbox(key="export_format").set_value("gift").run()
+    assert _download(at).label.startswith("Download Year-3-owls-gift.gift.txt")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(shutil.which("soffice") is None, reason="LibreOffice is not installed")
+def test_students_and_teacher_pdfs_are_offered_apart(seeded):
+    at = AppTest.from_file(APP, default_timeout=180).run()
+    at.button(key="export_make_pdf").click().run()
+    assert not at.exception
+    buttons = {b.proto.label: b.proto for b in at.get("download_button")}
+    assert "Download the students' PDF" in buttons
+    assert "Download the teacher's PDF (answer key)" in buttons
 
 
 def test_quiz_format_warns_about_skipped_open_questions(seeded):

@@ -60,6 +60,38 @@ def safe_filename(title: str) -> str:
     return stem[:60] or "questions"
 
 
+# Titles the app gives a story it could not name (a pasted text without a title line).
+_PLACEHOLDER_TITLES = {"", "story", "untitled", "untitled story", "untitled project"}
+
+
+def document_title(project: str, story: str) -> str:
+    """What the files and worksheet are called: the story's own title, else the
+    project's name, so pasted stories are not all exported as ``Story-…``."""
+    for title in (story, project):
+        if title and title.strip().lower() not in _PLACEHOLDER_TITLES:
+            return " ".join(title.split())
+    return "Reading questions"
+
+
+@dataclass
+class Handouts:
+    students: bytes
+    teacher: bytes
+    students_name: str
+    teacher_name: str
+
+
+def export_handouts(title: str, sections: Sequence[Section], items: Sequence[QAItem],
+                    kept_only: bool = False,
+                    worksheet: WorksheetOptions | None = None) -> Handouts:
+    """The two PDFs to print: the students' copy and the teacher's (LibreOffice)."""
+    from qg_studio.export.pdf import handout_pdfs
+
+    students, teacher = handout_pdfs(title, sections, exportable(items, kept_only), worksheet)
+    stem = safe_filename(title)
+    return Handouts(students, teacher, f"{stem}-students.pdf", f"{stem}-teacher.pdf")
+
+
 def export_story(fmt: str, title: str, sections: Sequence[Section], items: Sequence[QAItem],
                  kept_only: bool = False,
                  worksheet: WorksheetOptions | None = None) -> ExportResult:

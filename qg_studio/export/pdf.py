@@ -1,4 +1,8 @@
-"""The worksheet as PDF, through LibreOffice headless where it is installed."""
+"""The worksheet as PDF, through LibreOffice headless where it is installed.
+
+Two PDFs, as a teacher hands them out: the students' copy (story and questions only)
+and the teacher's copy (answer key and teacher sheet), never mixed in one file.
+"""
 
 from __future__ import annotations
 
@@ -6,6 +10,10 @@ import shutil
 import subprocess
 import tempfile
 from pathlib import Path
+from typing import Sequence
+
+from qg_studio.export.worksheet import KEY, STUDENT, TEACHER, WorksheetOptions, worksheet_bytes
+from qg_studio.schema import QAItem, Section
 
 
 class PdfUnavailable(RuntimeError):
@@ -16,8 +24,9 @@ def soffice() -> str | None:
     return shutil.which("soffice") or shutil.which("libreoffice")
 
 
-def to_pdf(workbook: Path, outdir: Path, timeout: float = 180) -> Path:
-    """``soffice --headless --convert-to pdf``; a private profile lets several run at once."""
+def to_pdfs(workbooks: Sequence[Path], outdir: Path, timeout: float = 180) -> list[Path]:
+    """``soffice --headless --convert-to pdf`` of several files in one start (LibreOffice
+    takes seconds to start); a private profile lets several conversions run at once."""
     program = soffice()
     if program is None:
         raise PdfUnavailable("LibreOffice is not installed (Debian: apt install libreoffice-calc)")
@@ -26,15 +35,19 @@ def to_pdf(workbook: Path, outdir: Path, timeout: float = 180) -> Path:
         try:
             done = subprocess.run(
                 [program, f"-env:UserInstallation={Path(profile).as_uri()}", "--headless",
-                 "--convert-to", "pdf", "--outdir", str(outdir), str(workbook)],
+                 "--convert-to", "pdf", "--outdir", str(outdir), *map(str, workbooks)],
                 capture_output=True, text=True, timeout=timeout)
         except subprocess.TimeoutExpired:
             raise PdfUnavailable(f"LibreOffice took longer than {timeout:.0f} s") from None
-    pdf = outdir / (workbook.stem + ".pdf")
-    if done.returncode != 0 or not pdf.exists():
-        raise PdfUnavailable(f"LibreOffice could not convert {workbook.name}: "
+    pdfs = [outdir / (workbook.stem + ".pdf") for workbook in workbooks]
+    if done.returncode != 0 or not all(pdf.exists() for pdf in pdfs):
+        raise PdfUnavailable(f"LibreOffice could not convert {workbooks[0].name}: "
                              f"{(done.stderr or done.stdout).strip()[:200]}")
-    return pdf
+    return pdfs
+
+
+def to_pdf(workbook: Path, outdir: Path, timeout: float = 180) -> Path:
+    return to_pdfs([workbook], outdir, timeout)[0]
 
 
 def worksheet_pdf(data: bytes, name: str = "worksheet.xlsx") -> bytes:
@@ -43,3 +56,14 @@ def worksheet_pdf(data: bytes, name: str = "worksheet.xlsx") -> bytes:
         workbook = Path(folder) / name
         workbook.write_bytes(data)
         return to_pdf(workbook, Path(folder) / "pdf").read_bytes()
+
+
+def handout_pdfs(title: str, sections: Sequence[Section], items: Sequence[QAItem],
+                 options: WorksheetOptions | None = None) -> tuple[bytes, bytes]:
+    """(students' PDF, teacher's PDF) of the worksheet of ``items``."""
+    with tempfile.TemporaryDirectory() as folder:
+        student, teacher = Path(folder) / "students.xlsx", Path(folder) / "teacher.xlsx"
+        student.write_bytes(worksheet_bytes(title, sections, items, options, [STUDENT]))
+        teacher.write_bytes(worksheet_bytes(title, sections, items, options, [KEY, TEACHER]))
+        pdfs = to_pdfs([student, teacher], Path(folder) / "pdf")
+        return pdfs[0].read_bytes(), pdfs[1].read_bytes()

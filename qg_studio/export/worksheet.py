@@ -26,7 +26,7 @@ from openpyxl.utils.indexed_list import IndexedList
 from openpyxl.worksheet.pagebreak import Break
 
 from qg_studio.export.quizset import TEMPLATES
-from qg_studio.export.safety import write_cell
+from qg_studio.export.safety import one_line, write_cell
 from qg_studio.schema import Explicitness, QAItem, Section
 
 PAPER_POINTS = {"a4": 842.0, "letter": 792.0}  # page heights
@@ -76,8 +76,15 @@ def text_height(text: str, width_units: float, font_size: float, base_size: floa
     return round(lines * font_size * 1.25 + 4, 1)
 
 
+STUDENT, KEY, TEACHER = "student", "key", "teacher"
+ALL_SHEETS = (STUDENT, KEY, TEACHER)
+
+
 def build_workbook(title: str, sections: Sequence[Section], items: Sequence[QAItem],
-                   options: WorksheetOptions | None = None) -> Workbook:
+                   options: WorksheetOptions | None = None,
+                   sheets: Sequence[str] = ALL_SHEETS) -> Workbook:
+    """The workbook with ``sheets``: the .xlsx has all three; the printed student copy
+    has only the student sheet, and the teacher's copy the answer key and teacher sheet."""
     options = options or WorksheetOptions()
     layout = load_template(options.template)
     paper = (options.paper or layout.get("paper", "a4")).lower()
@@ -91,16 +98,25 @@ def build_workbook(title: str, sections: Sequence[Section], items: Sequence[QAIt
     items = ordered(items) if layout["student"].get("show_section", True) else list(items)
     wb = Workbook()
     _default_font(wb, layout["font"], layout["font_size"])
-    _student_sheet(wb.active, layout, paper, title, sections, items, show_story, show_element)
-    _answer_key(wb.create_sheet(), layout, paper, title, items)
-    _teacher_sheet(wb.create_sheet(), layout, paper, title, items)
+    for index, name in enumerate(sheets):
+        sheet = wb.active if index == 0 else wb.create_sheet()
+        if name == STUDENT:
+            _student_sheet(sheet, layout, paper, title, sections, items, show_story,
+                           show_element)
+        elif name == KEY:
+            _answer_key(sheet, layout, paper, title, items)
+        elif name == TEACHER:
+            _teacher_sheet(sheet, layout, paper, title, items)
+        else:
+            raise ValueError(f"unknown worksheet sheet {name!r}")
     return wb
 
 
 def worksheet_bytes(title: str, sections: Sequence[Section], items: Sequence[QAItem],
-                    options: WorksheetOptions | None = None) -> bytes:
+                    options: WorksheetOptions | None = None,
+                    sheets: Sequence[str] = ALL_SHEETS) -> bytes:
     buffer = io.BytesIO()
-    build_workbook(title, sections, items, options).save(buffer)
+    build_workbook(title, sections, items, options, sheets).save(buffer)
     return buffer.getvalue()
 
 
@@ -197,7 +213,7 @@ def _student_sheet(ws, layout, paper, title, sections, items, show_story, show_e
             current_section = group
             pending.append((spec["section_label"].format(n=group) if group is not None
                             else "Other questions", bold))
-        text = " ".join(item.question.split())  # a stray tab or newline is no indent
+        text = one_line(item.question)  # a stray tab or newline is no indent
         if show_element:
             text += f"   ({item.element.value})"
         n_lines = (spec["lines_implicit"] if item.explicitness == Explicitness.IMPLICIT
@@ -252,7 +268,7 @@ def _write_rows(ws, rows: list[list[Any]], widths: list[float], font: Font,
 def _answer_key(ws, layout, paper, title, items):
     spec = layout["key"]
     font = _table(ws, layout, spec, title)
-    rows = [[n, item.question, " / ".join(item.answers),
+    rows = [[n, one_line(item.question), " / ".join(one_line(a) for a in item.answers),
              ", ".join(str(s) for s in item.sections)] for n, item in enumerate(items, 1)]
     _write_rows(ws, rows, spec["widths"], font, layout["font_size"])
     ws.print_area = f"A1:{ws.cell(row=1, column=len(spec['columns'])).column_letter}{len(rows) + 2}"
@@ -266,11 +282,12 @@ def _teacher_sheet(ws, layout, paper, title, items):
     for n, item in enumerate(items, start=1):
         scores = item.scores
         rows.append([
-            n, item.status.value, item.question, " / ".join(item.answers),
+            n, item.status.value, one_line(item.question),
+            " / ".join(one_line(a) for a in item.answers),
             item.element.value + (f" + {item.element2.value}" if item.element2 else ""),
             item.explicitness.value, item.answer_kind.value, item.scope.value,
             ", ".join(str(s) for s in item.sections),
-            " … ".join(f"[{e.section}] {e.text}" for e in item.evidence),
+            " … ".join(f"[{e.section}] {one_line(e.text)}" for e in item.evidence),
             item.engine,
             *[round(float(scores[k]), 3) if k in scores else ""
               for k in ("confidence", "answerability", "readability")],

@@ -7,7 +7,7 @@ import json
 import pandas as pd
 import streamlit as st
 
-from qg_studio.export import FORMATS, export_story
+from qg_studio.export import FORMATS, document_title, export_handouts, export_story
 from qg_studio.export.quizset import exportable, prepare
 from qg_studio.export.worksheet import WorksheetOptions, load_template, ordered
 from qg_studio.schema import QAItem, ReviewStatus, Section
@@ -28,10 +28,23 @@ def _export(fmt: str, title: str, sections_json: str, items_json: str, kept_only
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
-def _pdf(data: bytes, filename: str) -> bytes:
-    from qg_studio.export.pdf import worksheet_pdf
+def _pdfs(title: str, sections_json: str, items_json: str, kept_only: bool, paper: str,
+          questions_only: bool, show_element: bool):
+    """The students' and the teacher's PDF, cached on the same content as the file."""
+    sections = [Section.from_dict(s) for s in json.loads(sections_json)]
+    items = [QAItem.from_dict(i) for i in json.loads(items_json)]
+    return export_handouts(title, sections, items, kept_only, WorksheetOptions(
+        paper=paper, questions_only=questions_only, show_element=show_element))
 
-    return worksheet_pdf(data, filename)
+
+def _title(story) -> str:
+    from qg_studio.store import StoreError
+
+    try:
+        project = get_store().get_project(story.project_id).name
+    except StoreError:  # the project's name only improves the file name
+        project = ""
+    return document_title(project, story.title)
 
 
 def render() -> None:
@@ -68,11 +81,12 @@ def render() -> None:
     if counts[ReviewStatus.UNREVIEWED] and not kept_only:
         st.info(f"{counts[ReviewStatus.UNREVIEWED]} question(s) are not reviewed yet; "
                 "they are included.")
+    title = _title(story)
+    content = (title, json.dumps([s.to_dict() for s in story.sections]),
+               json.dumps([i.to_dict() for i in items]), kept_only, paper, questions_only,
+               show_element)
     with st.spinner("Preparing the file…"):
-        data, filename, mime, warnings, written = _export(
-            fmt, story.title, json.dumps([s.to_dict() for s in story.sections]),
-            json.dumps([i.to_dict() for i in items]), kept_only, paper, questions_only,
-            show_element)
+        data, filename, mime, warnings, written = _export(fmt, *content)
     for warning in warnings:
         st.warning(warning)
     _preview(fmt, story.sections, chosen)
@@ -80,7 +94,7 @@ def render() -> None:
                        type="primary", key="export_download", icon=":material/download:")
     st.caption(f"{written} question(s) in the file.")
     if fmt == "xlsx":
-        _pdf_offer(data, filename)
+        _pdf_offer(content)
 
 
 def _preview(fmt: str, sections, chosen) -> None:
@@ -100,18 +114,26 @@ def _preview(fmt: str, sections, chosen) -> None:
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
-def _pdf_offer(data: bytes, filename: str) -> None:
+def _pdf_offer(content: tuple) -> None:
     from qg_studio.export.pdf import PdfUnavailable, soffice
 
     if soffice() is None:
         return
-    if st.button("Make a PDF to print", key="export_make_pdf"):
+    if st.button("Make the PDFs to print", key="export_make_pdf",
+                 help="One PDF for the students (story and questions) and one for you "
+                      "(answer key and teacher sheet)."):
         with st.spinner("LibreOffice is converting the worksheet…"):
             try:
-                st.session_state["export_pdf"] = (hash(data), _pdf(data, filename))
+                st.session_state["export_pdf"] = (content, _pdfs(*content))
             except PdfUnavailable as exc:
                 st.error(str(exc))
     made = st.session_state.get("export_pdf")
-    if made and made[0] == hash(data):  # only the PDF of the file as it is now
-        st.download_button("Download the PDF", made[1], file_name=filename.rsplit(".", 1)[0]
-                           + ".pdf", mime="application/pdf", key="export_pdf_download")
+    if made and made[0] == content:  # only the PDFs of the file as it is now
+        handouts = made[1]
+        c1, c2 = st.columns(2)
+        c1.download_button("Download the students' PDF", handouts.students,
+                           file_name=handouts.students_name, mime="application/pdf",
+                           key="export_pdf_students", icon=":material/download:")
+        c2.download_button("Download the teacher's PDF (answer key)", handouts.teacher,
+                           file_name=handouts.teacher_name, mime="application/pdf",
+                           key="export_pdf_teacher", icon=":material/download:")
