@@ -7,16 +7,13 @@ import html
 
 import streamlit as st
 
-from qg_studio.answering import ANSWERERS, Answer, get_answerer
+from qg_studio.answering import Answer
 from qg_studio.schema import Element, Explicitness, QAItem, Scope, Section
+from qg_studio.ui import engines
 from qg_studio.ui.state import current_actor, get_store, require_story
+from qg_studio.ui.text import plain
 
 RESULT_KEY = "ask_result"
-
-
-@st.cache_resource(show_spinner="Loading the answerer…")
-def _answerer(name: str):
-    return get_answerer(name)
 
 
 def _tag(question: str, answer: str, sections: list[Section]):
@@ -36,29 +33,28 @@ def render() -> None:
     if story is None:
         return
     sections = story.sections
-    st.caption(f"{story.title or 'Untitled story'} · {len(sections)} sections. Ask anything "
-               "about the story; QG Studio finds where to look unless you choose sections.")
+    st.caption(f"{plain(story.title or 'Untitled story')} · {len(sections)} sections. Ask "
+               "anything about the story; QG Studio finds where to look unless you choose "
+               "sections.")
     with st.form("ask_form"):
         question = st.text_input("Your question", key="ask_question",
                                  placeholder="Why did the fox follow the miller?")
-        cols = st.columns([3, 1])
-        with cols[0]:
-            chosen = st.multiselect("Look only in sections (optional)",
-                                    [s.id for s in sections], key="ask_sections")
-        with cols[1]:
-            name = st.selectbox("Answerer", ANSWERERS.names(), key="ask_answerer")
+        # Only the answerer that works here is used (which one: the Models page); a
+        # choice that then fails would only leave the teacher with an error.
+        chosen = st.multiselect("Look only in sections (optional)",
+                                [s.id for s in sections], key="ask_sections")
         asked = st.form_submit_button("Answer", type="primary")
     if asked:
         if not question.strip():
             st.error("Type a question first.")
             return
         try:
-            answerer = _answerer(name)
+            answerer = engines.answerer()
             with st.spinner("Answering…"):
                 reply = answerer.answer([question.strip()], sections,
                                         [chosen] if chosen else None)[0]
         except Exception as exc:  # noqa: BLE001 - show the reason, keep the page usable
-            st.error(f"Could not answer with {name!r}: {exc}")
+            st.error(f"This question could not be answered: {plain(exc)}")
             return
         by_id = {s.id: s for s in sections}
         tag = _tag(question, reply.answers[0] if reply.answers else "",
@@ -71,7 +67,7 @@ def render() -> None:
 
 def _show(story_id: int, sections: list[Section], question: str, reply: Answer, tag) -> None:
     answer = reply.answers[0] if reply.answers else "(no answer found)"
-    st.subheader(answer)
+    st.subheader(plain(answer))
     badges = [f"kind: **{reply.answer_kind}**",
               "**stated in the text**" if reply.explicit else "**not stated in the text**",
               f"confidence {reply.confidence:.0%}",
@@ -82,7 +78,7 @@ def _show(story_id: int, sections: list[Section], question: str, reply: Answer, 
         badges.append(f"{tag.explicitness.value} ({tag.explicitness_confidence:.0%})")
     st.markdown(" · ".join(badges))
     if reply.note:
-        st.info(reply.note)
+        st.info(plain(reply.note))
     by_id = {s.id: s for s in sections}
     for sid in reply.sections:
         section = by_id.get(sid)

@@ -1,0 +1,3 @@
+from qg_studio.ui.pages.ask import render
+
+render()
