@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from streamlit.testing.v1 import AppTest
 
-from qg_studio.data import suggestions
+from qg_studio.services import suggestions
 from qg_studio.schema import QAItem, Section
 from qg_studio.store import Store
 

@@ -92,7 +92,9 @@ def test_miner_orders_wordings_and_keeps_no_text(data_dir, monkeypatch):
     from qg_studio.generation import mine
 
     monkeypatch.setattr(mine, "MIN_SIGNATURE", 1)
-    result = mine.mine(str(data_dir), "val", log=None)
+    from qg_studio.data.fairytaleqa import read_split
+
+    result = mine.mine(read_split(data_dir, "val"), "val", log=None)
     assert set(result["by_element"]) == {q[3] for q in QUESTIONS}
     for order in result["by_element"].values():
         assert order and all(name.replace("_", "").isalpha() for name in order)

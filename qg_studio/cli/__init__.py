@@ -14,6 +14,7 @@ import sys
 from dataclasses import dataclass
 
 from qg_studio.cli.common import UserError
+from qg_studio.services import ServiceError
 
 
 @dataclass
@@ -62,7 +63,7 @@ def main(argv: list[str] | None = None) -> int:
         _quiet_loading_bars()
     try:
         return int(args.func(args) or 0)
-    except UserError as exc:
+    except (UserError, ServiceError) as exc:
         print(f"qg-studio: error: {exc}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

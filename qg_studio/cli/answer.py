@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-import time
-from collections import defaultdict
 from pathlib import Path
 
-from qg_studio.cli.common import UserError, emit_json, load_split
+from qg_studio.cli.common import UserError, emit_json
 
 
 def register(commands) -> None:
@@ -61,134 +58,62 @@ def _answerer_args(parser) -> None:
 
 
 def _answerer(args):
-    from qg_studio.answering import get_answerer
+    from qg_studio.services.answers import load_answerer
 
-    options = {}
-    if args.model:
-        options["model_dir" if args.answerer == "extractive" else "model"] = args.model
-    try:
-        return get_answerer(args.answerer, **options)
-    except KeyError as exc:
-        raise UserError(str(exc).strip("'\"")) from None
-    except (OSError, ValueError, ImportError) as exc:
-        raise UserError(f"cannot load answerer {args.answerer!r}: {exc}") from None
-
-
-def _story_sections(path: str):
-    from qg_studio.story import StoryInputError, decode_text, load_story_file, section_story
-
-    try:
-        if path == "-":
-            text = decode_text(sys.stdin.buffer.read(), "stdin")
-        else:
-            if not Path(path).is_file():
-                raise UserError(f"no such file: {path}")
-            text = load_story_file(path)
-        return section_story(text)
-    except StoryInputError as exc:
-        raise UserError(str(exc)) from None
+    return load_answerer(args.answerer, args.model)
 
 
 # ----------------------------------------------------------------------- answer
 
 def cmd_answer(args) -> int:
-    from qg_studio.answering.extractive import QuestionError
+    from qg_studio.services.answers import answer_and_label
+    from qg_studio.services.stories import ingest, read_story
 
-    question = args.question.strip()
-    if not question:
+    if not args.question.strip():
         raise UserError("the question is empty: pass --question \"...\"")
-    sections = _story_sections(args.file)
-    answerer = _answerer(args)
-    try:
-        reply = answerer.answer([question], sections)[0]
-    except QuestionError as exc:
-        raise UserError(str(exc)) from None
-    element = explicitness = None
-    try:
-        from qg_studio.tagging import tag
-
-        by_id = {s.id: s for s in sections}
-        labels = tag(question, reply.answers[0] if reply.answers else None,
-                     [by_id[i] for i in reply.sections if i in by_id])
-        element, explicitness = labels.element.value, labels.explicitness.value
-    except ImportError:
-        pass  # the tagger is optional: the answer stands without its labels
-    print(f"Q: {question}")
-    print(f"A: {reply.answers[0] if reply.answers else '(no answer)'}")
-    print(f"   kind {reply.answer_kind}, {'in the text' if reply.explicit else 'not stated'}"
-          f", confidence {reply.confidence:.2f}, section(s) "
-          f"{', '.join(map(str, reply.sections))}")
-    for ev in reply.evidence:
+    title, text = read_story(args.file)
+    sections = ingest(text, title=title).sections
+    result = answer_and_label(args.question, sections, answerer=_answerer(args))
+    if result.answerer_failed:
+        raise UserError(result.notes[0])
+    element, explicitness = result.element, result.explicitness
+    print(f"Q: {result.question}")
+    print(f"A: {result.answer or '(no answer)'}")
+    print(f"   kind {result.answer_kind}, {'in the text' if result.explicit else 'not stated'}"
+          f", confidence {result.confidence or 0.0:.2f}, section(s) "
+          f"{', '.join(map(str, result.sections))}")
+    for ev in result.evidence:
         print(f"   evidence (section {ev.section}, {ev.start}-{ev.end}): {ev.text}")
-    if element:
-        print(f"   element {element}, {explicitness}")
-    if reply.note:
-        print(f"   note: {reply.note}")
+    if result.labels is not None:
+        print(f"   element {element.value}, {explicitness.value}")
+    if result.note:
+        print(f"   note: {result.note}")
     if args.json:
-        payload = reply.to_dict()
-        payload.update(element=element, explicitness=explicitness)
-        emit_json(payload)
+        emit_json(result.to_dict())
     return 0
 
 
 # ----------------------------------------------------------------------- eval qa
 
 def cmd_eval_qa(args) -> int:
-    from qg_studio.evaluate import best_rouge_l, mean
+    from qg_studio.services.evaluation import eval_qa, load_split
 
     stories = load_split(args.data, args.split, args.limit)
-    answerer = _answerer(args)
-
-    scores: list[float] = []
-    by_explicitness: dict[str, list[float]] = defaultdict(list)
-    by_element: dict[str, list[float]] = defaultdict(list)
-    hits: list[float] = []
-    flag_right: list[float] = []
-    started = time.time()
-    for story in stories:
-        questions = [q for q in story.questions if q.row.get("question", "").strip()]
-        if not questions:
-            continue
-        given = [q.sections for q in questions] if args.given_sections else None
-        replies = answerer.answer([q.row["question"] for q in questions], story.sections,
-                                  given)
-        for q, reply in zip(questions, replies):
-            refs = [q.row.get("answer1", ""), q.row.get("answer4", "")]
-            score = best_rouge_l(reply.answers[0] if reply.answers else "", refs)
-            scores.append(score)
-            by_explicitness[q.row.get("ex-or-im1", "").strip() or "explicit"].append(score)
-            by_element[q.row.get("attribute1", "").strip()].append(score)
-            flag_right.append(float(reply.explicit == (q.row.get("ex-or-im1", "").strip()
-                                                        != "implicit")))
-            if not args.given_sections and reply.sections:
-                hits.append(float(reply.sections[0] in q.sections))
-    result = {
-        "rougeL_f": round(mean(scores), 4),
-        "explicit": round(mean(by_explicitness.get("explicit", [])), 4),
-        "implicit": round(mean(by_explicitness.get("implicit", [])), 4),
-        "per_element": {k: round(mean(v), 4) for k, v in sorted(by_element.items())},
-        "explicit_flag_accuracy": round(mean(flag_right), 4),
-        "n": len(scores), "answerer": args.answerer, "split": args.split,
-        "given_sections": bool(args.given_sections),
-        "seconds": round(time.time() - started, 1),
-    }
-    if hits:
-        result["retrieval_accuracy"] = round(mean(hits), 4)
-    note = getattr(answerer, "load_error", "") if getattr(answerer, "fallback", False) else ""
-    if note:
-        result["note"] = f"fallback answerer: {note}"
+    result = eval_qa(stories, _answerer(args), args.given_sections)
+    result.update(answerer=args.answerer, split=args.split)
+    counts = result.pop("counts")
     print(f"ROUGE-L F1 {result['rougeL_f']:.4f} over {result['n']} expert questions "
           f"({args.split}, answerer {args.answerer}, "
           f"{'given sections' if args.given_sections else 'retrieved sections'})")
-    print(f"  explicit {result['explicit']:.4f} (n={len(by_explicitness.get('explicit', []))})"
-          f"   implicit {result['implicit']:.4f} (n={len(by_explicitness.get('implicit', []))})")
+    print(f"  explicit {result['explicit']:.4f} (n={counts.get('explicit', 0)})"
+          f"   implicit {result['implicit']:.4f} (n={counts.get('implicit', 0)})")
     for name, value in result["per_element"].items():
-        print(f"  {name:<22} {value:.4f}  (n={len(by_element[name])})")
+        print(f"  {name:<22} {value:.4f}  (n={counts[name]})")
     print(f"  explicit/implicit flag agrees with the experts for "
           f"{result['explicit_flag_accuracy']:.1%}")
-    if hits:
+    if "retrieval_accuracy" in result:
         print(f"  retrieval: top section in cor_section for {result['retrieval_accuracy']:.1%}")
-    if note:
+    if "note" in result:
         print(f"  note: {result['note']}")
     if args.json:
         emit_json(result)

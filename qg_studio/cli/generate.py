@@ -5,11 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from collections import Counter, defaultdict
-from pathlib import Path
 
-from qg_studio.cli.common import UserError, emit_json, load_split
-from qg_studio.schema import Element, GenerationRequest, parse_element_mix
+from qg_studio.cli.common import UserError, emit_json
+from qg_studio.schema import GenerationRequest, parse_element_mix
 
 
 def register(commands) -> None:
@@ -42,6 +40,14 @@ def register(commands) -> None:
     qag.add_argument("--json", action="store_true")
     qag.set_defaults(func=cmd_eval_qag)
 
+    mine = commands.train.add_parser(
+        "wordings", help="order the embedded engine's wordings by expert questions")
+    _data_args(mine)
+    mine.set_defaults(split="train")
+    mine.add_argument("--out", default=None,
+                      help="output file (default: the shipped models/embedded-qg choices)")
+    mine.set_defaults(func=cmd_mine)
+
     bench = commands.top.add_parser("bench", help="time sectioning and generation on one story")
     bench.add_argument("--story", default=None, help="a story file (default: a 2,000-word one)")
     _engine_args(bench)
@@ -64,96 +70,37 @@ def _data_args(parser: argparse.ArgumentParser) -> None:
                         help="only the first N stories (quick checks)")
 
 
-def _generator(args):
-    from qg_studio.generation import get_generator
-    from qg_studio.pipeline import resolve_engine
-
-    engine, options, notice = resolve_engine(args.engine,
-                                             {"model": args.model} if args.model else {})
-    if notice:
-        print(f"note: {notice}", file=sys.stderr)
-    try:
-        return get_generator(engine, **options)
-    except KeyError as exc:
-        raise UserError(str(exc).strip("'\"")) from None
-    except (OSError, ValueError) as exc:
-        raise UserError(f"cannot load engine {args.engine!r}: {exc}") from None
+def _options(args) -> dict:
+    return {"model": args.model} if args.model else {}
 
 
-def _stories(args):
-    return load_split(args.data, args.split, args.limit)
+def _note(line: str) -> None:
+    print(f"note: {line}", file=sys.stderr)
 
 
 # --------------------------------------------------------------------------- eval qg
 
 def cmd_eval_qg(args) -> int:
-    from qg_studio.evaluate import mean, rouge_l
+    from qg_studio.services.evaluation import eval_qg, load_split
 
-    generator = _generator(args)
-    scores: list[float] = []
-    per_element: dict[str, list[float]] = defaultdict(list)
-    per_explicitness: dict[str, list[float]] = defaultdict(list)
-    for story in _stories(args):
-        by_id = {s.id: s for s in story.sections}
-        for question in story.questions:
-            sections = [by_id[i] for i in question.sections if i in by_id]
-            answer = question.row.get("answer1", "")
-            if not sections or not answer:
-                continue
-            element = Element.parse(question.row["attribute1"])
-            explicitness = question.row["ex-or-im1"] or "explicit"
-            item = generator.write_question(sections, answer, element, explicitness)
-            score = rouge_l(item.question, question.row["question"])
-            scores.append(score)
-            per_element[element.value].append(score)
-            per_explicitness[explicitness].append(score)
-            if getattr(args, "show", False):
-                print(f"{score:.2f}\t{element.value}\t{item.question}\t|| {question.row['question']}")
-    result = {
-        "rougeL_f": round(mean(scores), 4), "n": len(scores),
-        "per_element": {k: round(mean(v), 4) for k, v in sorted(per_element.items())},
-        "per_explicitness": {k: round(mean(v), 4) for k, v in sorted(per_explicitness.items())},
-        "engine": args.engine,
-    }
+    show = print if getattr(args, "show", False) else None
+    result = eval_qg(load_split(args.data, args.split, args.limit), args.engine, _options(args),
+                     show=show, notice=_note)
+    counts = result.pop("counts")
     print(f"ROUGE-L F1 {result['rougeL_f']:.4f} over {result['n']} expert questions "
           f"({args.split}, engine {args.engine})")
-    for name, value in result["per_element"].items():
-        print(f"  {name:<22} {value:.4f}  (n={len(per_element[name])})")
-    for name, value in result["per_explicitness"].items():
-        print(f"  {name:<22} {value:.4f}  (n={len(per_explicitness[name])})")
+    for name, value in {**result["per_element"], **result["per_explicitness"]}.items():
+        print(f"  {name:<22} {value:.4f}  (n={counts[name]})")
     if args.json:
         emit_json(result)
     return 0
 
 
 def cmd_eval_qag(args) -> int:
-    """Each expert question scores its best ROUGE-L against the engine's top k for its
-    section; the element mix is compared with the experts' by KL divergence."""
-    from qg_studio.evaluate import best_rouge_l, kl_divergence, mean
+    from qg_studio.services.evaluation import eval_qag, load_split
 
-    if args.k < 1:
-        raise UserError("--k must be at least 1")
-    options = {"model": args.model} if args.model else {}
-    scores: list[float] = []
-    engine_mix: Counter = Counter()
-    expert_mix: Counter = Counter()
-    request = GenerationRequest(count=None, per_section=args.k, implicit_share=0.3)
-    for story in _stories(args):
-        # Sections are generated one at a time, as the experts wrote per section.
-        proposed: dict[int, list[str]] = {}
-        items = _run_pipeline(story.sections, request, args.engine, options)
-        for item in items:
-            engine_mix[item.element.value] += 1
-            for section_id in item.sections[:1]:
-                proposed.setdefault(section_id, []).append(item.question)
-        for question in story.questions:
-            expert_mix[question.row["attribute1"]] += 1
-            candidates = [q for sid in question.sections for q in proposed.get(sid, [])]
-            scores.append(best_rouge_l(question.row["question"], candidates)
-                          if candidates else 0.0)
-    result = {"rougeL_f": round(mean(scores), 4), "k": args.k,
-              "element_kl": round(kl_divergence(expert_mix, engine_mix), 4), "n": len(scores),
-              "engine_mix": dict(engine_mix), "expert_mix": dict(expert_mix)}
+    result = eval_qag(load_split(args.data, args.split, args.limit), args.k, args.engine,
+                      _options(args), notice=_note)
     print(f"QAG ROUGE-L F1 {result['rougeL_f']:.4f} (best of top {args.k} per section) over "
           f"{result['n']} expert questions; element KL {result['element_kl']:.4f}")
     if args.json:
@@ -161,35 +108,7 @@ def cmd_eval_qag(args) -> int:
     return 0
 
 
-def _run_pipeline(sections, request, engine, options, answerer=None, progress=None):
-    from qg_studio.pipeline import generate_items, resolve_engine
-
-    engine, options, notice = resolve_engine(engine, options)
-    if notice:
-        print(f"note: {notice}", file=sys.stderr)
-    try:
-        return generate_items(sections, request, engine=engine, engine_options=options,
-                              answerer=answerer, progress=progress)
-    except KeyError as exc:
-        raise UserError(str(exc).strip("'\"")) from None
-    except OSError as exc:  # a missing or broken checkpoint (models.ModelError)
-        raise UserError(f"cannot load the question model: {exc}") from None
-
-
 # --------------------------------------------------------------------------- generate
-
-def _read_story(path: str) -> str:
-    from qg_studio.story import StoryInputError, load_story_file
-
-    if path == "-":
-        return sys.stdin.read()
-    if not Path(path).exists():
-        raise UserError(f"no such file: {path}")
-    try:
-        return load_story_file(path)
-    except StoryInputError as exc:
-        raise UserError(str(exc)) from None
-
 
 def _request(args) -> GenerationRequest:
     try:
@@ -206,41 +125,51 @@ def _request(args) -> GenerationRequest:
 
 
 def cmd_generate(args) -> int:
-    from qg_studio.pipeline import shortfall
     from qg_studio.ranking import warm_encoder
-    from qg_studio.story import StoryInputError, grade_sections, section_story
+    from qg_studio.services.answers import load_answerer
+    from qg_studio.services.generation import generate
+    from qg_studio.services.stories import ingest, read_story
 
     request = _request(args)
-    text = _read_story(args.file)
+    title, text = read_story(args.file)
     warm_encoder()  # loads while the story is sectioned and parsed
-    try:
-        sections = section_story(text)
-        report = grade_sections(sections, args.grade, story_text=text)
-    except StoryInputError as exc:
-        raise UserError(str(exc)) from None
-    options = {"model": args.model} if args.model else {}
-    answerer = None
-    if args.answerer:
-        from qg_studio.answering import get_answerer
-
-        try:
-            answerer = get_answerer(args.answerer)
-        except (KeyError, ImportError, OSError) as exc:
-            raise UserError(f"cannot load answerer {args.answerer!r}: {exc}") from None
-    items = _run_pipeline(sections, request, args.engine, options, answerer=answerer)
-    short = shortfall(items, request, sections, args.engine)
-    if short:
-        print(f"note: {short}", file=sys.stderr)
+    story = ingest(text, args.grade, title)
+    answerer = load_answerer(args.answerer) if args.answerer else None
+    # A named engine that fails is an error here (the user asked for it); "auto" still
+    # falls back, as it does in the app.
+    run = generate(story.sections, request, args.engine, _options(args), answerer=answerer,
+                   fallback=args.engine == "auto")
+    for notice in run.notices:
+        _note(notice)
     if not args.json:
-        for item in items:
+        for item in run.items:
             where = ",".join(str(s) for s in item.sections)
             print(f"[{where}] ({item.element.value}, {item.explicitness.value}) {item.question}")
             print(f"        answer: {item.answer}")
-    for warning in getattr(report, "warnings", []):
-        print(f"note: {warning}", file=sys.stderr)
+    for warning in story.report.warnings:
+        _note(warning)
     if args.json:
-        emit_json({"story": report.to_dict(), "sections": [s.to_dict() for s in sections],
-                   "items": [i.to_dict() for i in items]})
+        emit_json({"story": story.report.to_dict(),
+                   "sections": [s.to_dict() for s in story.sections],
+                   "items": [i.to_dict() for i in run.items]})
+    return 0
+
+
+def cmd_mine(args) -> int:
+    import json
+    from pathlib import Path
+
+    from qg_studio.generation.mine import mine
+    from qg_studio.generation.variants import CHOICES_FILE
+    from qg_studio.services.evaluation import load_split
+
+    if args.split != "train":
+        _note("mining from a split other than train; keep val for measuring")
+    result = mine(load_split(args.data, args.split, args.limit), args.split)
+    out = Path(args.out or CHOICES_FILE)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(result, indent=1, sort_keys=True), encoding="utf-8")
+    print(f"wrote {out} ({len(result['by_signature'])} situations)")
     return 0
 
 
@@ -249,17 +178,19 @@ def cmd_generate(args) -> int:
 def cmd_bench(args) -> int:
     import statistics
 
+    from qg_studio.services.generation import generate
+    from qg_studio.services.stories import read_story
     from qg_studio.story import section_story
 
-    text = _read_story(args.story) if args.story else default_bench_story()
-    options = {"model": args.model} if args.model else {}
+    text = read_story(args.story)[1] if args.story else default_bench_story()
+    options = _options(args)
     request = GenerationRequest(count=10)
     start = time.perf_counter()
     from qg_studio.ranking import warm_encoder
 
     warm_encoder()  # as `generate` does: the encoder loads while the story is sectioned
     sections = section_story(text)
-    _run_pipeline(sections, request, args.engine, options)
+    generate(sections, request, args.engine, options, fallback=False)
     cold = time.perf_counter() - start
     section_times, generate_times, totals = [], [], []
     items = []
@@ -270,7 +201,7 @@ def cmd_bench(args) -> int:
         t0 = time.perf_counter()
         sections = section_story(variant)
         t1 = time.perf_counter()
-        items = _run_pipeline(sections, request, args.engine, options)
+        items = generate(sections, request, args.engine, options, fallback=False).items
         t2 = time.perf_counter()
         section_times.append(t1 - t0)
         generate_times.append(t2 - t1)
@@ -308,14 +239,14 @@ def _peak_rss_mb() -> float:
 
 
 def default_bench_story() -> str:
-    """A 2,000-word story: the project's own test story, retold four times with new names."""
-    here = Path(__file__).resolve().parents[2] / "tests" / "fixtures" / "lantern_keeper.txt"
-    base = here.read_text(encoding="utf-8") if here.exists() else _FALLBACK_STORY
-    parts = []
-    for name, friend in (("Mira", "fox"), ("Tomas", "badger"), ("Lena", "hare"),
-                         ("Oskar", "crow")):
-        body = base.split("\n", 1)[1] if base.startswith("The Lantern") else base
-        parts.append(body.replace("Mira", name).replace("fox", friend))
+    """A 2,000-word story: the project's own short story, retold four times with new names."""
+    from qg_studio import resources
+
+    base = resources.text("bench_story.txt")
+    body = base.split("\n", 1)[1] if base.startswith("The Lantern") else base
+    parts = [body.replace("Mira", name).replace("fox", friend)
+             for name, friend in (("Mira", "fox"), ("Tomas", "badger"), ("Lena", "hare"),
+                                  ("Oskar", "crow"))]
     paragraphs, words = [], 0
     for paragraph in "\n\n".join(parts).split("\n\n"):
         if words + len(paragraph.split()) > 2000:
@@ -323,9 +254,3 @@ def default_bench_story() -> str:
         paragraphs.append(paragraph)
         words += len(paragraph.split())
     return "\n\n".join(paragraphs)
-
-
-_FALLBACK_STORY = (
-    "Once upon a time a girl named Mira lived near a dark forest. Every evening her "
-    "grandfather lit the lantern on the bridge, so that travellers could find their way. "
-) * 20

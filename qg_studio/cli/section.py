@@ -3,9 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from pathlib import Path
 
-from qg_studio.cli.common import UserError, emit_json
+from qg_studio.cli.common import emit_json
 
 
 def register(commands) -> None:
@@ -22,40 +21,11 @@ def register(commands) -> None:
     e.set_defaults(func=run_eval_sections)
 
 
-def read_story_arg(path: str) -> tuple[str, str]:
-    """(title, text) of a story named on the command line; UserError on bad input."""
-    import sys
-
-    from qg_studio.story import StoryInputError, decode_text, load_story_file, parse_story
-
-    try:
-        if path == "-":
-            text = decode_text(sys.stdin.buffer.read(), "standard input")
-        else:
-            if not Path(path).is_file():
-                raise UserError(f"no such file: {path}")
-            text = load_story_file(path)
-        title = parse_story(text).title or (Path(path).stem if path != "-" else "")
-    except StoryInputError as exc:
-        raise UserError(str(exc)) from None
-    return title, text
-
-
-def section_and_grade(text: str, grade: str):
-    """Sections with figures and the story's report; UserError on bad input."""
-    from qg_studio.story import StoryInputError, grade_sections, parse_story, section_story
-
-    try:
-        sections = section_story(text)
-        report = grade_sections(sections, grade, story_text=parse_story(text).text)
-    except StoryInputError as exc:
-        raise UserError(str(exc)) from None
-    return sections, report
-
-
 def run_section(args: argparse.Namespace) -> int:
-    _, text = read_story_arg(args.file)
-    sections, report = section_and_grade(text, args.grade)
+    from qg_studio.services.stories import ingest_file
+
+    story = ingest_file(args.file, args.grade)
+    sections, report = story.sections, story.report
     if args.json:
         emit_json({"story": report.to_dict(),
                    "sections": [{"id": s.id, "text": s.text, "words": s.words,
@@ -76,12 +46,9 @@ def run_section(args: argparse.Namespace) -> int:
 
 
 def run_eval_sections(args: argparse.Namespace) -> int:
-    from qg_studio.sectioning_eval import evaluate_sections
+    from qg_studio.services.evaluation import eval_sections
 
-    try:
-        result = evaluate_sections(args.data, args.split)
-    except FileNotFoundError as exc:
-        raise UserError(str(exc)) from None
+    result = eval_sections(args.data, args.split)
     if args.json:
         emit_json(result)
     else:

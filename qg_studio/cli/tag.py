@@ -31,66 +31,32 @@ def register(commands) -> None:
     tr.set_defaults(func=run_train)
 
 
-def _read(data: str, split: str):
-    from qg_studio.data.fairytaleqa import read_split
-
-    root = Path(data)
-    if not root.is_dir():
-        raise UserError(f"no such folder: {root}")
-    try:
-        stories = read_split(root, split)
-    except FileNotFoundError as exc:
-        raise UserError(str(exc)) from exc
-    return stories
-
-
 def run_eval(args: argparse.Namespace) -> int:
-    from qg_studio.tagging import load_model, tag_many
+    from qg_studio.services.evaluation import eval_tags, load_split
 
-    questions, answers, sections, gold_el, gold_ex = [], [], [], [], []
-    skipped = 0
-    for story in _read(args.data, args.split):
-        by_id = {s.id: s for s in story.sections}
-        for q in story.questions:
-            try:
-                element = Element.parse(q.row.get("attribute1", ""))
-                explicit = Explicitness.parse(q.row.get("ex-or-im1", ""))
-                ids = q.sections
-            except ValueError:
-                skipped += 1  # an unlabelled or malformed row cannot be scored
-                continue
-            questions.append(q.row.get("question", ""))
-            answers.append(q.row.get("answer1") or None)
-            sections.append([by_id[i] for i in ids if i in by_id])
-            gold_el.append(element)
-            gold_ex.append(explicit)
-    if not questions:
-        raise UserError(f"no labelled questions in the {args.split!r} split of {args.data}")
-
-    tags = tag_many(questions, answers, sections)
-    bare = tag_many(questions)  # as a teacher types them: no answer, no sections
-    n = len(tags)
-    element_acc = sum(t.element == g for t, g in zip(tags, gold_el)) / n
-    explicit_acc = sum(t.explicitness == g for t, g in zip(tags, gold_ex)) / n
-    bare_acc = sum(t.explicitness == g for t, g in zip(bare, gold_ex)) / n
-    source = "model" if load_model() is not None else "rules (model file missing)"
-
-    print(f"tagger: {source}; {n} questions in {args.data} [{args.split}]"
+    if not Path(args.data).is_dir():
+        raise UserError(f"no such folder: {args.data}")
+    result = eval_tags(load_split(args.data, args.split))
+    skipped = result.pop("skipped")
+    element_confusion = result.pop("element_confusion")
+    explicitness_confusion = result.pop("explicitness_confusion")
+    source = "model" if result["tagger"] == "model" else "rules (model file missing)"
+    print(f"tagger: {source}; {result['n']} questions in {args.data} [{args.split}]"
           + (f"; {skipped} unlabelled rows skipped" if skipped else ""))
-    print(f"element accuracy      {element_acc:.4f}")
-    print(f"explicitness accuracy {explicit_acc:.4f} (question, answer1, cor_section text)")
-    print(f"explicitness accuracy {bare_acc:.4f} (question only)")
+    print(f"element accuracy      {result['element_acc']:.4f}")
+    print(f"explicitness accuracy {result['explicitness_acc']:.4f} "
+          "(question, answer1, cor_section text)")
+    print(f"explicitness accuracy {result['explicitness_acc_question_only']:.4f} "
+          "(question only)")
     print()
     print("element confusion (rows: expert attribute1, columns: tagger)")
-    print(_table(ELEMENTS, Counter(zip(gold_el, (t.element for t in tags))), _SHORT))
+    print(_table(ELEMENTS, element_confusion, _SHORT))
     print()
     print("explicitness confusion (rows: expert ex-or-im1, columns: tagger)")
-    print(_table(tuple(Explicitness), Counter(zip(gold_ex, (t.explicitness for t in tags))),
+    print(_table(tuple(Explicitness), explicitness_confusion,
                  {e: e.value[:4] for e in Explicitness}))
     if args.json:
-        emit_json({"element_acc": round(element_acc, 4), "explicitness_acc": round(explicit_acc, 4),
-                   "n": n, "explicitness_acc_question_only": round(bare_acc, 4),
-                   "tagger": "model" if source == "model" else "rules"})
+        emit_json(result)
     return 0
 
 

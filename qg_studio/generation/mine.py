@@ -1,6 +1,6 @@
 """Mine the embedded engine's wording choices from expert questions (train split only).
 
-    python -m qg_studio.generation.mine --data ../shared/data/fairytaleqa --split train
+    qg-studio train wordings --data ../shared/data/fairytaleqa --split train
 
 For every expert QA pair the engine writes each of its wordings (see
 :mod:`~qg_studio.generation.variants`) and scores it with ROUGE-L against the expert
@@ -11,25 +11,21 @@ only (no text from the data), plus the most common question openings per element
 
 from __future__ import annotations
 
-import argparse
-import json
 import re
 import sys
 from collections import Counter, defaultdict
-from pathlib import Path
+from typing import Sequence
 
-from qg_studio.data.fairytaleqa import read_split
 from qg_studio.evaluate import rouge_l
 from qg_studio.generation.embedded import best_location
-from qg_studio.generation.variants import CHOICES_FILE, signature, variants
+from qg_studio.generation.variants import signature, variants
 from qg_studio.schema import Element
 
 MIN_SIGNATURE = 12  # fewer examples than this: the element's order decides
 
 
-def mine(data: str, split: str = "train", limit: int | None = None,
-         log=sys.stderr) -> dict:
-    stories = read_split(data, split)[:limit] if limit else read_split(data, split)
+def mine(stories: Sequence, split: str = "train", log=sys.stderr) -> dict:
+    """The wording orders from ``stories`` (FairytaleQA-layout stories of ``split``)."""
     by_sig: dict[str, list[dict[str, float]]] = defaultdict(list)
     by_element: dict[str, list[dict[str, float]]] = defaultdict(list)
     openings: dict[str, Counter] = defaultdict(Counter)
@@ -94,25 +90,3 @@ def _opening(question: str) -> str:
     """The first three words, names replaced by X: "what did X", "how did the"."""
     words = question.split()[:3]
     return " ".join("X" if _NAME.match(w) and i > 0 else w.lower() for i, w in enumerate(words))
-
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", required=True)
-    parser.add_argument("--split", default="train")
-    parser.add_argument("--limit", type=int, default=None)
-    parser.add_argument("--out", default=str(CHOICES_FILE))
-    args = parser.parse_args(argv)
-    if args.split != "train":
-        print("note: mining from a split other than train; keep val for measuring",
-              file=sys.stderr)
-    result = mine(args.data, args.split, args.limit)
-    out = Path(args.out)
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(result, indent=1, sort_keys=True), encoding="utf-8")
-    print(f"wrote {out} ({len(result['by_signature'])} situations)")
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -7,10 +7,6 @@ the form with messages naming the fields, and nothing already saved is touched.
 
 from __future__ import annotations
 
-import io
-import tempfile
-import zipfile
-from pathlib import Path
 from typing import Any
 
 import pandas as pd
@@ -241,7 +237,7 @@ def _chosen_sections(story_id: int, sections: list[Section]) -> list[Section]:
 
 
 def _suggest(story_id: int, sections: list[Section], what: str, count: int = 3) -> None:
-    from qg_studio.data import suggestions
+    from qg_studio.services import suggestions
 
     fields = _form_fields(story_id)
     chosen = _chosen_sections(story_id, sections)
@@ -438,24 +434,12 @@ def _progress(title: str, sections: list[Section], items: list[QAItem]) -> None:
 
 # -- exports ----------------------------------------------------------------------------
 
-def _export_bytes(project_id: int, split: str, fmt: str) -> tuple[bytes, int]:
-    from qg_studio.data.export import write_export
+def _export_bytes(project_id: int, split: str, fmt: str):
+    """The download, written only when the button is clicked (not on every rerun)."""
+    from qg_studio.services.exports import training_data
 
-    exports = export_project(get_store(), project_id, split)
-    with tempfile.TemporaryDirectory() as tmp:
-        written = write_export(tmp, exports, fmt)
-        if fmt == "storyqa":
-            return written[0].read_bytes(), len(exports[0].story.questions) if exports else 0
-        buf = io.BytesIO()
-        with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as archive:
-            for path in sorted(Path(tmp).rglob("*")):
-                if path.is_file():
-                    # A fixed timestamp: the same data gives the same zip on every rerun.
-                    info = zipfile.ZipInfo(path.relative_to(tmp).as_posix(),
-                                           date_time=(2020, 1, 1, 0, 0, 0))
-                    info.compress_type = zipfile.ZIP_DEFLATED
-                    archive.writestr(info, path.read_bytes())
-        return buf.getvalue(), sum(len(e.story.questions) for e in exports)
+    store = get_store()  # the callable runs on another thread, outside the page's context
+    return lambda: training_data(store, project_id, split, fmt)
 
 
 def _exports(project_id: int, story) -> None:
@@ -466,15 +450,16 @@ def _exports(project_id: int, story) -> None:
     split = st.selectbox("Split", options, index=options.index(default), key="ann_split")
     name = record.get("name") or slug(story.title)
     cols = st.columns(3)
-    data, n = _export_bytes(project_id, split, "fairytaleqa")
+    n = sum(len(e.story.questions) for e in export_project(get_store(), project_id, split))
+    data = _export_bytes(project_id, split, "fairytaleqa")
     cols[0].download_button(f"FairytaleQA folder (.zip, {n} QA)", data,
                             file_name=f"{name}-fairytaleqa.zip", mime="application/zip",
                             key="ann_dl_ftqa", on_click="ignore")
-    data, _ = _export_bytes(project_id, split, "storyqa")
+    data = _export_bytes(project_id, split, "storyqa")
     cols[1].download_button("StoryQA JSONL", data, file_name=f"{name}-storyqa.jsonl",
                             mime="application/jsonl", key="ann_dl_storyqa",
                             on_click="ignore")
-    data, _ = _export_bytes(project_id, split, "hf")
+    data = _export_bytes(project_id, split, "hf")
     cols[2].download_button("Hugging Face datasets (.zip)", data,
                             file_name=f"{name}-hf.zip", mime="application/zip",
                             key="ann_dl_hf", on_click="ignore")

@@ -1,0 +1,64 @@
+"""Ingest a story: read a file, clean it, cut it into sections and grade them.
+
+The CLI commands and the Story page read a story the same way, so a file has one word
+count and one set of sections wherever it is opened.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+from qg_studio.ingest import read_stream
+from qg_studio.schema import Section
+from qg_studio.services import ServiceError
+from qg_studio.story import (
+    GradeReport,
+    StoryInputError,
+    grade_sections,
+    load_story_file,
+    parse_story,
+    section_story,
+)
+
+
+@dataclass
+class IngestedStory:
+    title: str
+    text: str  # the cleaned story body, as it is stored and graded
+    sections: list[Section]
+    report: GradeReport
+
+
+def read_story(path: str, data: bytes | None = None) -> tuple[str, str]:
+    """(title, raw text) of a file, of uploaded ``data`` named ``path``, or of stdin ("-")."""
+    try:
+        if data is not None:
+            text = load_story_file(path, data)
+        elif path == "-":
+            text = read_stream(sys.stdin.buffer)  # capped: never more than the limit
+        else:
+            if not Path(path).is_file():
+                raise ServiceError(f"no such file: {path}")
+            text = load_story_file(path)
+        title = parse_story(text).title or (Path(path).stem if path != "-" else "")
+    except StoryInputError as exc:
+        raise ServiceError(str(exc)) from None
+    return title, text
+
+
+def ingest(text: str, grade=None, title: str = "") -> IngestedStory:
+    """Sections with their readability and the story's grade report."""
+    try:
+        parsed = parse_story(text)
+        sections = section_story(text)
+        report = grade_sections(sections, grade, story_text=parsed.text)
+    except StoryInputError as exc:
+        raise ServiceError(str(exc)) from None
+    return IngestedStory(parsed.title or title, parsed.text, sections, report)
+
+
+def ingest_file(path: str, grade=None) -> IngestedStory:
+    title, text = read_story(path)
+    return ingest(text, grade, title)
