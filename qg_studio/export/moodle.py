@@ -23,8 +23,12 @@ _GIFT_WEIGHT = re.compile(r"^%-*[0-9]{1,2}\.?[0-9]*%")
 _AIKEN_OPTION = re.compile(r"^[A-Z][).]")
 
 
+def _escape(text: str) -> str:
+    return _GIFT_SPECIAL.sub(r"\\\1", one_line(text))
+
+
 def gift_escape(text: str) -> str:
-    text = _GIFT_SPECIAL.sub(r"\\\1", one_line(text))
+    text = _escape(text)
     # Text opening with "[html]" and the like would be read as a format marker.
     if _FORMAT_MARKER.match(text):
         text = "[plain]" + text
@@ -53,7 +57,7 @@ def gift(questions: Sequence[QuizQuestion], title: str = "") -> tuple[bytes, Exp
         blocks.append(f"// {one_line(title)}\n// Made with QG Studio")
     for q in questions:
         name = gift_escape(f"Q{q.number} {q.question[:40]}")
-        head = f"// {one_line(_about(q))}\n::{name}::[plain]{gift_escape(q.question)}"
+        head = f"// {one_line(_about(q))}\n::{name}::[plain]{_escape(q.question)}"
         typed = q.typed and not any("->" in a for a in q.accepted)
         if q.typed and not typed:
             # "=a -> b" makes Moodle read a matching question and abort the whole import;

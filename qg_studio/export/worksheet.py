@@ -265,10 +265,14 @@ def _write_rows(ws, rows: list[list[Any]], widths: list[float], font: Font,
         ws.row_dimensions[r].height = max(height, font.size * 1.3 + 5)
 
 
+def _answers(item: QAItem) -> str:
+    return " / ".join(a for a in map(one_line, item.answers) if a)
+
+
 def _answer_key(ws, layout, paper, title, items):
     spec = layout["key"]
     font = _table(ws, layout, spec, title)
-    rows = [[n, one_line(item.question), " / ".join(one_line(a) for a in item.answers),
+    rows = [[n, one_line(item.question), _answers(item),
              ", ".join(str(s) for s in item.sections)] for n, item in enumerate(items, 1)]
     _write_rows(ws, rows, spec["widths"], font, layout["font_size"])
     ws.print_area = f"A1:{ws.cell(row=1, column=len(spec['columns'])).column_letter}{len(rows) + 2}"
@@ -283,7 +287,7 @@ def _teacher_sheet(ws, layout, paper, title, items):
         scores = item.scores
         rows.append([
             n, item.status.value, one_line(item.question),
-            " / ".join(one_line(a) for a in item.answers),
+            _answers(item),
             item.element.value + (f" + {item.element2.value}" if item.element2 else ""),
             item.explicitness.value, item.answer_kind.value, item.scope.value,
             ", ".join(str(s) for s in item.sections),
