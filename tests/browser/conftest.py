@@ -16,34 +16,21 @@ ever downloaded.
 from __future__ import annotations
 
 import os
-import socket
-import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import pytest
 
-from streamlit_helpers import open_page, wait_for_app  # noqa: F401 (re-exported)
+from streamlit_helpers import open_page, run_app, wait_for_app  # noqa: F401 (re-exported)
 
 CHROMIUM = "/usr/bin/chromium"
-ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
-START_TIMEOUT = 90
 
 
 def pytest_collection_modifyitems(items):
     for item in items:
         if "tests/browser" in str(item.fspath).replace(os.sep, "/"):
             item.add_marker(pytest.mark.browser)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 @pytest.fixture(scope="session")
@@ -56,38 +43,8 @@ def app_url(data_dir):
     if not Path(CHROMIUM).exists():
         pytest.skip(f"{CHROMIUM} is not installed (Debian: apt install chromium)")
     pytest.importorskip("playwright.sync_api")
-    port = _free_port()
-    env = {**os.environ, "QG_STUDIO_HOME": str(data_dir), "HF_HUB_OFFLINE": "1",
-           "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false"}
-    log = open(data_dir / "streamlit.log", "w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
-         "--server.headless", "true", "--server.port", str(port),
-         "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
-         "--browser.gatherUsageStats", "false"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + START_TIMEOUT
-    while True:
-        try:
-            with urllib.request.urlopen(f"{url}/_stcore/health", timeout=2) as reply:
-                if reply.status == 200:
-                    break
-        except OSError:
-            pass
-        if server.poll() is not None or time.time() > deadline:
-            server.kill()
-            log.close()
-            raise RuntimeError("the app did not start:\n"
-                               + (data_dir / "streamlit.log").read_text()[-3000:])
-        time.sleep(0.5)
-    yield url
-    server.terminate()
-    try:
-        server.wait(timeout=3)
-    except subprocess.TimeoutExpired:
-        server.kill()
-    log.close()
+    with run_app(data_dir) as url:
+        yield url
 
 
 @pytest.fixture(scope="session")

@@ -2,6 +2,16 @@
 
 from __future__ import annotations
 
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Iterator, Sequence
+
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 RUNNING = "[data-testid='stApp'][data-test-script-state='running']"
@@ -25,3 +35,59 @@ def open_page(page, app_url: str, path: str = "") -> None:
     page.goto(f"{app_url}/{path}")
     page.wait_for_selector("[data-testid='stMain']")
     wait_for_app(page)
+
+
+ROOT = Path(__file__).resolve().parents[2]
+START_TIMEOUT = 90
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def wait_until_up(url: str, process: subprocess.Popen, log: Path, what: str) -> None:
+    deadline = time.time() + START_TIMEOUT
+    while True:
+        try:
+            with urllib.request.urlopen(url, timeout=2) as reply:
+                if reply.status == 200:
+                    return
+        except OSError:
+            pass
+        if process.poll() is not None or time.time() > deadline:
+            process.kill()
+            raise RuntimeError(f"{what} did not start:\n" + log.read_text()[-3000:])
+        time.sleep(0.5)
+
+
+def stop(process: subprocess.Popen) -> None:
+    process.terminate()
+    try:
+        process.wait(timeout=3)
+    except subprocess.TimeoutExpired:
+        process.kill()
+
+
+@contextmanager
+def run_app(data_dir: Path, *, port: int | None = None, env: dict[str, str] | None = None,
+            args: Sequence[str] = (), log_name: str = "streamlit.log") -> Iterator[str]:
+    """The real app (``streamlit run streamlit_app.py``) on 127.0.0.1; yields its URL."""
+    port = port or free_port()
+    env = {**os.environ, "QG_STUDIO_HOME": str(data_dir), "HF_HUB_OFFLINE": "1",
+           "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", **(env or {})}
+    log_path = data_dir / log_name
+    with open(log_path, "w") as log:
+        server = subprocess.Popen(
+            [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
+             "--server.headless", "true", "--server.port", str(port),
+             "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
+             "--browser.gatherUsageStats", "false", *args],
+            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+        url = f"http://127.0.0.1:{port}"
+        try:
+            wait_until_up(f"{url}/_stcore/health", server, log_path, "the app")
+            yield url
+        finally:
+            stop(server)
