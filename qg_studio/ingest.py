@@ -202,23 +202,7 @@ def check_text(text: str) -> None:
     """Refuse text QG Studio cannot use, cheapest checks first, before any parsing."""
     if not text or not text.strip():
         raise StoryInputError("the story is empty: paste or upload some text")
-    if len(text) > MAX_STORY_CHARS:
-        longest = max(map(len, text.split()), default=0)
-        if longest > MAX_TOKEN_CHARS:
-            raise StoryInputError(_token_message(longest))
-        raise StoryInputError(f"the story has {len(text):,} characters; QG Studio takes up "
-                              f"to {MAX_STORY_CHARS:,} (about {MAX_STORY_WORDS:,} words) — "
-                              "split it into chapters")
-    if _binary_share(text) > 0.02:
-        raise StoryInputError("the text holds control characters: it looks like a binary "
-                              "file, not a story")
-    script = _other_script(text)
-    if script:
-        raise StoryInputError(f"the text is written mostly in {script} script, not English; "
-                              "QG Studio writes questions for English stories only")
-    long_token = re.search(r"\S{%d,}" % (MAX_TOKEN_CHARS + 1), text)
-    if long_token:
-        raise StoryInputError(_token_message(len(long_token.group())))
+    check_limits(text)
     words = text.split()
     if len(words) > MAX_STORY_WORDS:
         raise StoryInputError(f"the story has {len(words):,} words; QG Studio takes up to "
@@ -235,8 +219,30 @@ def check_text(text: str) -> None:
                               "questions for English stories only")
 
 
+def check_limits(text: str) -> None:
+    """The limits any text a teacher gives must meet, a whole story or one edited section:
+    size, control characters, script and longest token, each one pass over the text."""
+    if len(text) > MAX_STORY_CHARS:
+        longest = max(map(len, text.split()), default=0)
+        if longest > MAX_TOKEN_CHARS:
+            raise StoryInputError(_token_message(longest))
+        raise StoryInputError(f"the text has {len(text):,} characters; QG Studio takes up "
+                              f"to {MAX_STORY_CHARS:,} (about {MAX_STORY_WORDS:,} words) — "
+                              "split it into chapters")
+    if _binary_share(text) > 0.02:
+        raise StoryInputError("the text holds control characters: it looks like a binary "
+                              "file, not a story")
+    script = _other_script(text)
+    if script:
+        raise StoryInputError(f"the text is written mostly in {script} script, not English; "
+                              "QG Studio writes questions for English stories only")
+    long_token = re.search(r"\S{%d,}" % (MAX_TOKEN_CHARS + 1), text)
+    if long_token:
+        raise StoryInputError(_token_message(len(long_token.group())))
+
+
 def _token_message(length: int) -> str:
-    return (f"the story holds one 'word' of {length:,} characters; words longer than "
+    return (f"the text holds one 'word' of {length:,} characters; words longer than "
             f"{MAX_TOKEN_CHARS} characters are not story text — is this the right file?")
 
 

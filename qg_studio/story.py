@@ -29,6 +29,7 @@ from qg_studio.ingest import (  # noqa: F401
     MIN_WORDS,
     TARGET_WORDS,
     StoryInputError,
+    check_limits,
     check_text,
     decode_text,
     load_story_file,
@@ -344,6 +345,7 @@ def edit_section(sections: Sequence[Section], section_id: int, text: str) -> lis
     index = _index(sections, section_id)
     if not text.strip():
         raise StoryInputError("a section cannot be empty; merge it instead")
+    check_limits(text)  # an edit must not let in what the story's reading refused
     return renumber([*sections[:index], Section(0, text.strip()), *sections[index + 1:]])
 
 

@@ -25,7 +25,7 @@ from bad_input_files import (
 )
 from qg_studio.cli import main
 from qg_studio.ingest import MAX_DOCX_XML_BYTES, MAX_TEXT_BYTES
-from qg_studio.story import StoryInputError, load_story_file, section_story
+from qg_studio.story import StoryInputError, edit_section, load_story_file, section_story
 
 STORY = (
     "Nell kept bees at the edge of the village. Every morning she walked to the hives "
@@ -203,3 +203,13 @@ def test_docx_bomb_is_refused_before_it_is_unpacked(monkeypatch):
         load_story_file("bomb.docx", docx_bomb())
     assert not opened
     assert len(docx_bomb()) < 1_000_000 and MAX_DOCX_XML_BYTES < 50_000_000
+
+
+def test_an_edited_section_meets_the_same_limits():
+    sections = section_story(STORY)
+    for text, message in [("x" * 1_000_000, "1,000,000 characters"),
+                          ("Nell said: " + "y" * 300, "300 characters"),
+                          ("从前有一个养蜜蜂的老奶奶。" * 5, "Chinese")]:
+        with pytest.raises(StoryInputError, match=message):
+            edit_section(sections, 1, text)
+    assert edit_section(sections, 1, "Nell smiled.")[0].text == "Nell smiled."
