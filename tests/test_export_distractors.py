@@ -75,9 +75,11 @@ def test_distractors_are_the_same_every_time():
 
 
 def test_csv_cells_are_never_formulas():
-    for value, expected in [("=1+1", "'=1+1"), ("+1", "'+1"), ("-5 coins", "'-5 coins"),
-                            ("@SUM(A1)", "'@SUM(A1)"), ("\t=cmd", "'=cmd"),
-                            ("\r\n+x", "'+x"), (" =1", "'=1"),
+    # The guard is an invisible ZERO WIDTH SPACE (issue 16: an apostrophe shows on Blooket).
+    for value, expected in [("=1+1", "\u200b=1+1"), ("+1", "\u200b+1"),
+                            ("-5 coins", "\u200b-5 coins"), ("@SUM(A1)", "\u200b@SUM(A1)"),
+                            ("\t=cmd", "\u200b=cmd"), ("\r\n+x", "\u200b+x"),
+                            (" =1", "\u200b=1"),
                             ("plain", "plain"), ("a=b", "a=b"), ("😀 שלום", "😀 שלום")]:
         assert csv_cell(value) == expected
 

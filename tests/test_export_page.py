@@ -14,14 +14,18 @@ from qg_studio.store import Store
 APP = str(Path(__file__).parent / "apps" / "export_page.py")
 
 
-@pytest.fixture
-def seeded():
+def _seed(project_name: str, story_title: str):
     secs = sections()
     with Store() as store:
-        project = store.create_project("Year 3")
-        story = store.add_story(project, "Greta", "\n\n".join(STORY), secs)
+        project = store.create_project(project_name)
+        story = store.add_story(project, story_title, "\n\n".join(STORY), secs)
         store.add_items(story, items(secs), actor="embedded")
     return story
+
+
+@pytest.fixture
+def seeded():
+    return _seed("Year 3", "Greta")
 
 
 def _download(at):
@@ -45,11 +49,7 @@ def test_worksheet_options_and_preview(seeded):
 
 
 def test_pasted_story_files_are_named_after_the_project():
-    secs = sections()
-    with Store() as store:
-        project = store.create_project("Year 3 owls")
-        story = store.add_story(project, "Story", "\n\n".join(STORY), secs)
-        store.add_items(story, items(secs), actor="embedded")
+    _seed("Year 3 owls", "Story")  # a pasted story without a title line
     at = AppTest.from_file(APP, default_timeout=90).run()
     assert not at.exception
     assert _download(at).label.startswith("Download Year-3-owls-worksheet.xlsx")
