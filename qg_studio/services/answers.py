@@ -40,6 +40,19 @@ def load_answerer(name: str = "extractive", model: str | None = None):
         raise ServiceError(f"cannot load answerer {name!r}: {exc}") from None
 
 
+@functools.lru_cache(maxsize=1)
+def best_answerer():
+    """The best answerer that loads here (:func:`qg_studio.models.choose_engine` for
+    "qa"); the built-in extractive one when that model will not load."""
+    from qg_studio.models import choose_engine
+
+    choice = choose_engine("qa")
+    try:
+        return load_answerer(choice.name, choice.options.get("model"))
+    except ServiceError:  # a broken model falls back, as generation does
+        return load_answerer("extractive")
+
+
 def parse_answers(text: str) -> list[str]:
     """Answers typed in one box, one per line or separated by "|"."""
     parts = [p for line in str(text).splitlines() for p in line.split("|")]

@@ -13,35 +13,22 @@ FRIENDLY = {"embedded": "QG Studio's built-in question writer",
             "extractive": "QG Studio's built-in answerer"}
 
 
+# The choices are the services' (made once per process); these wrappers add the spinner.
+
 @st.cache_resource(show_spinner="Checking the question writers available here…")
 def question_writer():
     """The best question engine that works here (an EngineChoice)."""
-    from qg_studio.models import choose_engine
+    from qg_studio.services.generation import best_engine
 
-    return choose_engine("qg")
-
-
-@st.cache_resource(show_spinner="Checking the answerers available here…")
-def _answering_choice():
-    from qg_studio.models import choose_engine
-
-    return choose_engine("qa")
+    return best_engine()
 
 
 @st.cache_resource(show_spinner="Loading the answerer…")
-def _load_answerer(name: str, model: str | None):
-    from qg_studio.answering import get_answerer
-
-    return get_answerer(name, **({"model": model} if model else {}))
-
-
 def answerer():
     """The best answerer that loads here; the built-in one when a model will not load."""
-    choice = _answering_choice()
-    try:
-        return _load_answerer(choice.name, choice.options.get("model"))
-    except Exception:  # noqa: BLE001 - a broken model falls back, as generation does
-        return _load_answerer("extractive", None)
+    from qg_studio.services.answers import best_answerer
+
+    return best_answerer()
 
 
 def describe(name: str, options: dict | None = None) -> str:

@@ -10,7 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from qg_studio.generation import GENERATORS
-from qg_studio.pipeline import AUTO
+from qg_studio.services.generation import AUTO
 from qg_studio.schema import ELEMENTS, Element, Explicitness, GenerationRequest, QAItem
 from qg_studio.ui import engines
 from qg_studio.ui.engines import writer_caption
@@ -102,7 +102,7 @@ def _controls(n_sections: int):
 
 
 def _run(story, request: GenerationRequest, engine: str, options: dict, check: bool) -> None:
-    from qg_studio.pipeline import generate_with_fallback
+    from qg_studio.services.generation import generate
 
     bar = st.progress(0.0, text="starting")
 
@@ -121,8 +121,8 @@ def _run(story, request: GenerationRequest, engine: str, options: dict, check: b
         choice = engines.question_writer()
         engine, options = choice.name, dict(choice.options)
     try:
-        run = generate_with_fallback(story.sections, request, engine, options,
-                                     answerer=answerer, progress=progress)
+        run = generate(story.sections, request, engine, options, answerer=answerer,
+                       progress=progress)
     except Exception as exc:
         bar.empty()
         st.error(f"{engines.describe(engine, options).capitalize()} could not write "
