@@ -117,6 +117,14 @@ def test_malformed_set_is_one_line_naming_item_and_field(tmp_path, capsys, chang
     assert not out.exists()
 
 
+def test_set_that_is_not_utf8_is_one_line(tmp_path, capsys):
+    path = tmp_path / "set.json"
+    path.write_bytes(b'\xff\xfe{\x00"\x00i\x00')
+    assert main(["export", str(path), "--format", "gift", "--out", str(tmp_path / "x")]) == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and "not UTF-8" in err
+
+
 def test_set_nested_very_deep_is_one_line(tmp_path, capsys):
     path = tmp_path / "deep.json"
     path.write_text('{"items": ' + DEEP + "}")

@@ -53,6 +53,9 @@ def load_source(source: str):
                 text = path.read_text(encoding="utf-8-sig")
             except OSError as exc:
                 raise UserError(f"cannot read {source}: {exc.strerror or exc}") from None
+            except UnicodeDecodeError as exc:
+                raise UserError(f"{source} is not UTF-8 text (byte {exc.start}); save the "
+                                "question set as UTF-8 JSON") from None
         payload = _last_json_object(text, source)
         try:
             return read_set(payload, path.stem if source != "-" else "Story")
