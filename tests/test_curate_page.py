@@ -78,6 +78,22 @@ def test_empty_question_is_refused_and_undo_restores(seeded):
     # the widget shows the restored value, not the undone one
     element = next(s.key for s in at.selectbox if s.key.startswith("curate_element_"))
     assert at.selectbox(key=element).value == "character"
+    # the message names the question whose edit was undone
+    shown = [m.value.replace("\\", "") for m in at.success]  # as the reader sees it
+    assert "Undid your edit of “Who rode past the mill?”." in shown
+
+
+def test_history_names_changes_in_plain_words(seeded):
+    story, ids = seeded
+    at = _app()
+    element = next(s.key for s in at.selectbox if s.key.startswith("curate_element_"))
+    at.selectbox(key=element).set_value("setting").run()
+    history = at.dataframe[-1].value
+    assert list(history.columns) == ["Who", "What", "#", "Question", "Changed"]
+    first = history.iloc[0]
+    assert first["What"] == "edited" and first["Changed"] == "narrative element"
+    assert first["Question"] == "Who rode past the mill?"
+    assert "added" in set(history["What"]) and "create" not in set(history["What"])
 
 
 def test_add_by_hand_is_tagged_and_kept(seeded):

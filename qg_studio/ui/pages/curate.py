@@ -2,217 +2,47 @@
 
 Every change is written to the project store the moment it is made (with who made it
 and what changed), so a closed tab or a restart loses nothing; the page keeps only which
-question is open and a counter that refreshes the widgets after an undo.
+question is open and a counter that refreshes the widgets after an undo. The tools below
+the list are in :mod:`qg_studio.ui.curate_actions`, what is done with a question's
+values in :mod:`qg_studio.ui.curate_fields`.
 """
 
 from __future__ import annotations
 
-import html
 from collections import Counter
-from typing import Any, Sequence
+from collections.abc import Sequence
 
 import pandas as pd
 import streamlit as st
 
-from qg_studio.schema import (AnswerKind, ELEMENTS, Element, Evidence, Explicitness,
-                              GenerationRequest, QAItem, ReviewStatus, Section)
+from qg_studio.schema import ELEMENTS, AnswerKind, Explicitness, QAItem, ReviewStatus
 from qg_studio.store import Store, StoreError
+from qg_studio.ui.curate_actions import (
+    MESSAGE,
+    PICK,
+    VERSION,
+    add_by_hand,
+    refresh,
+    regenerate,
+    say,
+    undo_and_history,
+)
+from qg_studio.ui.curate_fields import (  # noqa: F401 - the page's helpers, re-exported
+    STATUS_LABELS,
+    TABLE_FIELDS,
+    answer_and_tag,
+    apply_table_edits,
+    field_value,
+    flags,
+    highlight,
+    parse_answers,
+    parse_sections,
+    requested_counts,
+    table,
+)
 from qg_studio.ui.state import current_actor, get_store, require_story
-
-ACTOR = "teacher"
-STATUS_LABELS = {"unreviewed": "Not reviewed", "kept": "Keep", "dropped": "Drop"}
-TABLE_FIELDS = {  # table column -> QAItem field
-    "Status": "status", "Question": "question", "Answers": "answers", "Element": "element",
-    "Explicitness": "explicitness", "Answer kind": "answer_kind", "Sections": "sections",
-}
-VERSION = "curate_version"
-MESSAGE = "curate_message"
-PICK = "curate_pick"
-
-
-# -- pure helpers (tested without a browser) -------------------------------------------
-
-
-def parse_answers(text: str) -> list[str]:
-    """Answers are typed one per line or separated by " | "."""
-    parts = [p for line in str(text).splitlines() for p in line.split("|")]
-    return [p.strip() for p in parts if p.strip()]
-
-
-def parse_sections(text: Any, known: Sequence[int]) -> list[int]:
-    if isinstance(text, (list, tuple)):
-        values = [int(v) for v in text]
-    else:
-        values = [int(v) for v in str(text).replace(";", ",").replace(" ", ",").split(",")
-                  if v.strip()]
-    unknown = [v for v in values if v not in known]
-    if unknown:
-        raise ValueError(f"no section {', '.join(map(str, unknown))} in this story")
-    return values
-
-
-def table(items: Sequence[QAItem], positions: dict[int, int]) -> pd.DataFrame:
-    return pd.DataFrame([{
-        "#": positions[item.id], "Status": item.status.value, "Question": item.question,
-        "Answers": " | ".join(item.answers), "Element": item.element.value,
-        "Explicitness": item.explicitness.value, "Answer kind": item.answer_kind.value,
-        "Sections": ", ".join(str(s) for s in item.sections), "Engine": item.engine,
-        "Confidence": round(float(item.scores.get("confidence", 0.0)), 2)
-        if "confidence" in item.scores else None,
-        "Flags": flags(item),
-    } for item in items], columns=["#", *TABLE_FIELDS, "Engine", "Confidence", "Flags"])
-
-
-# What the ranker's flags tell a teacher (see ranking.flag_unanswerable and keep_fit).
-FLAG_LABELS = {"unanswerable": "answer not found in the story", "low_quality": "reads badly"}
-
-
-def flags(item: QAItem) -> str:
-    return "; ".join(label for key, label in FLAG_LABELS.items() if item.scores.get(key))
-
-
-def apply_table_edits(store: Store, story_id: int, shown: Sequence[QAItem],
-                      edited_rows: dict, section_ids: Sequence[int]) -> list[str]:
-    """Save the data editor's ``edited_rows`` ({row: {column: value}}); returns problems.
-
-    A value that cannot be right (an empty question, an unknown section) is refused and
-    the saved value kept, so bad input never loses the teacher's earlier work.
-    """
-    problems: list[str] = []
-    for row, columns in sorted(edited_rows.items(), key=lambda kv: int(kv[0])):
-        item = shown[int(row)]
-        changes: dict[str, Any] = {}
-        for column, value in columns.items():
-            if column == "#":
-                if value is not None:
-                    store.move_item(item.id, int(value) - 1, actor=current_actor())
-                continue
-            field = TABLE_FIELDS.get(column)
-            if field is None:
-                continue
-            try:
-                changes[field] = _field_value(field, value, section_ids)
-            except ValueError as exc:
-                problems.append(f"“{item.question[:50]}”: {exc}; the saved value is kept.")
-        if changes:
-            store.update_item(item.id, actor=current_actor(), **changes)
-    return problems
-
-
-def _field_value(field: str, value: Any, section_ids: Sequence[int]) -> Any:
-    if field == "question":
-        text = " ".join(str(value or "").split())
-        if not text:
-            raise ValueError("a question cannot be empty")
-        return text
-    if field == "answers":
-        answers = parse_answers(value or "")
-        if not answers:
-            raise ValueError("a question needs an answer")
-        return answers
-    if field == "sections":
-        return parse_sections(value or "", section_ids)
-    if value is None:
-        raise ValueError(f"{field.replace('_', ' ')} cannot be empty")
-    enum = {"status": ReviewStatus, "element": Element, "explicitness": Explicitness,
-            "answer_kind": AnswerKind}[field]
-    return enum.parse(value).value
-
-
-def highlight(section: Section, evidence: Sequence[Evidence], answer: str = "") -> str:
-    """The section as HTML with its evidence spans (or else the answer) marked."""
-    spans = sorted((e.start, e.end) for e in evidence if e.section == section.id
-                   and 0 <= e.start < e.end <= len(section.text))
-    if not spans and answer:
-        found = Evidence.find(section, answer)
-        if found is not None:
-            spans = [(found.start, found.end)]
-    out, at = [], 0
-    for start, end in spans:
-        if start < at:
-            continue
-        out.append(html.escape(section.text[at:start]))
-        out.append(f"<mark>{html.escape(section.text[start:end])}</mark>")
-        at = end
-    out.append(html.escape(section.text[at:]))
-    return "".join(out).replace("\n", "<br>")
-
-
-def requested_counts(settings: dict, n_sections: int) -> tuple[dict[str, int], float | None]:
-    """What the teacher asked for on the Generate page, if it was saved with the project."""
-    raw = settings.get("request") or settings.get("generation") or {}
-    if not isinstance(raw, dict) or not raw:
-        return {}, None
-    try:
-        request = GenerationRequest.from_dict(raw)
-    except (TypeError, ValueError):
-        return {}, None
-    total = request.total(n_sections)
-    if isinstance(request.elements, dict):
-        wanted = {e.value: n for e, n in request.elements.items()}
-    else:
-        base, extra = divmod(total, len(ELEMENTS))
-        wanted = {e.value: base + (1 if i < extra else 0) for i, e in enumerate(ELEMENTS)}
-    return wanted, request.implicit_share
-
-
-# -- engines (optional: the page works with manual labels when they are missing) -------
-
-
-@st.cache_resource(show_spinner=False)
-def _answerer():
-    from qg_studio.answering import get_answerer
-
-    return get_answerer()
-
-
-def answer_and_tag(question: str, sections: Sequence[Section], section_ids: list[int] | None,
-                   typed_answer: str = "") -> tuple[dict[str, Any], list[str]]:
-    """Fields for a hand-written question from the answerer and the tagger, with notes.
-
-    A typed answer is the teacher's: it is kept (and located in the text), and the
-    answerer is not asked.
-    """
-    fields: dict[str, Any] = {}
-    notes: list[str] = []
-    chosen = [s for s in sections if not section_ids or s.id in section_ids]
-    if typed_answer.strip():
-        answers = parse_answers(typed_answer)
-        evidence = [e for s in chosen for e in [Evidence.find(s, answers[0])] if e][:1]
-        fields.update(answers=answers, evidence=[e.to_dict() for e in evidence],
-                      sections=section_ids or [e.section for e in evidence])
-        notes.append("your answer kept")
-    else:
-        fields.update(_answer(question, sections, section_ids, notes))
-    try:
-        from qg_studio.tagging import tag
-
-        answer = (fields.get("answers") or [None])[0]
-        labels = tag(question, answer, chosen)
-        fields.update(element=labels.element.value, explicitness=labels.explicitness.value)
-        notes.append(f"tagged {labels.element.value} / {labels.explicitness.value}"
-                     f" by the tagger ({labels.source})")
-    except Exception as exc:
-        notes.append(f"no tagger available ({type(exc).__name__}): labels set by hand")
-    return fields, notes
-
-
-def _answer(question: str, sections: Sequence[Section], section_ids: list[int] | None,
-            notes: list[str]) -> dict[str, Any]:
-    fields: dict[str, Any] = {}
-    try:
-        reply = _answerer().answer([question], list(sections),
-                                   [section_ids] if section_ids else None)[0]
-        fields.update(answers=list(reply.answers), answer_kind=str(reply.answer_kind),
-                      evidence=[e.to_dict() for e in reply.evidence],
-                      sections=list(reply.sections) or (section_ids or []),
-                      scores={"confidence": float(reply.confidence)})
-        notes.append(f"answered by the {reply.engine or 'default'} answerer"
-                     + (f" ({reply.note})" if reply.note else ""))
-    except Exception as exc:  # a missing or broken answerer must not lose the question
-        notes.append(f"no answerer available ({type(exc).__name__}): type the answer")
-    return fields
-
+from qg_studio.ui.steps import next_step
+from qg_studio.ui.text import plain
 
 # -- the page ----------------------------------------------------------------------------
 
@@ -238,18 +68,11 @@ def render() -> None:
         shown = _filters(story, items)
         _editor(store, story, shown, positions, version)
         _detail(store, story, shown, positions, version)
-    _add_by_hand(store, story)
-    _regenerate(store, story, items)
-    _undo_and_history(store, story, positions)
-
-
-def _say(kind: str, text: str) -> None:
-    st.session_state.setdefault(MESSAGE, []).append(f"{kind}:{text}")
-
-
-def _refresh() -> None:
-    """New keys for every item widget: after an undo the widgets show the store again."""
-    st.session_state[VERSION] = st.session_state.get(VERSION, 0) + 1
+    add_by_hand(store, story)
+    regenerate(store, story, items)
+    undo_and_history(store, story, positions)
+    if items:
+        next_step("export", "Next: print or export", key="curate_next")
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
@@ -340,8 +163,8 @@ def _save_table(story_id: int, shown: list[QAItem], section_ids: list[int], key:
     edits = st.session_state.get(key, {}).get("edited_rows", {})
     problems = apply_table_edits(get_store(), story_id, shown, edits, section_ids)
     for problem in problems:
-        _say("warning", problem)
-    _refresh()
+        say("warning", problem)
+    refresh()
 
 
 def _detail(store: Store, story, shown: list[QAItem], positions: dict[int, int],
@@ -397,7 +220,7 @@ def _detail(store: Store, story, shown: list[QAItem], positions: dict[int, int],
                   args=(item.id, positions[item.id]),
                   disabled=positions[item.id] == len(positions))
         created = store.created_by(item.id)
-        st.caption(f"Written by {created or item.engine or 'unknown'}"
+        st.caption(f"Written by {plain(created or item.engine or 'unknown')}"
                    + (f" · engine {item.engine}" if item.engine and item.engine != created
                       else "")
                    + "".join(f" · {name} {value:.2f}" for name, value in item.scores.items()
@@ -416,157 +239,18 @@ def _pick(picker: str) -> None:
 
 def _save_field(item_id: int, field: str, key: str, section_ids: list[int]) -> None:
     try:
-        value = _field_value(field, st.session_state[key], section_ids)
+        value = field_value(field, st.session_state[key], section_ids)
     except ValueError as exc:
-        _say("warning", f"Not saved: {exc}; the saved value is kept.")
-        _refresh()
+        say("warning", f"Not saved: {exc}; the saved value is kept.")
+        refresh()
         return
     try:
         get_store().update_item(item_id, actor=current_actor(), **{field: value})
     except StoreError as exc:
-        _say("error", f"Not saved: {exc}")
-    _refresh()
+        say("error", f"Not saved: {plain(exc)}")
+    refresh()
 
 
 def _move(item_id: int, new_index: int) -> None:
     get_store().move_item(item_id, max(new_index, 0), actor=current_actor())
-    _refresh()
-
-
-def _add_by_hand(store: Store, story) -> None:
-    with st.expander("Add a question by hand", expanded=False):
-        st.caption("It is answered and tagged at once; change the answer or the labels "
-                   "above if they are wrong.")
-        with st.form("curate_add_form", clear_on_submit=True):
-            st.text_input("Your question", key="curate_new_question")
-            st.text_input("Answer (leave empty to let the answerer answer)",
-                          key="curate_new_answer")
-            c1, c2, c3 = st.columns(3)
-            c1.multiselect("About section(s)", [s.id for s in story.sections],
-                           key="curate_new_sections")
-            c2.selectbox("Element", ["auto", *[e.value for e in ELEMENTS]],
-                         key="curate_new_element")
-            c3.selectbox("Explicitness", ["auto", *[e.value for e in Explicitness]],
-                         key="curate_new_explicitness")
-            st.form_submit_button("Add question", on_click=_add_question, args=(story.id,))
-
-
-def _add_question(story_id: int) -> None:
-    store = get_store()
-    story = store.get_story(story_id)
-    question = " ".join(st.session_state.get("curate_new_question", "").split())
-    if not question:
-        _say("warning", "Type a question first; nothing was added.")
-        return
-    typed = st.session_state.get("curate_new_answer", "").strip()
-    section_ids = list(st.session_state.get("curate_new_sections") or [])
-    fields, notes = answer_and_tag(question, story.sections, section_ids or None, typed)
-    for field, key in (("element", "curate_new_element"),
-                       ("explicitness", "curate_new_explicitness")):
-        chosen = st.session_state.get(key, "auto")
-        if chosen != "auto":
-            fields[field] = chosen
-    fields.setdefault("element", Element.ACTION.value)
-    fields.setdefault("explicitness", Explicitness.EXPLICIT.value)
-    if not fields.get("answers"):
-        fields["answers"] = []
-    if section_ids and not fields.get("sections"):
-        fields["sections"] = section_ids
-    item = QAItem.from_dict({"question": question, "engine": ACTOR,
-                             "status": ReviewStatus.KEPT.value, **fields})
-    [item_id] = store.add_items(story_id, [item], actor=current_actor())
-    st.session_state[PICK] = item_id
-    _refresh()
-    answer = item.answer or "(no answer yet: type one above)"
-    _say("success", f"Added “{question}” — answer: {answer}; {item.element.value} / "
-         f"{item.explicitness.value} ({'; '.join(notes)}).")
-
-
-def _regenerate(store: Store, story, items: Sequence[QAItem]) -> None:
-    with st.expander("Regenerate a section or an element", expanded=False):
-        st.caption("Replaces the questions of that section or element that you have not "
-                   "kept; kept questions stay.")
-        c1, c2, c3 = st.columns(3)
-        what = c1.radio("Regenerate", ["section", "element"], key="curate_regen_what",
-                        horizontal=True)
-        if what == "section":
-            target = c2.selectbox("Section", [s.id for s in story.sections],
-                                  key="curate_regen_section")
-        else:
-            target = c2.selectbox("Element", [e.value for e in ELEMENTS],
-                                  key="curate_regen_element")
-        group = [i for i in items if (target in i.sections if what == "section"
-                                      else i.element.value == target)]
-        replace = [i for i in group if i.status != ReviewStatus.KEPT]
-        count = c3.number_input("New questions", 1, 20, value=max(len(replace), 2),
-                                key="curate_regen_count")
-        if st.button("Regenerate", key="curate_regen"):
-            _do_regenerate(store, story, what, target, int(count), group, replace)
-
-
-def _do_regenerate(store: Store, story, what: str, target, count: int,
-                   group: Sequence[QAItem], replace: Sequence[QAItem]) -> None:
-    try:
-        from qg_studio.pipeline import generate_with_fallback
-    except ImportError:
-        st.warning("No question generator is installed; nothing was changed.")
-        return
-    # The engine the Generate page last used for this project, with the same fallback.
-    settings = store.get_project(story.project_id).settings
-    engine = settings.get("engine", "embedded")
-    options = settings.get("engine_options") or {}
-    if what == "section":
-        sections = [s for s in story.sections if s.id == target]
-        request = GenerationRequest(count=count)
-    else:
-        sections = story.sections
-        request = GenerationRequest(count=None, elements={target: count})
-    with st.spinner("Writing new questions…"):
-        try:
-            run = generate_with_fallback(sections, request, engine, options,
-                                         use_embeddings=False)
-        except Exception as exc:  # keep everything as it was
-            st.error(f"Regeneration failed, nothing was changed: {exc}")
-            return
-    for notice in run.notices:
-        st.info(notice)
-    fresh = run.items
-    kept = {" ".join(i.question.lower().split()) for i in group if i.status == ReviewStatus.KEPT}
-    fresh = [i for i in fresh if " ".join(i.question.lower().split()) not in kept]
-    if what == "element":
-        fresh = [i for i in fresh if i.element.value == target]
-    fresh = fresh[:count]
-    if not fresh:
-        st.warning("The generator found no new question there; nothing was changed.")
-        return
-    store.delete_items(story.id, [i.id for i in replace], actor=current_actor())
-    store.add_items(story.id, fresh, actor=fresh[0].engine or engine)
-    _say("success", f"{len(fresh)} new question(s) for {what} {target}; "
-         f"{len(replace)} unkept one(s) replaced.")
-    _refresh()
-    st.rerun()
-
-
-def _undo_and_history(store: Store, story, positions: dict[int, int]) -> None:
-    c1, c2 = st.columns([1, 4])
-    c1.button("Undo last edit", key="curate_undo", on_click=_undo, args=(story.id,))
-    with c2.expander("History of changes"):
-        rows = []
-        for entry in reversed(store.history(story.id)[-30:]):
-            changed = entry["after"] if isinstance(entry["after"], dict) else {}
-            rows.append({"Who": entry["actor"], "What": entry["action"],
-                         "Question": positions.get(entry["item_id"], "–"),
-                         "Fields": ", ".join(k for k in changed if k != "undoes")})
-        if rows:
-            st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-        else:
-            st.caption("No changes yet.")
-
-
-def _undo(story_id: int) -> None:
-    undone = get_store().undo(story_id, actor=current_actor())
-    if undone is None:
-        _say("info", "Nothing to undo.")
-    else:
-        _say("success", f"Undid a {undone['action']}.")
-    _refresh()
+    refresh()

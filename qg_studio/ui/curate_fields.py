@@ -1,0 +1,206 @@
+"""What the Curate page does with a question, apart from drawing it: reading typed
+values, saving table edits, marking evidence, answering and tagging a hand-written one."""
+
+from __future__ import annotations
+
+import html
+from collections.abc import Sequence
+from typing import Any
+
+import pandas as pd
+
+from qg_studio.schema import (
+    ELEMENTS,
+    AnswerKind,
+    Element,
+    Evidence,
+    Explicitness,
+    GenerationRequest,
+    QAItem,
+    ReviewStatus,
+    Section,
+)
+from qg_studio.store import Store
+from qg_studio.ui import engines
+from qg_studio.ui.state import current_actor
+from qg_studio.ui.text import quoted
+
+STATUS_LABELS = {"unreviewed": "Not reviewed", "kept": "Keep", "dropped": "Drop"}
+TABLE_FIELDS = {  # table column -> QAItem field
+    "Status": "status", "Question": "question", "Answers": "answers", "Element": "element",
+    "Explicitness": "explicitness", "Answer kind": "answer_kind", "Sections": "sections",
+}
+
+
+def parse_answers(text: str) -> list[str]:
+    """Answers are typed one per line or separated by " | "."""
+    parts = [p for line in str(text).splitlines() for p in line.split("|")]
+    return [p.strip() for p in parts if p.strip()]
+
+
+def parse_sections(text: Any, known: Sequence[int]) -> list[int]:
+    if isinstance(text, (list, tuple)):
+        values = [int(v) for v in text]
+    else:
+        values = [int(v) for v in str(text).replace(";", ",").replace(" ", ",").split(",")
+                  if v.strip()]
+    unknown = [v for v in values if v not in known]
+    if unknown:
+        raise ValueError(f"no section {', '.join(map(str, unknown))} in this story")
+    return values
+
+
+def table(items: Sequence[QAItem], positions: dict[int, int]) -> pd.DataFrame:
+    return pd.DataFrame([{
+        "#": positions[item.id], "Status": item.status.value, "Question": item.question,
+        "Answers": " | ".join(item.answers), "Element": item.element.value,
+        "Explicitness": item.explicitness.value, "Answer kind": item.answer_kind.value,
+        "Sections": ", ".join(str(s) for s in item.sections), "Engine": item.engine,
+        "Confidence": round(float(item.scores.get("confidence", 0.0)), 2)
+        if "confidence" in item.scores else None,
+        "Flags": flags(item),
+    } for item in items], columns=["#", *TABLE_FIELDS, "Engine", "Confidence", "Flags"])
+
+
+# What the ranker's flags tell a teacher (see ranking.flag_unanswerable and keep_fit).
+FLAG_LABELS = {"unanswerable": "answer not found in the story", "low_quality": "reads badly"}
+
+
+def flags(item: QAItem) -> str:
+    return "; ".join(label for key, label in FLAG_LABELS.items() if item.scores.get(key))
+
+
+def apply_table_edits(store: Store, story_id: int, shown: Sequence[QAItem],
+                      edited_rows: dict, section_ids: Sequence[int]) -> list[str]:
+    """Save the data editor's ``edited_rows`` ({row: {column: value}}); returns problems.
+
+    A value that cannot be right (an empty question, an unknown section) is refused and
+    the saved value kept, so bad input never loses the teacher's earlier work.
+    """
+    problems: list[str] = []
+    for row, columns in sorted(edited_rows.items(), key=lambda kv: int(kv[0])):
+        item = shown[int(row)]
+        changes: dict[str, Any] = {}
+        for column, value in columns.items():
+            if column == "#":
+                if value is not None:
+                    store.move_item(item.id, int(value) - 1, actor=current_actor())
+                continue
+            field = TABLE_FIELDS.get(column)
+            if field is None:
+                continue
+            try:
+                changes[field] = field_value(field, value, section_ids)
+            except ValueError as exc:
+                problems.append(f"{quoted(item.question, 50)}: {exc}; the saved value is kept.")
+        if changes:
+            store.update_item(item.id, actor=current_actor(), **changes)
+    return problems
+
+
+def field_value(field: str, value: Any, section_ids: Sequence[int]) -> Any:
+    if field == "question":
+        text = " ".join(str(value or "").split())
+        if not text:
+            raise ValueError("a question cannot be empty")
+        return text
+    if field == "answers":
+        answers = parse_answers(value or "")
+        if not answers:
+            raise ValueError("a question needs an answer")
+        return answers
+    if field == "sections":
+        return parse_sections(value or "", section_ids)
+    if value is None:
+        raise ValueError(f"{field.replace('_', ' ')} cannot be empty")
+    enum = {"status": ReviewStatus, "element": Element, "explicitness": Explicitness,
+            "answer_kind": AnswerKind}[field]
+    return enum.parse(value).value
+
+
+def highlight(section: Section, evidence: Sequence[Evidence], answer: str = "") -> str:
+    """The section as HTML with its evidence spans (or else the answer) marked."""
+    spans = sorted((e.start, e.end) for e in evidence if e.section == section.id
+                   and 0 <= e.start < e.end <= len(section.text))
+    if not spans and answer:
+        found = Evidence.find(section, answer)
+        if found is not None:
+            spans = [(found.start, found.end)]
+    out, at = [], 0
+    for start, end in spans:
+        if start < at:
+            continue
+        out.append(html.escape(section.text[at:start]))
+        out.append(f"<mark>{html.escape(section.text[start:end])}</mark>")
+        at = end
+    out.append(html.escape(section.text[at:]))
+    return "".join(out).replace("\n", "<br>")
+
+
+def requested_counts(settings: dict, n_sections: int) -> tuple[dict[str, int], float | None]:
+    """What the teacher asked for on the Generate page, if it was saved with the project."""
+    raw = settings.get("request") or settings.get("generation") or {}
+    if not isinstance(raw, dict) or not raw:
+        return {}, None
+    try:
+        request = GenerationRequest.from_dict(raw)
+    except (TypeError, ValueError):
+        return {}, None
+    total = request.total(n_sections)
+    if isinstance(request.elements, dict):
+        wanted = {e.value: n for e, n in request.elements.items()}
+    else:
+        base, extra = divmod(total, len(ELEMENTS))
+        wanted = {e.value: base + (1 if i < extra else 0) for i, e in enumerate(ELEMENTS)}
+    return wanted, request.implicit_share
+
+
+# -- engines (optional: the page works with manual labels when they are missing) -------
+
+
+def answer_and_tag(question: str, sections: Sequence[Section], section_ids: list[int] | None,
+                   typed_answer: str = "") -> tuple[dict[str, Any], list[str]]:
+    """Fields for a hand-written question from the answerer and the tagger, with notes.
+
+    A typed answer is the teacher's: it is kept (and located in the text), and the
+    answerer is not asked.
+    """
+    fields: dict[str, Any] = {}
+    notes: list[str] = []
+    chosen = [s for s in sections if not section_ids or s.id in section_ids]
+    if typed_answer.strip():
+        answers = parse_answers(typed_answer)
+        evidence = [e for s in chosen for e in [Evidence.find(s, answers[0])] if e][:1]
+        fields.update(answers=answers, evidence=[e.to_dict() for e in evidence],
+                      sections=section_ids or [e.section for e in evidence])
+        notes.append("your answer kept")
+    else:
+        fields.update(_answer(question, sections, section_ids, notes))
+    try:
+        from qg_studio.tagging import tag
+
+        answer = (fields.get("answers") or [None])[0]
+        labels = tag(question, answer, chosen)
+        fields.update(element=labels.element.value, explicitness=labels.explicitness.value)
+        notes.append(f"tagged {labels.element.value} / {labels.explicitness.value}"
+                     f" by the tagger ({labels.source})")
+    except Exception as exc:
+        notes.append(f"no tagger available ({type(exc).__name__}): labels set by hand")
+    return fields, notes
+
+
+def _answer(question: str, sections: Sequence[Section], section_ids: list[int] | None,
+            notes: list[str]) -> dict[str, Any]:
+    fields: dict[str, Any] = {}
+    try:
+        reply = engines.answerer().answer([question], list(sections),
+                                   [section_ids] if section_ids else None)[0]
+        fields.update(answers=list(reply.answers), answer_kind=str(reply.answer_kind),
+                      evidence=[e.to_dict() for e in reply.evidence],
+                      sections=list(reply.sections) or (section_ids or []),
+                      scores={"confidence": float(reply.confidence)})
+        notes.append(f"answered by the {reply.engine or 'default'} answerer"
+                     + (f" ({reply.note})" if reply.note else ""))
+    except Exception as exc:  # a missing or broken answerer must not lose the question
+        notes.append(f"no answerer available ({type(exc).__name__}): type the answer")
+    return fields
