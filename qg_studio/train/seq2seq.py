@@ -204,8 +204,12 @@ def train_pairs(model, tokenizer, train: Sequence[Pair], val: Sequence[Pair], ou
     """Fine-tune on ``train``, keep the best checkpoint by val loss, save it to ``out``
     with its meta file and model card, and return the card's figures."""
     import torch
-    from transformers import (DataCollatorForSeq2Seq, EarlyStoppingCallback, Seq2SeqTrainer,
-                              Seq2SeqTrainingArguments)
+    from transformers import (
+        DataCollatorForSeq2Seq,
+        EarlyStoppingCallback,
+        Seq2SeqTrainer,
+        Seq2SeqTrainingArguments,
+    )
 
     from qg_studio.models import LoadedModel, choose_device, write_meta
 
