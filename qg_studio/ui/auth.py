@@ -32,6 +32,24 @@ def server_mode() -> bool:
     return os.environ.get(MODE_ENV, "").strip().lower() == "server"
 
 
+def allowed(claims: dict, domains: list[str] | None) -> bool:
+    """Whether the school lets this account in: any account when no domains are set,
+    else a verified email address of one of the school's domains."""
+    if not domains:
+        return True
+    email = str(claims.get("email") or "")
+    domain = email.rsplit("@", 1)[-1].lower() if "@" in email else ""
+    return (claims.get("email_verified", True) is not False
+            and domain in {d.strip().lower() for d in domains})
+
+
+def _allowed_domains() -> list[str] | None:
+    try:
+        return list(st.secrets.get("qg_studio", {}).get("allowed_email_domains", []))
+    except Exception:  # no secrets file: nothing to restrict (sign-in is refused anyway)
+        return None
+
+
 def signed_in_user() -> User | None:
     """The signed-in teacher (server mode) or the local user; None when sign-in is due."""
     if not server_mode():
@@ -40,7 +58,7 @@ def signed_in_user() -> User | None:
         return None
     claims = st.user.to_dict()
     sub = str(claims.get("sub") or "")
-    if not sub:
+    if not sub or not allowed(claims, _allowed_domains()):
         return None
     # iss + sub is what OIDC promises to be unique and stable; an email can be reassigned.
     label = str(claims.get("email") or claims.get("name") or sub)
@@ -71,6 +89,11 @@ def require_user() -> User:
                 st.button("Sign out", key="sign_out", on_click=st.logout)
         return user
     st.title("QG Studio")
+    if st.user.is_logged_in:  # signed in, but not with an account the school allows
+        st.error(f"{st.user.to_dict().get('email') or 'This account'} is not one of the "
+                 "school's accounts. Sign out, then sign in with your school account.")
+        st.button("Sign out", key="sign_out", on_click=st.logout)
+        st.stop()
     providers = _providers()
     if providers is None:
         st.error("This server is in sign-in mode but has no sign-in provider configured: "
