@@ -1,0 +1,82 @@
+"""The layers of README's *Layout*: a module imports only from its own layer or lower ones.
+
+The walls this keeps: the engines never reach up into the pipeline, the services, the
+command line or the pages, so a page and a command share one way to do each thing.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+PACKAGE = Path(__file__).resolve().parents[1] / "qg_studio"
+
+# Lowest first. Every top-level module or package of qg_studio is in exactly one layer.
+LAYERS: list[set[str]] = [
+    # vocabulary: the shared dataclasses, name registries, safe paths, data files
+    {"schema", "registry", "paths", "resources", "__init__"},
+    # text, stored projects and model loading: no engine, no use case
+    {"nlp", "embeddings", "evaluate", "ingest", "grading", "story", "prompts", "seq2seq",
+     "causal_lm", "models", "store", "mix", "trust"},
+    # engines and formats: each does one job on sections, items or files
+    {"generation", "answering", "tagging", "ranking", "export", "data"},
+    # composition and measurement of the engines; training recipes
+    {"pipeline", "sectioning_eval", "set_eval", "train"},
+    # the use cases, each written once
+    {"services", "batch"},
+    # the two ways in: the command line and the app
+    {"cli", "ui", "__main__"},
+]
+
+
+def _layer(name: str) -> int:
+    for index, members in enumerate(LAYERS):
+        if name in members:
+            return index
+    raise AssertionError(f"qg_studio.{name} is in no layer: add it to LAYERS and the README")
+
+
+def _imports(path: Path) -> set[str]:
+    """The qg_studio top-level names a file imports, at module level or inside functions."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+            names = ([f"qg_studio.{a.name}" for a in node.names]
+                     if node.module == "qg_studio" else [node.module])
+        else:
+            continue
+        found |= {n.split(".")[1] for n in names if n.startswith("qg_studio.")}
+    return found
+
+
+def _owner(path: Path) -> str:
+    return path.relative_to(PACKAGE).parts[0].removesuffix(".py")
+
+
+FILES = sorted(PACKAGE.rglob("*.py"))
+
+
+def test_every_module_has_a_layer():
+    for path in FILES:
+        _layer(_owner(path))
+
+
+@pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(PACKAGE)))
+def test_no_import_from_a_higher_layer(path):
+    own = _layer(_owner(path))
+    upward = sorted(name for name in _imports(path) - {_owner(path)}
+                    if _layer(name) > own)
+    assert not upward, (f"{path.relative_to(PACKAGE.parent)} (layer {own}) imports "
+                        f"{', '.join(f'qg_studio.{n} (layer {_layer(n)})' for n in upward)}")
+
+
+def test_the_check_sees_an_upward_import(tmp_path):
+    # The test above would pass on an empty list: make sure the parser finds imports.
+    sample = tmp_path / "x.py"
+    sample.write_text("def f():\n    from qg_studio.services.generation import generate\n"
+                      "import qg_studio.cli\nfrom qg_studio import ui\n")
+    assert _imports(sample) == {"services", "cli", "ui"}
