@@ -2,7 +2,8 @@
 
 :func:`process_story` is the only thing a worker runs per story, whatever the backend;
 it never raises, so one bad file cannot stop a run: its outcome says why it failed.
-:func:`_questions` is the one place the batch calls the question pipeline.
+It reads, sections and generates through the same services as ``qg-studio generate``
+and the app (``qg_studio.services``), so a file is accepted or refused the same way.
 """
 
 from __future__ import annotations
@@ -86,8 +87,8 @@ def load_worker(settings: BatchSettings, threads: int | None = None) -> Worker:
         import torch
 
         torch.set_num_threads(threads)
-    from qg_studio.pipeline import resolve_engine
-    from qg_studio.story import section_story
+    from qg_studio.services.generation import resolve_engine
+    from qg_studio.services.stories import ingest
 
     engine, options, _ = resolve_engine(settings.engine,
                                         {"model": settings.model} if settings.model else {})
@@ -97,7 +98,7 @@ def load_worker(settings: BatchSettings, threads: int | None = None) -> Worker:
 
         answerer = get_answerer(settings.answerer)
     worker = Worker(settings, engine, options, answerer)
-    _questions(section_story(_WARM_UP_STORY), worker)
+    _questions(ingest(_WARM_UP_STORY).sections, worker)
     return worker
 
 
@@ -124,17 +125,20 @@ def _sections(job: StoryJob) -> list[Section]:
         from qg_studio.data.fairytaleqa import read_story
 
         return read_story(job.path, job.split, job.name, meta={}).sections
-    from qg_studio.story import load_story_file, section_story
+    from qg_studio.services.stories import ingest, read_story
 
-    return section_story(load_story_file(job.path))
+    title, text = read_story(job.path)
+    return ingest(text, title=title).sections
 
 
 def _questions(sections: list[Section], worker: Worker) -> list[QAItem]:
-    """The question pipeline, as `qg-studio generate` runs it (switch it here only)."""
-    from qg_studio.pipeline import generate_items
+    """The question set, as `qg-studio generate` makes it: a named engine that fails is
+    an error, never a quiet fall-back to another engine's questions."""
+    from qg_studio.services.generation import generate
 
-    return generate_items(sections, worker.settings.request(), engine=worker.engine,
-                          engine_options=worker.options, answerer=worker.answerer)
+    return generate(sections, worker.settings.request(), engine=worker.engine,
+                    engine_options=worker.options, answerer=worker.answerer,
+                    fallback=False).items
 
 
 def _rows(items: list[QAItem], engine: str) -> tuple[list[dict[str, str]],
@@ -153,9 +157,10 @@ def _rows(items: list[QAItem], engine: str) -> tuple[list[dict[str, str]],
 
 
 def one_line(exc: BaseException) -> str:
-    text = " ".join(str(exc).split()) or type(exc).__name__
+    from qg_studio.services import ServiceError
     from qg_studio.story import StoryInputError
 
-    if not isinstance(exc, StoryInputError):
+    text = " ".join(str(exc).split()) or type(exc).__name__
+    if not isinstance(exc, (ServiceError, StoryInputError)):
         text = f"{type(exc).__name__}: {text}"
     return text if len(text) <= 300 else text[:297] + "..."
