@@ -9,9 +9,9 @@ import zipfile
 
 import openpyxl
 import pytest
-
 from export_story import HOSTILE_TEXTS, hostile_items, items, sections
 from moodle_readers import read_aiken, read_gift, read_moodle_xml, right_answers, shown
+
 from qg_studio.export import FORMATS, export_story
 from qg_studio.export.platforms import KAHOOT_HEADER
 from qg_studio.export.quizset import TEMPLATES
@@ -285,7 +285,7 @@ def test_hostile_story_exports_without_formulas_or_broken_files(fmt):
         rows = _csv(data)
         for row in rows:
             for cell in row:
-                assert not cell[:1] in ("=", "+", "-", "@", "\t", "\r", "'"), cell
+                assert cell[:1] not in ("=", "+", "-", "@", "\t", "\r", "'"), cell
                 texts.append(cell)
     elif fmt == "gift":
         parsed = read_gift(data.decode("utf-8"))

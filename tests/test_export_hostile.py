@@ -17,8 +17,8 @@ import zipfile
 
 import openpyxl
 import pytest
-
 from moodle_readers import read_aiken, read_gift, read_moodle_xml, right_answers, shown
+
 from qg_studio.export import FORMATS, export_story
 from qg_studio.export.quizset import QuizQuestion, exportable, prepare
 from qg_studio.export.worksheet import ordered

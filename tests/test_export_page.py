@@ -6,9 +6,9 @@ import shutil
 from pathlib import Path
 
 import pytest
+from export_story import STORY, items, sections
 from streamlit.testing.v1 import AppTest
 
-from export_story import STORY, items, sections
 from qg_studio.store import Store
 
 APP = str(Path(__file__).parent / "apps" / "export_page.py")

@@ -6,11 +6,11 @@ import json
 import os
 
 import pytest
-
 from export_story import items, sections
+from test_data import write_fixture
+
 from qg_studio.cli import main
 from qg_studio.paths import UnsafePath, inside, output_file
-from test_data import write_fixture
 
 
 def _tree(root) -> set[str]:

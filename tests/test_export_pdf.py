@@ -6,8 +6,8 @@ import shutil
 import subprocess
 
 import pytest
-
 from export_story import items, sections
+
 from qg_studio.export import export_handouts, export_story
 from qg_studio.export.pdf import soffice, worksheet_pdf
 from qg_studio.export.worksheet import WorksheetOptions

@@ -56,9 +56,9 @@ def gift(questions: Sequence[QuizQuestion], title: str = "") -> tuple[bytes, Exp
     if title:
         blocks.append(f"// {one_line(title)}\n// Made with QG Studio")
     for q in questions:
-        name = gift_escape(f"Q{q.number} {q.question[:40]}")
+        name = _escape(f"Q{q.number} {q.question[:40]}")
         head = f"// {one_line(_about(q))}\n::{name}::[plain]{_escape(q.question)}"
-        typed = q.typed and not any("->" in a for a in q.accepted)
+        typed = q.typed and "->" not in q.answer
         if q.typed and not typed:
             # "=a -> b" makes Moodle read a matching question and abort the whole import;
             # GIFT has no escape for "->", so the answer goes to the grader as an essay.
@@ -69,7 +69,8 @@ def gift(questions: Sequence[QuizQuestion], title: str = "") -> tuple[bytes, Exp
                      for i, o in enumerate(q.options)]
             body = "{\n\t" + "\n\t".join(parts) + "\n}"
         elif typed:
-            body = "{" + " ".join("=%100%" + gift_escape(a) for a in q.accepted) + "}"
+            body = "{" + " ".join("=%100%" + gift_escape(a) for a in q.accepted
+                                  if "->" not in a) + "}"
         elif q.answer:
             body = "{####" + gift_escape("Model answer: " + q.answer) + "}"  # an essay
         else:

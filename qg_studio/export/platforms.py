@@ -14,8 +14,14 @@ from typing import Sequence
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Font
 
-from qg_studio.export.quizset import (ExportReport, QuizQuestion, fit_options, quiz_settings,
-                                      shorten, skip)
+from qg_studio.export.quizset import (
+    ExportReport,
+    QuizQuestion,
+    fit_options,
+    quiz_settings,
+    shorten,
+    skip,
+)
 from qg_studio.export.safety import csv_cell, write_cell
 
 KAHOOT_HEADER = [

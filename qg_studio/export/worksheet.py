@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import io
 import math
+
 try:
     import tomllib
 except ModuleNotFoundError:  # Python 3.10
@@ -21,8 +22,8 @@ from typing import Any, Sequence
 
 from openpyxl import Workbook
 from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
-from openpyxl.worksheet.page import PageMargins
 from openpyxl.utils.indexed_list import IndexedList
+from openpyxl.worksheet.page import PageMargins
 from openpyxl.worksheet.pagebreak import Break
 
 from qg_studio.export.quizset import TEMPLATES
