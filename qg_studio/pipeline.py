@@ -7,10 +7,12 @@ each other; this module hands each one's output to the next.
 from __future__ import annotations
 
 import logging
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from qg_studio.generation import get_generator
+from qg_studio.mix import MixShortfall, check_mix
 from qg_studio.schema import GenerationRequest, QAItem, Section
 
 log = logging.getLogger(__name__)
@@ -28,6 +30,13 @@ class GenerationRun:
     engine: str
     engine_options: dict[str, Any] = field(default_factory=dict)
     notices: list[str] = field(default_factory=list)
+    shortfall: MixShortfall | None = None  # which elements fell short, and why
+
+
+class QuestionSet(list):
+    """The chosen items (a list), with what the teacher must be told about the mix."""
+
+    mix: MixShortfall | None = None
 
 
 def resolve_engine(engine: str, engine_options: dict[str, Any] | None = None
@@ -44,14 +53,15 @@ def resolve_engine(engine: str, engine_options: dict[str, Any] | None = None
 def generate_with_fallback(sections: Sequence[Section], request: GenerationRequest,
                            engine: str = AUTO, engine_options: dict[str, Any] | None = None,
                            answerer=None, progress: Progress | None = None,
-                           use_embeddings: bool = True) -> GenerationRun:
+                           use_embeddings: bool = True,
+                           existing: Sequence[QAItem] = ()) -> GenerationRun:
     """:func:`generate_items` for the app: a model that is missing, broken or crashes
     mid-way gives way to the embedded engine, and the run says so instead of failing."""
     engine, options, notice = resolve_engine(engine, engine_options)
     notices = [notice] if notice else []
     try:
         items = generate_items(sections, request, engine, options, answerer, progress,
-                               use_embeddings)
+                               use_embeddings, existing)
     except Exception as exc:
         if engine == FALLBACK_ENGINE:
             raise
@@ -60,31 +70,42 @@ def generate_with_fallback(sections: Sequence[Section], request: GenerationReque
                        f"these questions come from the {FALLBACK_ENGINE} engine instead.")
         engine, options = FALLBACK_ENGINE, {}
         items = generate_items(sections, request, engine, options, answerer, progress,
-                               use_embeddings)
+                               use_embeddings, existing)
     short = shortfall(items, request, sections, engine)
-    return GenerationRun(items, engine, options, notices + ([short] if short else []))
+    return GenerationRun(items, engine, options, notices + ([short] if short else []),
+                         getattr(items, "mix", None))
 
 
 def shortfall(items: Sequence[QAItem], request: GenerationRequest,
               sections: Sequence[Section], engine: str) -> str | None:
-    """A line for the teacher when the set is smaller than asked, else None."""
-    asked = request.total(len([s for s in sections if s.text.strip()]))
-    if not items or len(items) >= asked:
+    """A line for the teacher when the set is smaller than asked or misses part of the
+    mix (which elements, and why), else None."""
+    mix = getattr(items, "mix", None)
+    if mix is None and isinstance(items, QuestionSet):
         return None
-    engine = items[0].engine or engine  # the engine that wrote them, with its model
-    return (f"{len(items)} of the {asked} questions asked for: the {engine} engine found no "
-            f"more distinct questions in this story.")
+    if mix is None:
+        n_sections = len([s for s in sections if s.text.strip()])
+        mix = check_mix(items, request, n_sections, engine=items[0].engine if items else engine)
+    if mix is None or not items:
+        return None
+    return mix.message()
 
 
 def generate_items(sections: Sequence[Section], request: GenerationRequest,
                    engine: str = "embedded", engine_options: dict[str, Any] | None = None,
                    answerer=None, progress: Progress | None = None,
-                   use_embeddings: bool = True) -> list[QAItem]:
-    """The questions for a story's sections, as the teacher asked for them."""
+                   use_embeddings: bool = True,
+                   existing: Sequence[QAItem] = ()) -> QuestionSet:
+    """The questions for a story's sections, as the teacher asked for them.
+
+    Any engine's candidates are joined by the story-level ones (who, where, the turning
+    point, the ending, the lesson, predictions where parts end) for a whole-story request,
+    and none may repeat a question of ``existing`` (the project's saved questions). The
+    result carries ``mix``: what fell short of the request, and why."""
     report = progress or (lambda fraction, message: None)
     sections = [s for s in sections if s.text.strip()]
     if not sections:
-        return []
+        return QuestionSet()
     if use_embeddings:
         from qg_studio.ranking import warm_encoder
 
@@ -93,6 +114,19 @@ def generate_items(sections: Sequence[Section], request: GenerationRequest,
     generator = get_generator(engine, **(engine_options or {}))
     report(0.15, f"writing questions for {len(sections)} section(s)")
     candidates = generator.generate(sections, request)
+    if request.per_section is None:
+        candidates = candidates + story_candidates(sections)
+    moral = _moral(sections)
+    candidates = [i for i in candidates if not on_moral(i, sections[-1].id, moral)]
+    offered = Counter(i.element for i in candidates)
+    if existing:
+        from qg_studio.ranking import drop_repeats
+
+        fresh = drop_repeats(candidates, existing, use_embeddings=use_embeddings)
+        repeats = offered - Counter(i.element for i in fresh)
+        candidates = fresh
+    else:
+        repeats = Counter()
     report(0.6, f"{len(candidates)} candidate questions")
     # Every engine labels its items (a QAItem cannot exist without an element and an
     # explicitness), so the tagger is not needed here; it labels teachers' questions.
@@ -107,11 +141,46 @@ def generate_items(sections: Sequence[Section], request: GenerationRequest,
         report(0.65, "checking each question can be answered from the story")
         _answerability(candidates, sections, answerer)
     report(0.85, "ranking and removing near-duplicates")
-    chosen = rank_and_select(candidates, request, sections, use_embeddings=use_embeddings)
+    chosen = QuestionSet(rank_and_select(candidates, request, sections,
+                                         use_embeddings=use_embeddings))
     for item in chosen:
         item.engine = item.engine or generator.name
+    from qg_studio.trust import mark_trust
+
+    mark_trust(chosen)
+    chosen.mix = check_mix(chosen, request, len(sections), Counter(
+        i.element for i in candidates), repeats, engine=generator.name)
     report(1.0, f"{len(chosen)} questions ready")
     return chosen
+
+
+def story_candidates(sections: Sequence[Section]) -> list[QAItem]:
+    """Whole-story questions for any engine; a story the parser cannot read gets none."""
+    try:
+        from qg_studio.generation.story_level import story_questions
+
+        return story_questions(sections)
+    except Exception as exc:  # the section-level questions still make a set
+        log.warning("no story-level questions: %s", exc)
+        return []
+
+
+def _moral(sections: Sequence[Section]) -> tuple[int, int] | None:
+    try:
+        from qg_studio.generation.story_level import moral_line
+
+        return moral_line(sections[-1])
+    except Exception:
+        return None
+
+
+def on_moral(item: QAItem, last_section: int, moral: tuple[int, int] | None) -> bool:
+    """A section-level question built on a fable's closing moral ("Who thinks of
+    tomorrow?"): the moral is asked about as the story's lesson, not as an event."""
+    if moral is None or item.scores.get("story_level") or not item.evidence:
+        return False
+    ev = item.evidence[0]
+    return ev.section == last_section and ev.start >= moral[0]
 
 
 def _answerability(items: list[QAItem], sections: Sequence[Section], answerer) -> None:

@@ -126,31 +126,62 @@ def dedupe(items: Sequence[QAItem], threshold: float = DUPLICATE_COSINE,
         vectors = embed([i.question for i in kept])
     except Exception:  # no encoder installed: the surface checks above still hold
         return kept
-    from qg_studio.evaluate import token_f1
-
     out: list[QAItem] = []
     chosen: list[int] = []
     for index, item in enumerate(kept):
-        duplicate = False
         if chosen:
             sims = vectors[chosen] @ vectors[index]
-            for other, sim in zip(chosen, sims):
-                sim = float(sim)
-                # Near-identical wording asks the same thing; close wording asks the same
-                # thing only when it also expects the same answer ("Why did Mira cry?"
-                # and "Why did Mira laugh?" are two questions).
-                same_answer = (kept[other].element == item.element
-                               and _norm(kept[other].answer) == _norm(item.answer))
-                if sim >= SAME_WORDING or (sim >= threshold and token_f1(
-                        kept[other].answer, item.answer) >= 0.5) or (
-                        same_answer and sim >= SAME_ANSWER_COSINE):
-                    duplicate = True
-                    break
-        if duplicate:
-            continue
+            if any(same_question(kept[other], item, float(sim), threshold)
+                   for other, sim in zip(chosen, sims)):
+                continue
         chosen.append(index)
         out.append(item)
     return out
+
+
+def same_question(a: QAItem, b: QAItem, sim: float,
+                  threshold: float = DUPLICATE_COSINE) -> bool:
+    """Whether two items ask the same thing, given their questions' cosine ``sim``.
+
+    Near-identical wording asks the same thing; close wording asks the same thing only
+    when it also expects the same answer ("Why did Mira cry?" and "Why did Mira laugh?"
+    are two questions)."""
+    from qg_studio.evaluate import token_f1
+
+    if _norm(a.question) == _norm(b.question) or sim >= SAME_WORDING:
+        return True
+    if sim >= threshold and token_f1(a.answer, b.answer) >= 0.5:
+        return True
+    return a.element == b.element and _norm(a.answer) == _norm(b.answer) and \
+        sim >= SAME_ANSWER_COSINE
+
+
+def drop_repeats(new_items: Sequence[QAItem], existing_items: Sequence[QAItem],
+                 use_embeddings: bool = True) -> list[QAItem]:
+    """The new items that ask nothing the project already asks.
+
+    A repeat reads the same after normalising, or (with the sentence encoder) asks the
+    same thing as :func:`same_question` judges it. Generate and regenerate pass the
+    story's saved questions here, so a second run never saves a question twice."""
+    existing = [i for i in existing_items if i.question.strip()]
+    if not existing:
+        return list(new_items)
+    seen = {_norm(i.question) for i in existing}
+    fresh = [i for i in new_items if _norm(i.question) not in seen]
+    if not use_embeddings or not fresh:
+        return fresh
+    _encoder_ready()
+    try:
+        from qg_studio.embeddings import embed
+
+        old = embed([i.question for i in existing])
+        new = embed([i.question for i in fresh])
+    except Exception:  # no encoder installed: the surface check above still holds
+        return fresh
+    sims = new @ old.T
+    return [item for row, item in zip(sims, fresh)
+            if not any(same_question(old_item, item, float(sim))
+                       for old_item, sim in zip(existing, row))]
 
 
 def element_targets(request: GenerationRequest, total: int,
@@ -240,15 +271,33 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int,
         per_element[item.element] += 1
         per_section[tuple(item.sections)] += 1
 
+    def implicit_count() -> int:
+        return sum(i.explicitness == Explicitness.IMPLICIT for i in picked)
+
+    whole_story = request.per_section is None
+    if whole_story:
+        # A set about a story asks at least one question about the story as a whole.
+        item = best(lambda it: it.scores.get("story_level") and targets.get(it.element, 0) > 0)
+        if item is not None:
+            take(item)
+        # Every element asked for gets its first question before any gets a second,
+        # the scarcest first: a set of six action questions is not a mix.
+        for element in sorted((e for e, n in targets.items() if n > 0 and not per_element[e]),
+                              key=lambda e: available.get(e, 0)):
+            wanted = (Explicitness.IMPLICIT if implicit_count() < want_implicit
+                      else Explicitness.EXPLICIT)
+            item = (best(lambda it: it.element == element and it.explicitness == wanted)
+                    or best(lambda it: it.element == element))
+            if item is not None:
+                take(item)
     # Implicit questions are the scarcer kind: fill their share first, letting an
     # element of a balanced set go one over its even share to reach it.
     slack = 1 if request.elements == "balanced" else 0
-    while len(picked) < want_implicit:
+    while implicit_count() < want_implicit and len(picked) < total:
         item = best(lambda it: room(it, slack) and it.explicitness == Explicitness.IMPLICIT)
         if item is None:
             break
         take(item)
-    implicit_done = len(picked)
     while len(picked) < total:
         item = best(lambda it: room(it) and it.explicitness == Explicitness.EXPLICIT)
         if item is None:
@@ -257,8 +306,8 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int,
     # Short of the mix: any element with room (the explicitness the share still
     # needs first), then, for a balanced set, anything left.
     while len(picked) < total:
-        need_implicit = sum(i.explicitness == Explicitness.IMPLICIT for i in picked) < want_implicit
-        wanted = Explicitness.IMPLICIT if need_implicit else Explicitness.EXPLICIT
+        wanted = (Explicitness.IMPLICIT if implicit_count() < want_implicit
+                  else Explicitness.EXPLICIT)
         item = (best(lambda it: room(it) and it.explicitness == wanted) or
                 (best(lambda it: it.explicitness == wanted)
                  if request.elements == "balanced" else None) or
@@ -267,8 +316,38 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int,
         if item is None:
             break
         take(item)
-    del implicit_done
+    if whole_story:
+        _swap_for_share(picked, [it for i, it in enumerate(pool) if i not in taken],
+                        want_implicit)
     return picked
+
+
+def _swap_for_share(picked: list[QAItem], rest: list[QAItem], want_implicit: int) -> None:
+    """Bring the implicit count to the share asked for by swapping a question for one of
+    the same element and the other explicitness (the mix stays as it is)."""
+    def count() -> int:
+        return sum(i.explicitness == Explicitness.IMPLICIT for i in picked)
+
+    for too_many in (True, False):
+        while (count() > want_implicit) if too_many else (count() < want_implicit):
+            give = Explicitness.IMPLICIT if too_many else Explicitness.EXPLICIT
+            swap = None
+            for index in sorted(range(len(picked)),
+                                key=lambda i: picked[i].scores.get("rank", 0.0)):
+                out = picked[index]
+                if out.explicitness != give or out.scores.get("story_level"):
+                    continue
+                options = [r for r in rest if r.element == out.element
+                           and r.explicitness != give]
+                if options:
+                    swap = (index, max(options, key=lambda r: r.scores.get("rank", 0.0)))
+                    break
+            if swap is None:
+                break
+            index, new = swap
+            rest.remove(new)
+            rest.append(picked[index])
+            picked[index] = new
 
 
 def _story_order(items: list[QAItem]) -> list[QAItem]:

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
 from collections import OrderedDict
+from dataclasses import dataclass
 
 from qg_studio.generation.grammar import Clause, clauses, usable
 from qg_studio.generation.mentions import Resolver, quoted_tokens

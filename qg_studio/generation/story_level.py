@@ -18,13 +18,12 @@ from qg_studio.generation.analysis import Analysis, analyse_many
 from qg_studio.generation.grammar import finish, state, usable
 from qg_studio.generation.lexicon import PLACE_NOUNS, PLACE_PREPOSITIONS
 from qg_studio.generation.mentions import PRONOUNS, is_animate
-from qg_studio.schema import (AnswerKind, Element, Evidence, Explicitness, QAItem, Scope,
-                              Section)
+from qg_studio.schema import AnswerKind, Element, Evidence, Explicitness, QAItem, Scope, Section
 
 STORY_LEVEL = "story_level"  # scores key: the item asks about the whole story
 SECTION_END = "section_end"  # scores key: a prediction asked where a part of the story ends
 TURNS = ("one day", "suddenly", "but one day", "then one day", "one morning", "one night",
-         "one evening", "at last", "but when", "soon after", "the next day", "but then")
+         "one evening", "at last", "but when", "soon after", "the next day", "but then", "when")
 WANTS = {"want": "want", "wish": "wish for", "long": "long for", "hope": "hope for",
          "decide": "decide to do", "try": "try to do", "plan": "plan to do"}
 _MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
@@ -44,6 +43,7 @@ def story_questions(sections: Sequence[Section]) -> list[QAItem]:
         _where(sections[0], analyses[0], ids),
         _want(sections, analyses, cast, ids),
         _turning_point(sections, analyses, ids),
+        _why_act(sections, analyses, cast, ids),
         _ending(sections[-1], analyses[-1], moral, ids),
         _lesson(sections[-1], moral, ids),
     ]
@@ -172,31 +172,81 @@ def _want(sections, analyses, cast, ids) -> QAItem | None:
     return None
 
 
-def _turning_point(sections, analyses, ids) -> QAItem | None:
-    """The event that changes the story: the first "One day ..." past its opening."""
+def _turn(analyses) -> tuple[int, int, str] | None:
+    """(section index, sentence index, opener) of the event that changes the story: the
+    first "One day ..." (or "When winter came, ...") past its opening fifth."""
     total = sum(len(a.sentences) for a in analyses)
     seen = 0
-    for section, analysis in zip(sections, analyses):
+    for at, analysis in enumerate(analyses):
         for index, sent in enumerate(analysis.sentences):
             seen += 1
             if seen <= max(1, total // 5):
                 continue
             low = sent.text.strip().lower()
-            opener = next((t for t in TURNS if low.startswith(t)), None)
-            if opener is None or any(t.i in analysis.quoted for t in sent):
+            opener = next((t for t in TURNS if low.startswith(t + " ")
+                           or low.startswith(t + ",")), None)
+            if opener is not None and not any(t.i in analysis.quoted for t in sent):
+                return at, index, opener
+    return None
+
+
+def _turning_point(sections, analyses, ids) -> QAItem | None:
+    found = _turn(analyses)
+    if found is None:
+        return None
+    at, index, opener = found
+    section, analysis = sections[at], analyses[at]
+    clause_list = analysis.sentence_clauses[index]
+    main = [c for c in clause_list if usable(c) and c.head.dep_ == "ROOT"]
+    if not main:
+        return None
+    clause = main[0]
+    if opener.endswith("when"):
+        context = [c for c in clause_list if c.marker == "when" and usable(c)]
+        if not context:
+            return None
+        question = finish(f"What happened when {state(context[0], tense_past=True)}")
+        return _item(question, state(clause), Element.OUTCOME, True, section,
+                     clause.start_char, clause.end_char, 0.75, ids)
+    answer = state(clause, skip={t.i for t in clause.front})
+    answer = re.sub(rf"^{re.escape(opener)}\s*,?\s*", "", answer, flags=re.I)
+    when = opener.replace("but ", "").replace("then ", "")
+    question = finish(f"What important thing happened {when}")
+    return _item(question, answer, Element.ACTION, False, section, clause.start_char,
+                 clause.end_char, 0.7, ids)
+
+
+SEEING = {"see", "hear", "notice", "look", "watch", "find", "know", "think", "feel", "say",
+          "tell", "ask", "be", "have", "come", "go", "begin", "seem"}
+
+
+def _why_act(sections, analyses, cast, ids) -> QAItem | None:
+    """Why a main character acts as they do once the story turns: "Why did the Goat lower
+    her horns?" — the event told just before answers it (implicit: the text does not say
+    "because")."""
+    found = _turn(analyses)
+    if found is None:
+        return None
+    at, turn, _ = found
+    keys = {_key(c) for c in cast[:3]}
+    section, analysis = sections[at], analyses[at]
+    from qg_studio.generation.grammar import ask
+
+    for index in range(turn + 1, min(turn + 4, len(analysis.sentences))):
+        for clause in analysis.sentence_clauses[index]:
+            if clause.head.dep_ != "ROOT" or clause.head.pos_ != "VERB" or \
+                    clause.head.lemma_ in SEEING or clause.head.i in analysis.quoted or \
+                    _key(clause.subject_text) not in keys or not clause.tail or \
+                    any(t.dep_ == "neg" for t in clause.aux):
                 continue
-            main = [c for c in analysis.sentence_clauses[index]
-                    if usable(c) and c.head.dep_ == "ROOT" and c.head.pos_ == "VERB"]
-            if not main:
+            before = [c for c in analysis.sentence_clauses[index - 1]
+                      if usable(c) and c.head.dep_ == "ROOT" and c.head.i not in analysis.quoted]
+            question = ask(clause, "Why")
+            if not before or not question or len(question.split()) > 14:
                 continue
-            clause = main[0]
-            answer = state(clause, skip={t.i for t in clause.front})
-            answer = re.sub(rf"^{re.escape(opener)}\s*,?\s*", "", answer, flags=re.I)
-            when = opener.replace("but ", "").replace("then ", "")
-            question = finish(f"What important thing happened {when}")
-            start, end = clause.start_char, clause.end_char
-            return _item(question, answer, Element.ACTION, False, section, start, end, 0.7,
-                         ids)
+            cause = before[0]
+            return _item(question, state(cause, tense_past=True), Element.CAUSAL, False,
+                         section, cause.start_char, cause.end_char, 0.65, ids)
     return None
 
 

@@ -1,0 +1,70 @@
+"""``qg-studio eval sets``: whole question sets measured as a teacher judges them."""
+
+from __future__ import annotations
+
+import sys
+
+from qg_studio.cli.common import UserError, emit_json, load_split
+
+
+def register(commands) -> None:
+    sets = commands.eval.add_parser(
+        "sets", help="the default set and a custom mix per story: count, mix, repeats, "
+                     "answers in the text, answerable, story-level questions")
+    sets.add_argument("--data", required=True, help="a folder in the FairytaleQA layout")
+    sets.add_argument("--split", default="val")
+    sets.add_argument("--limit", type=int, default=None, help="only the first N stories")
+    sets.add_argument("--engine", default="embedded", help="question engine (default embedded)")
+    sets.add_argument("--model", default=None, help="model folder for the engine")
+    sets.add_argument("--check", action="store_true",
+                      help="generate with the answer check on (Generate's checkbox)")
+    sets.add_argument("--show", action="store_true", help="print every set")
+    sets.add_argument("--json", action="store_true", help="print the figures as JSON last line")
+    sets.set_defaults(func=cmd_eval_sets)
+
+
+def cmd_eval_sets(args) -> int:
+    from qg_studio.answering import get_answerer
+    from qg_studio.pipeline import generate_items, resolve_engine
+    from qg_studio.ranking import warm_encoder
+    from qg_studio.set_eval import SetFigures, measure_story
+
+    stories = load_split(args.data, args.split, args.limit)
+    warm_encoder()
+    engine, options, notice = resolve_engine(args.engine,
+                                             {"model": args.model} if args.model else {})
+    if notice:
+        print(f"note: {notice}", file=sys.stderr)
+    try:
+        answerer = get_answerer("extractive")
+    except (KeyError, ImportError, OSError) as exc:
+        raise UserError(f"cannot load the answerer: {exc}") from None
+
+    def generate(sections, request, existing):
+        try:
+            return generate_items(sections, request, engine, options,
+                                  answerer if args.check else None, existing=existing)
+        except KeyError as exc:
+            raise UserError(str(exc).strip("'\"")) from None
+        except OSError as exc:
+            raise UserError(f"cannot load the question model: {exc}") from None
+
+    figures = SetFigures()
+    for story in stories:
+        made = measure_story(story.name, story.sections, generate, answerer, figures)
+        if args.show:
+            for items in made:
+                print(f"== {story.name}: {len(items)} questions")
+                for item in items:
+                    print(f"  ({item.element.value}, {item.explicitness.value}) "
+                          f"{item.question} -> {item.answer}")
+    result = figures.result(len(stories))
+    print(f"{result['stories']} stories: {result['given']} of {result['asked']} questions; "
+          f"element KL {result['element_kl']:.4f}; implicit share error "
+          f"{result['implicit_share_error']:.4f}; duplicates {result['duplicate_share']:.4f}; "
+          f"answerable {result['answerable']:.4f}; story-level {result['story_level']:.4f}")
+    if figures.short_stories:
+        print("short of the count (150+ words): " + ", ".join(figures.short_stories))
+    if args.json:
+        emit_json(result)
+    return 0

@@ -1,0 +1,161 @@
+"""Measure whole question sets the way a teacher judges them (``qg-studio eval sets``).
+
+For every story: the default set (10 questions, balanced, 30% implicit) and then one
+custom mix generated *after* it with the default set as the project's existing
+questions, as a teacher generating twice would. Each set is checked for:
+
+- ``given`` against ``asked``;
+- ``element_kl``: KL(requested mix ‖ given mix) per set, averaged;
+- ``implicit_share_error``: |implicit share given − asked| per set, averaged;
+- ``duplicate_share``: items repeating (exactly or nearly, :func:`ranking.same_question`
+  with the MiniLM encoder) an earlier item of the same set or of the story's earlier set;
+- ``explicit_answer_in_text``: explicit items whose answer is in the story verbatim
+  (after normalising spaces and case);
+- ``answerable``: items the answerer, reading the whole story, answers with the key's
+  answer (agreement ≥ the round trip's floor) or from the very sentence the key cites;
+- ``story_level``: share of sets with at least one whole-story question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from qg_studio.schema import Element, Explicitness, GenerationRequest, QAItem, Section
+
+DEFAULT_REQUEST = GenerationRequest(count=10, elements="balanced", implicit_share=0.3)
+CUSTOM_REQUEST = GenerationRequest(
+    count=None, implicit_share=0.4,
+    elements={Element.CHARACTER: 2, Element.ACTION: 2, Element.FEELING: 1,
+              Element.CAUSAL: 2, Element.OUTCOME: 2, Element.PREDICTION: 1})
+MIN_WORDS = 150  # a story this long must get every question asked for
+
+
+@dataclass
+class SetFigures:
+    asked: int = 0
+    given: int = 0
+    kl: list[float] = field(default_factory=list)
+    implicit_error: list[float] = field(default_factory=list)
+    duplicates: int = 0
+    explicit: int = 0
+    explicit_in_text: int = 0
+    answerable: int = 0
+    sets: int = 0
+    sets_with_story_level: int = 0
+    short_stories: list[str] = field(default_factory=list)  # 150+ words, given < asked
+
+    def result(self, stories: int) -> dict:
+        def share(n: int, d: int) -> float:
+            return round(n / d, 4) if d else 0.0
+        return {
+            "stories": stories, "asked": self.asked, "given": self.given,
+            "element_kl": round(sum(self.kl) / len(self.kl), 4) if self.kl else 0.0,
+            "implicit_share_error": (round(sum(self.implicit_error) / len(self.implicit_error), 4)
+                                     if self.implicit_error else 0.0),
+            "duplicate_share": share(self.duplicates, self.given),
+            "explicit_answer_in_text": share(self.explicit_in_text, self.explicit),
+            "answerable": share(self.answerable, self.given),
+            "story_level": share(self.sets_with_story_level, self.sets),
+        }
+
+
+def _norm(text: str) -> str:
+    return " ".join(text.lower().replace("\u2019", "'").split())
+
+
+def requested_distribution(request: GenerationRequest, n_sections: int) -> dict[str, float]:
+    from qg_studio.mix import requested_counts
+
+    return {e.value: n for e, n in requested_counts(request, n_sections).items()}
+
+
+def count_repeats(items: Sequence[QAItem], earlier: Sequence[QAItem]) -> int:
+    """Items that ask what an earlier item (of this set or of ``earlier``) asks."""
+    from qg_studio.ranking import _encoder_ready, same_question
+
+    if not items:
+        return 0
+    _encoder_ready()
+    from qg_studio.embeddings import embed
+
+    pool = list(earlier) + list(items)
+    vectors = embed([i.question for i in pool])
+    sims = vectors @ vectors.T
+    start = len(earlier)
+    return sum(any(same_question(pool[j], pool[i], float(sims[i, j])) for j in range(i))
+               for i in range(start, len(pool)))
+
+
+def answerable(items: Sequence[QAItem], sections: Sequence[Section], answerer) -> list[bool]:
+    """Per item: the answerer finds the key's answer, or answers from the sentence cited."""
+    from qg_studio.answering.roundtrip import ANSWERABILITY_FLOOR, agreement
+
+    if not items:
+        return []
+    replies = answerer.answer([i.question for i in items], sections, [None] * len(items))
+    out = []
+    for item, reply in zip(items, replies):
+        agree = max((agreement(p, a) for p in reply.answers for a in item.answers if a.strip()),
+                    default=0.0)
+        by_id = {s.id: s.text for s in sections}
+        same_place = any(e.section == r.section and _sentence(by_id.get(e.section, ""), e)
+                         == _sentence(by_id.get(r.section, ""), r)
+                         for e in item.evidence for r in reply.evidence)
+        out.append(agree >= ANSWERABILITY_FLOOR or same_place)
+    return out
+
+
+def _sentence(text: str, evidence) -> int:
+    """Where the sentence holding an evidence span starts (by end punctuation)."""
+    starts = [0] + [m.end() for m in re.finditer(r"[.!?][\"'”’]?\s+", text)]
+    return max((s for s in starts if s <= evidence.start), default=0)
+
+
+def stated(answer: str, story_text: str, sentences: Sequence[str]) -> bool:
+    """An explicit answer is stated in the story: verbatim, or every content word of it
+    in one sentence (answers name who "he" is: "the old man listened with great joy")."""
+    from qg_studio.generation.analysis import content
+
+    if _norm(answer) in story_text:
+        return True
+    words = set(content(answer))
+    return bool(words) and any(words <= set(content(s)) for s in sentences)
+
+
+def measure_story(name: str, sections: Sequence[Section], generate: Callable, answerer,
+                  figures: SetFigures) -> list[list[QAItem]]:
+    """Generate the default set then the custom mix for one story, and add up the figures."""
+    from qg_studio.evaluate import kl_divergence
+
+    text = " ".join(s.text for s in sections)
+    words = len(text.split())
+    story_text = _norm(text)
+    sentences = [p for s in sections for p in re.split(r"(?<=[.!?])\s+", s.text)]
+    made: list[list[QAItem]] = []
+    existing: list[QAItem] = []
+    for request in (DEFAULT_REQUEST, CUSTOM_REQUEST):
+        items = list(generate(sections, request, existing))
+        asked = request.total(len(sections))
+        figures.asked += asked
+        figures.given += len(items)
+        figures.sets += 1
+        if len(items) < asked and words >= MIN_WORDS:
+            figures.short_stories.append(name)
+        given = {}
+        for item in items:
+            given[item.element.value] = given.get(item.element.value, 0) + 1
+        figures.kl.append(kl_divergence(requested_distribution(request, len(sections)), given))
+        implicit = sum(i.explicitness == Explicitness.IMPLICIT for i in items)
+        figures.implicit_error.append(abs(implicit / max(len(items), 1) - request.implicit_share))
+        figures.duplicates += count_repeats(items, existing)
+        for item in items:
+            if item.explicitness == Explicitness.EXPLICIT:
+                figures.explicit += 1
+                figures.explicit_in_text += stated(item.answer, story_text, sentences)
+        figures.answerable += sum(answerable(items, sections, answerer))
+        figures.sets_with_story_level += any(i.scores.get("story_level") for i in items)
+        made.append(items)
+        existing = existing + items
+    return made

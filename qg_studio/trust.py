@@ -1,0 +1,64 @@
+"""How far to trust an answer in the key, and the words a teacher sees when not to.
+
+Every answer carries a confidence in [0, 1]: the answerer's own for a question the
+teacher typed (Ask, a hand-added question), and for a generated one the round trip's
+agreement when it ran, else the engine's confidence. Below :data:`CHECK_ANSWER_BELOW`
+the answer is shown as "check this answer" — in Curate, Ask and the answer key's
+teacher sheet — never in a success box.
+"""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from qg_studio.schema import Explicitness, QAItem
+
+# On FairytaleQA val the shipped extractive answerer's replies under 0.4 confidence are
+# wrong more often than right; the round trip's agreement floor is 0.3.
+CHECK_ANSWER_BELOW = 0.4
+CHECK_LABEL = "check this answer"
+CONFIDENCE_KEY = "answer_confidence"
+CHECK_KEY = "check_answer"
+
+
+def needs_check(confidence: float | None) -> bool:
+    """Whether an answer with this confidence must be shown as "check this answer"."""
+    return confidence is not None and confidence < CHECK_ANSWER_BELOW
+
+
+def answer_confidence(item: QAItem) -> float | None:
+    """The confidence of an item's answer: set by an answerer, else read off the round
+    trip (explicit items) and the engine's own confidence."""
+    scores = item.scores
+    if CONFIDENCE_KEY in scores:
+        return float(scores[CONFIDENCE_KEY])
+    engine = scores.get("confidence")
+    trip = scores.get("answerability")
+    if trip is None:
+        return None if engine is None else float(engine)
+    if item.explicitness == Explicitness.EXPLICIT or engine is None:
+        # A stated answer the answerer cannot find is the one to check.
+        return float(trip) if engine is None else min(float(engine), max(float(trip), 0.0) + 0.1)
+    # An implicit answer is a paraphrase: an extractive answerer's agreement is low even
+    # when it is right, so it only tempers the engine's confidence.
+    return float(engine) * (0.75 + 0.25 * max(float(trip), 0.0))
+
+
+def mark_trust(items: Sequence[QAItem]) -> None:
+    """Store each item's answer confidence, and flag the ones to check (in place)."""
+    for item in items:
+        confidence = answer_confidence(item)
+        if confidence is None:
+            continue
+        item.scores[CONFIDENCE_KEY] = round(confidence, 3)
+        if needs_check(confidence) or item.scores.get("unanswerable"):
+            item.scores[CHECK_KEY] = 1.0
+        else:
+            item.scores.pop(CHECK_KEY, None)
+
+
+def trust_note(confidence: float | None) -> str:
+    """"" for a trusted answer; else what the teacher sees beside it."""
+    if not needs_check(confidence):
+        return ""
+    return f"{CHECK_LABEL} (confidence {confidence:.0%})"
