@@ -6,10 +6,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from page_text import read
 from streamlit.testing.v1 import AppTest
 
-from qg_studio.services import suggestions
 from qg_studio.schema import QAItem, Section
+from qg_studio.services import suggestions
 from qg_studio.store import Store
 
 APP = str(Path(__file__).parent / "apps" / "annotate_page.py")
@@ -34,7 +35,7 @@ def _key(story_id: int, name: str) -> str:
 
 
 def _messages(at: AppTest) -> list[str]:
-    return [e.value for e in at.error]
+    return [read(e.value) for e in at.error]
 
 
 def test_invalid_pairs_are_refused_naming_fields_and_nothing_saved_is_lost(story_id):
@@ -77,7 +78,7 @@ def test_explicit_answer_not_in_the_text_is_saved_with_a_warning(story_id):
     at.multiselect(key=_key(story_id, "sections")).select(1)
     at.text_input(key=_key(story_id, "a1")).input("by the sea")
     at.button(key=_key(story_id, "save")).click().run()
-    assert any(w.value.startswith("answer1: marked explicit") for w in at.warning)
+    assert any(read(w.value).startswith("answer1: marked explicit") for w in at.warning)
     assert len(Store().list_items(story_id)) == 1
 
 
@@ -157,3 +158,19 @@ def test_editing_a_saved_pair_updates_it_in_place_and_logs_the_editor(story_id):
     assert item.id == item_id and item.answers == ["a hungry fox"]
     assert item.element2.value == "feeling"
     assert Store().history(story_id, item_id)[-1]["actor"] == "annotator:annotator"
+
+
+def test_picking_another_project_opens_it(story_id):
+    store = Store()
+    newer = store.create_project("Newer")
+    store.add_story(newer, "Second", "\n\n".join(s.text for s in SECTIONS), SECTIONS)
+    older = store.get_story(story_id).project_id
+    at = _app()
+    assert at.session_state["project_id"] == newer  # the latest project opens first
+    at.selectbox(key="ann_project").select(older).run()
+    assert not at.exception
+    assert at.session_state["project_id"] == older
+    assert at.selectbox(key="ann_project").value == older
+    assert at.text_area(key=_key(story_id, "question"))  # the older story's form
+    at.run()
+    assert at.selectbox(key="ann_project").value == older

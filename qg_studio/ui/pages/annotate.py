@@ -12,17 +12,17 @@ from typing import Any
 import pandas as pd
 import streamlit as st
 
-from qg_studio.data.fairytaleqa import FtqaFormatError, parse_story, safe_name
 from qg_studio.data.projects import (
-    StoryImportError, export_project, import_story, origin_of, slug, story_record)
-from qg_studio.data.stats import DATASET_ELEMENTS, DATASET_EXPLICIT, GUIDELINE, story_stats
+    origin_of,
+)
 from qg_studio.data.validation import ERROR, check_annotation, item_fields
 from qg_studio.schema import ELEMENTS, QAItem, Section
-from qg_studio.ui.state import current_project_id, current_story, get_store, open_project
+from qg_studio.ui.annotate_widgets import exports, open_controls, progress
+from qg_studio.ui.state import current_project_id, current_story, get_store
+from qg_studio.ui.text import plain
 
 FIRST_PASS, SECOND_PASS = "First annotator", "Second annotator"
 NO_ELEMENT2 = "(none)"
-SPLITS = ["train", "val", "test"]
 
 
 def _k(story_id: int, name: str) -> str:
@@ -33,7 +33,7 @@ def _k(story_id: int, name: str) -> str:
 def render() -> None:
     st.title("Annotate")
     store = get_store()
-    _open_controls(store)
+    open_controls(store)
     project_id = current_project_id()
     story = current_story()
     if project_id is None or story is None:
@@ -60,58 +60,9 @@ def render() -> None:
     st.divider()
     _items_table(story.id, items, hide_answers=mode == SECOND_PASS, actor=actor)
     st.divider()
-    _progress(story.title, story.sections, items)
+    progress(story.title, story.sections, items)
     st.divider()
-    _exports(project_id, story)
-
-
-# -- opening a story --------------------------------------------------------------------
-
-def _open_controls(store) -> None:
-    projects = store.list_projects()
-    current = current_project_id()
-    cols = st.columns([3, 2])
-    with cols[0]:
-        if projects:
-            ids = [p.id for p in projects]
-            names = {p.id: f"{p.name} (#{p.id})" for p in projects}
-            if current in ids and st.session_state.get("ann_project") != current:
-                # A project opened elsewhere (an upload, another page) wins over the
-                # picker's remembered choice.
-                st.session_state["ann_project"] = current
-            chosen = st.selectbox("Project", ids, index=ids.index(current) if current in ids
-                                  else 0, format_func=names.get, key="ann_project")
-            if chosen != current:
-                open_project(chosen)
-                st.rerun()
-    with cols[1]:
-        with st.expander("Open a FairytaleQA story", expanded=not projects):
-            # A new key after each opened story empties the uploaders for the next one.
-            n = st.session_state.get("ann_upload_n", 0)
-            story_file = st.file_uploader("Story CSV (section,text)", type=["csv"],
-                                          key=f"ann_upload_story_{n}")
-            questions_file = st.file_uploader("Questions CSV (optional)", type=["csv"],
-                                              key=f"ann_upload_questions_{n}")
-            default = story_file.name.removesuffix(".csv").removesuffix("-story") if \
-                story_file else ""
-            name = st.text_input("Story name", placeholder=default or "from the file name",
-                                 key=f"ann_upload_name_{n}")
-            if st.button("Open as a new project", key="ann_upload_go",
-                         disabled=story_file is None):
-                try:
-                    chosen_name = name.strip() or default or "story"
-                    if not safe_name(chosen_name):
-                        chosen_name = slug(chosen_name)
-                    story = parse_story(chosen_name,
-                                        story_file.getvalue(),
-                                        questions_file.getvalue() if questions_file else None)
-                    result = import_story(store, story)
-                except (FtqaFormatError, StoryImportError) as exc:
-                    st.error(str(exc))
-                else:
-                    open_project(result.project_id)
-                    st.session_state["ann_upload_n"] = n + 1
-                    st.rerun()
+    exports(project_id, story)
 
 
 def _show_sections(sections: list[Section], items: list[QAItem]) -> None:
@@ -133,8 +84,9 @@ def _feedback(story_id: int) -> None:
     if not feedback:
         return
     for level, message in feedback:
+        # Messages quote what was typed (a question, an answer): shown as text.
         {"error": st.error, "warning": st.warning, "success": st.success,
-         "info": st.info}[level](message)
+         "info": st.info}[level](plain(message))
 
 
 # -- first pass -------------------------------------------------------------------------
@@ -263,7 +215,7 @@ def _suggested_items(story_id: int, sections: list[Section], actor: str) -> None
     candidates = st.session_state.get(_k(story_id, "candidates")) or []
     for n, data in enumerate(candidates):
         item = QAItem.from_dict(data)
-        st.markdown(f"**{item.question}** — {item.answer} · {item.element.value}, "
+        st.markdown(f"**{plain(item.question)}** — {plain(item.answer)} · {item.element.value}, "
                     f"{item.explicitness.value}, sections {item.sections}")
         cols = st.columns(3)
         cols[0].button("Accept", key=_k(story_id, f"acc_{n}"), on_click=_accept,
@@ -332,7 +284,7 @@ def _second_pass(story_id: int, sections: list[Section], items: list[QAItem],
               for n, i in enumerate(items, 1)}
     chosen = st.selectbox("QA pair", ids, format_func=labels.get, key=_k(story_id, "second_pick"))
     item = next(i for i in items if i.id == chosen)
-    st.markdown(f"**{item.question}**  \nSections {', '.join(map(str, item.sections))}")
+    st.markdown(f"**{plain(item.question)}**  \nSections {', '.join(map(str, item.sections))}")
     st.caption("The first annotator's answers are hidden: answer from the text.")
     with st.form(_k(story_id, f"second_{chosen}")):
         values = list(item.second_answers) + ["", "", ""]
@@ -352,7 +304,7 @@ def _second_pass(story_id: int, sections: list[Section], items: list[QAItem],
             st.error("Not saved — fix these first:")
             for issue in issues:
                 if issue.level == ERROR:
-                    st.error(str(issue))
+                    st.error(plain(issue))
             return
         get_store().update_item(item.id, actor, second_answers=checked.second_answers,
                                 second_explicitness=explicitness)
@@ -406,63 +358,3 @@ def _delete_saved(story_id: int, item_id: int, actor: str) -> None:
     get_store().delete_items(story_id, [item_id], actor)
     st.session_state[_k(story_id, "feedback")] = [
         ("info", "QA pair deleted (Undo on the Curate page brings it back).")]
-
-
-# -- progress and agreement -------------------------------------------------------------
-
-def _progress(title: str, sections: list[Section], items: list[QAItem]) -> None:
-    stats = story_stats(title, [s.id for s in sections], items)
-    st.subheader("Progress and agreement")
-    low, high = GUIDELINE
-    cols = st.columns(4)
-    cols[0].metric("QA pairs", stats.qa_pairs)
-    cols[1].metric("Questions per section", f"{stats.questions_per_section:.2f}",
-                   help=f"The FairytaleQA guideline is about {low:.0f}–{high:.0f}.")
-    share = stats.explicit / stats.qa_pairs if stats.qa_pairs else 0.0
-    cols[2].metric("Explicit", f"{share:.0%}", help=f"FairytaleQA train: {DATASET_EXPLICIT:.0%}")
-    summary = stats.to_dict()
-    agreement = summary["agreement_rouge_l"]
-    cols[3].metric("Agreement (ROUGE-L)", "—" if agreement is None else f"{agreement:.3f}",
-                   help="answer1 vs answer4 over pairs with a second annotator; "
-                        "FairytaleQA val: 0.653")
-    if stats.uncovered_sections:
-        st.caption("Sections without a question yet: "
-                   + ", ".join(map(str, stats.uncovered_sections)))
-    mix = pd.DataFrame({"this story": summary["elements"], "FairytaleQA": DATASET_ELEMENTS})
-    st.dataframe((mix * 100).round(1).rename_axis("element (%)"), width="stretch")
-
-
-# -- exports ----------------------------------------------------------------------------
-
-def _export_bytes(project_id: int, split: str, fmt: str):
-    """The download, written only when the button is clicked (not on every rerun)."""
-    from qg_studio.services.exports import training_data
-
-    store = get_store()  # the callable runs on another thread, outside the page's context
-    return lambda: training_data(store, project_id, split, fmt)
-
-
-def _exports(project_id: int, story) -> None:
-    st.subheader("Export as training data")
-    record = story_record(get_store(), project_id, story.id) or {}
-    default = record.get("split") or "train"
-    options = SPLITS if default in SPLITS else [default] + SPLITS
-    split = st.selectbox("Split", options, index=options.index(default), key="ann_split")
-    name = record.get("name") or slug(story.title)
-    cols = st.columns(3)
-    n = sum(len(e.story.questions) for e in export_project(get_store(), project_id, split))
-    data = _export_bytes(project_id, split, "fairytaleqa")
-    cols[0].download_button(f"FairytaleQA folder (.zip, {n} QA)", data,
-                            file_name=f"{name}-fairytaleqa.zip", mime="application/zip",
-                            key="ann_dl_ftqa", on_click="ignore")
-    data = _export_bytes(project_id, split, "storyqa")
-    cols[1].download_button("StoryQA JSONL", data, file_name=f"{name}-storyqa.jsonl",
-                            mime="application/jsonl", key="ann_dl_storyqa",
-                            on_click="ignore")
-    data = _export_bytes(project_id, split, "hf")
-    cols[2].download_button("Hugging Face datasets (.zip)", data,
-                            file_name=f"{name}-hf.zip", mime="application/zip",
-                            key="ann_dl_hf", on_click="ignore")
-    st.caption("The FairytaleQA zip keeps the dataset's columns exactly; who wrote each "
-               "pair (engine or person) and whether it was edited is in "
-               "provenance/<split>/<story>-provenance.csv beside it.")
