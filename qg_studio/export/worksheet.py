@@ -267,7 +267,11 @@ def _write_rows(ws, rows: list[list[Any]], widths: list[float], font: Font,
 
 
 def _answers(item: QAItem) -> str:
-    return " / ".join(a for a in map(one_line, item.answers) if a)
+    from qg_studio.trust import answer_confidence, trust_note
+
+    text = " / ".join(a for a in map(one_line, item.answers) if a)
+    check = trust_note(answer_confidence(item))  # the teacher's copy says which to check
+    return f"{text} [{check}]" if text and check else text
 
 
 def _answer_key(ws, layout, paper, title, items):

@@ -82,7 +82,13 @@ def _add_question(story_id: int) -> None:
     st.session_state[PICK] = item_id
     refresh()
     answer = plain(item.answer) if item.answer else "(no answer yet: type one above)"
-    say("success", f"Added {quoted(question, None)} — answer: {answer}; "
+    from qg_studio.trust import answer_confidence, trust_note
+
+    check = trust_note(answer_confidence(item)) if item.answer and not typed else ""
+    # A low-confidence answer the answerer guessed is never shown as a success.
+    say("warning" if check else "success",
+        f"Added {quoted(question, None)} — answer: {answer}"
+        f"{f' ({check.upper()[:1] + check[1:]})' if check else ''}; "
         f"{item.element.value} / {item.explicitness.value} ({plain('; '.join(notes))}).")
 
 

@@ -67,7 +67,12 @@ FLAG_LABELS = {"unanswerable": "answer not found in the story", "low_quality": "
 
 
 def flags(item: QAItem) -> str:
-    return "; ".join(label for key, label in FLAG_LABELS.items() if item.scores.get(key))
+    from qg_studio.trust import CHECK_KEY, CHECK_LABEL, answer_confidence, needs_check
+
+    out = [label for key, label in FLAG_LABELS.items() if item.scores.get(key)]
+    if item.scores.get(CHECK_KEY) or needs_check(answer_confidence(item)):
+        out.append(CHECK_LABEL)
+    return "; ".join(out)
 
 
 def apply_table_edits(store: Store, story_id: int, shown: Sequence[QAItem],

@@ -77,6 +77,10 @@ def _show(story_id: int, sections: list[Section], question: str, reply: Answer, 
         badges.append(f"element: **{tag.element.value}** ({tag.element_confidence:.0%})")
         badges.append(f"{tag.explicitness.value} ({tag.explicitness_confidence:.0%})")
     st.markdown(" · ".join(badges))
+    from qg_studio.trust import trust_note
+
+    if trust_note(reply.confidence):  # a guess is never shown like a sure answer
+        st.warning(f"Check this answer: the answerer is only {reply.confidence:.0%} sure.")
     if reply.note:
         st.info(plain(reply.note))
     by_id = {s.id: s for s in sections}
