@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import multiprocessing
 import threading
+import time
 
 import pytest
 
@@ -36,23 +37,34 @@ def _save_items(store: Store, story_id: int, tag: str, n: int) -> tuple[int, lis
     return errors, acknowledged
 
 
-def _process_items(path: str, story_id: int, tag: str, n: int) -> tuple[int, list[str]]:
+def _start_together(start_at: float) -> None:
+    """Processes start at different moments; they write at the same time only if told."""
+    time.sleep(max(0.0, start_at - time.time()))
+
+
+def _process_items(path: str, story_id: int, tag: str, n: int, start_at: float = 0
+                   ) -> tuple[int, list[str]]:
     with Store(path) as store:
+        _start_together(start_at)
         return _save_items(store, story_id, tag, n)
 
 
-def _process_settings(path: str, project_id: int, tag: str, n: int) -> int:
+def _process_settings(path: str, project_id: int, tag: str, n: int, start_at: float = 0
+                      ) -> int:
     with Store(path) as store:
+        _start_together(start_at)
         for i in range(n):
             store.update_settings(project_id, **{f"{tag}-{i}": i})
     return n
 
 
-def _process_sections(path: str, story_id: int, section_id: int, n: int) -> tuple[int, int]:
+def _process_sections(path: str, story_id: int, section_id: int, n: int,
+                      start_at: float = 0) -> tuple[int, int]:
     """Append n words to one section, each against the version just read, retrying when
     someone else saved first; returns (saves acknowledged, refusals seen)."""
     saved = refused = 0
     with Store(path) as store:
+        _start_together(start_at)
         while saved < n:
             story = store.get_story(story_id)
             sections = [Section(s.id, s.text + (f" w{section_id}x{saved}"
@@ -102,8 +114,11 @@ def test_threads_sharing_one_store_lose_nothing(story):
 def test_processes_and_threads_on_one_project_lose_nothing(story):
     path, _, story_id = story
     with _pool(PROCESSES) as pool:
-        pending = [pool.apply_async(_process_items, (str(path), story_id, f"proc{p}", SAVES))
+        start_at = time.time() + 3  # after every process has started
+        pending = [pool.apply_async(_process_items,
+                                    (str(path), story_id, f"proc{p}", SAVES, start_at))
                    for p in range(PROCESSES)]
+        _start_together(start_at)
         # ...while this process's threads write to the same story too.
         local = Store(path)
         results = []
@@ -124,7 +139,8 @@ def test_processes_and_threads_on_one_project_lose_nothing(story):
 def test_settings_written_by_two_processes_are_all_kept(story):
     path, project, _ = story
     with _pool(2) as pool:
-        done = pool.starmap(_process_settings, [(str(path), project, tag, 150)
+        start_at = time.time() + 3
+        done = pool.starmap(_process_settings, [(str(path), project, tag, 150, start_at)
                                                 for tag in ("alice-tab", "bob-tab")])
     settings = Store(path).get_project(project).settings
     assert sum(done) == 300
@@ -135,7 +151,8 @@ def test_settings_written_by_two_processes_are_all_kept(story):
 def test_section_edits_from_two_processes_all_survive(story):
     path, _, story_id = story
     with _pool(2) as pool:
-        results = pool.starmap(_process_sections, [(str(path), story_id, s, 40)
+        start_at = time.time() + 3
+        results = pool.starmap(_process_sections, [(str(path), story_id, s, 40, start_at)
                                                    for s in (1, 2)])
     sections = {s.id: s.text for s in Store(path).get_story(story_id).sections}
     for section_id in (1, 2):
