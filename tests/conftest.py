@@ -14,6 +14,9 @@ SHARED_DATA = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "
 def _isolated_data_dir(tmp_path_factory, monkeypatch):
     monkeypatch.setenv("QG_STUDIO_HOME", str(tmp_path_factory.mktemp("qg-home")))
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    # The shipped SmolLM2 adapter would win `auto` and convert its base into every test's
+    # data folder; tests of that engine switch it back on with their own tiny model.
+    monkeypatch.setenv("QG_STUDIO_SMOLLM", "off")
 
 
 @pytest.fixture

@@ -39,6 +39,7 @@ class Answerer(Protocol):
 ANSWERERS = Registry("answerer", {
     "extractive": "qg_studio.answering.extractive:ExtractiveAnswerer",
     "seq2seq": "qg_studio.answering.seq2seq:UnifiedSeq2SeqAnswerer",
+    "smollm": "qg_studio.answering.causal_lm:CausalLMAnswerer",
 })
 
 

@@ -53,7 +53,7 @@ def register(commands) -> None:
 def _answerer_args(parser) -> None:
     # --engine is the name the question commands use for the same choice.
     parser.add_argument("--answerer", "--engine", dest="answerer", default="extractive",
-                        help="answerer name (extractive, seq2seq)")
+                        help="answerer name (extractive, smollm, seq2seq)")
     parser.add_argument("--model", default=None, help="model folder (or hub id) for it")
 
 

@@ -58,7 +58,7 @@ def register(commands) -> None:
 
 def _engine_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--engine", default="embedded",
-                        help="question engine: embedded (default), seq2seq, or auto (the best "
+                        help="question engine: embedded (default), smollm, seq2seq, or auto (the best "
                              "model available here, else embedded)")
     parser.add_argument("--model", default=None, help="model folder or hub id for the engine")
 

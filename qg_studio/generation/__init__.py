@@ -27,6 +27,7 @@ class QuestionGenerator(Protocol):
 GENERATORS = Registry("question engine", {
     "embedded": "qg_studio.generation.embedded:EmbeddedGenerator",
     "seq2seq": "qg_studio.generation.seq2seq:Seq2SeqGenerator",
+    "smollm": "qg_studio.generation.causal_lm:CausalLMGenerator",
 })
 
 

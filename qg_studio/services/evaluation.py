@@ -55,14 +55,18 @@ def eval_qg(stories, engine: str = "embedded", engine_options: dict | None = Non
     per_explicitness: dict[str, list[float]] = defaultdict(list)
     for story in stories:
         by_id = {s.id: s for s in story.sections}
+        asked = []
         for question in story.questions:
             sections = [by_id[i] for i in question.sections if i in by_id]
             answer = question.row.get("answer1", "")
-            if not sections or not answer:
-                continue
-            element = Element.parse(question.row["attribute1"])
-            explicitness = question.row["ex-or-im1"] or "explicit"
-            item = writer.write_question(sections, answer, element, explicitness)
+            if sections and answer:
+                asked.append((question, (sections, answer, Element.parse(
+                    question.row["attribute1"]), question.row["ex-or-im1"] or "explicit")))
+        # An engine that decodes in batches (smollm) writes a story's questions at once.
+        batch = getattr(writer, "write_many", None)
+        written = (batch([t for _, t in asked]) if batch else
+                   [writer.write_question(*t) for _, t in asked])
+        for (question, (_, _, element, explicitness)), item in zip(asked, written):
             score = rouge_l(item.question, question.row["question"])
             scores.append(score)
             per_element[element.value].append(score)

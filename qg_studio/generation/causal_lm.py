@@ -1,0 +1,136 @@
+"""The SmolLM2 question engine (``smollm``): a fine-tuned 135M decoder writes the questions.
+
+Answer-aware throughout. For a story, the embedded engine's candidates supply what to
+ask about (an answer, its narrative element and explicitness, its evidence); the best of
+them, a few more than the teacher asked for, each get several questions from the model
+(sampled, so they differ), and the pipeline's ranking, round trip and quotas choose among
+all of them. ``write_question`` is the answer-aware mode for a given answer (``eval qg``).
+
+Prompts come only from :func:`qg_studio.prompts.lm_qg_prompt`, the function the training
+recipe uses, with the window the adapter was trained on (its ``qg_studio.json``).
+"""
+
+from __future__ import annotations
+
+import copy
+import dataclasses
+from typing import Any, Sequence
+
+from qg_studio.prompts import QG_WINDOW_WORDS, lm_qg_prompt
+from qg_studio.schema import (AnswerKind, Element, Evidence, Explicitness, GenerationRequest,
+                              QAItem, Section, section_texts)
+
+ENGINE = "smollm"
+
+
+class CausalLMGenerator:
+    """``model``: the adapter (a registry name or folder); default the shipped one."""
+
+    name = ENGINE
+
+    def __init__(self, model: str | None = None, device: str | None = None,
+                 answers_per_slot: int = 2, questions_per_answer: int = 2,
+                 temperature: float = 0.7, top_p: float = 0.9, num_beams: int = 1,
+                 batch_size: int = 16, seed: int | None = 0, base: str | None = None,
+                 **_ignored: Any):
+        from qg_studio.causal_lm import LMDecode, load_adapter
+
+        self.loaded = load_adapter(model, device, base)
+        self.window = int(self.loaded.meta.get("qg_window_words") or QG_WINDOW_WORDS)
+        self.answers_per_slot = max(1, int(answers_per_slot))
+        self.greedy = LMDecode(max_new_tokens=40, batch_size=batch_size, num_beams=num_beams)
+        self.sampled = LMDecode(max_new_tokens=40, batch_size=batch_size, do_sample=True,
+                                num_return_sequences=max(1, int(questions_per_answer)),
+                                temperature=temperature, top_p=top_p, seed=seed)
+
+    # -- answer-aware mode ---------------------------------------------------------------
+
+    def write_question(self, sections: Sequence[Section], answer: str, element: Element,
+                       explicitness: Explicitness | None = None) -> QAItem:
+        return self.write_many([(sections, answer, element, explicitness)])[0]
+
+    def write_many(self, targets: Sequence[tuple[Sequence[Section], str, Element | str,
+                                                 Explicitness | str | None]]) -> list[QAItem]:
+        """One question per (sections, answer, element, explicitness), decoded in batches."""
+        plans, prompts = [], []
+        for sections, answer, element, explicitness in targets:
+            context = section_texts(sections)
+            expl = (Explicitness.parse(explicitness) if explicitness else
+                    Explicitness.EXPLICIT if answer and answer.lower() in context.lower()
+                    else Explicitness.IMPLICIT)
+            element = Element.parse(element)
+            plans.append((list(sections), answer, element, expl))
+            prompts.append(self.prompt(sections, answer, element, expl))
+        items = []
+        for (sections, answer, element, expl), options in zip(plans, self._decode(prompts,
+                                                                                 self.greedy)):
+            question, confidence = options[0]
+            evidence = [ev for ev in (Evidence.find(s, answer) for s in sections) if ev][:1]
+            kind = (AnswerKind.EXTRACTIVE if expl is Explicitness.EXPLICIT
+                    else AnswerKind.ABSTRACTIVE)
+            items.append(QAItem(question=question, answers=[answer] if answer else [],
+                                element=element, explicitness=expl, answer_kind=kind,
+                                sections=[evidence[0].section] if evidence
+                                else [s.id for s in sections],
+                                evidence=evidence, engine=self.name,
+                                scores={"confidence": confidence}))
+        return items
+
+    # -- free generation -----------------------------------------------------------------
+
+    def generate(self, sections: Sequence[Section], request: GenerationRequest) -> list[QAItem]:
+        from qg_studio.generation import get_generator
+        from qg_studio.ranking import rank_and_select
+
+        sections = [s for s in sections if s.text.strip()]
+        if not sections:
+            return []
+        # What to ask about: the embedded engine's candidates, quotas filled a few times over.
+        found = get_generator("embedded").generate(sections, request)
+        slots = rank_and_select(found, oversampled(request, self.answers_per_slot), sections,
+                                use_embeddings=False)
+        by_id = {s.id: s for s in sections}
+        prompts = [self.prompt([by_id[i] for i in slot.sections if i in by_id] or sections,
+                               slot.answer, slot.element, slot.explicitness) for slot in slots]
+        items: list[QAItem] = []
+        for slot, options in zip(slots, self._decode(prompts, self.sampled)):
+            seen: set[str] = set()
+            for question, confidence in options:
+                if question.lower() in seen:
+                    continue
+                seen.add(question.lower())
+                item = copy.deepcopy(slot)
+                item.question, item.engine = question, self.name
+                item.scores = {"confidence": confidence}
+                items.append(item)
+        return items
+
+    def prompt(self, sections: Sequence[Section], answer: str, element: Element,
+               explicitness: Explicitness) -> str:
+        """The model's input for one question about ``sections`` (their text, in order)."""
+        return lm_qg_prompt(section_texts(sections), answer, element, explicitness, self.window)
+
+    def _decode(self, prompts: list[str], settings) -> list[list[tuple[str, float]]]:
+        from qg_studio.causal_lm import generate
+
+        return [[(as_question(text), conf) for text, conf in options]
+                for options in generate(self.loaded, prompts, settings)]
+
+
+def oversampled(request: GenerationRequest, factor: int) -> GenerationRequest:
+    """The same mix asked ``factor`` times over: the slots the model writes for."""
+    elements = ({e: n * factor for e, n in request.elements.items()}
+                if isinstance(request.elements, dict) else request.elements)
+    return dataclasses.replace(
+        request, elements=elements,
+        count=request.count * factor if request.count else request.count,
+        per_section=request.per_section * factor if request.per_section else None)
+
+
+def as_question(text: str) -> str:
+    """The first line, capitalised, ending in one question mark."""
+    text = text.strip().split("\n")[0].strip()
+    if not text:
+        return "?"  # an untrained adapter can stop at once; the item stays visible, flagged
+    text = text[0].upper() + text[1:]
+    return text if text.endswith("?") else text.rstrip(".!,;: ") + "?"

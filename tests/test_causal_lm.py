@@ -1,0 +1,239 @@
+"""The SmolLM2 engine on a tiny Llama built here: prompts, adapter round trip, batching,
+fallback with a notice, and a resumable training run. Nothing is downloaded."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from causal_lm_tiny import tiny_adapter, tiny_llama
+from seq2seq_tiny import write_ftqa
+
+from qg_studio.schema import Element, Explicitness, GenerationRequest, Section
+
+TEXT = ("The miller was sad because the rain fell on the mill. The fox ran to the forest. "
+        "The hen sat in the barn. The wolf saw the hen and the hen was happy. "
+        "The king went home.")
+QUESTIONS = [
+    {"question": "Where did the hen sit?", "answer1": "in the barn",
+     "attribute1": "setting", "ex-or-im1": "explicit"},
+    {"question": "How did the miller feel?", "answer1": "sad",
+     "attribute1": "feeling", "ex-or-im1": "implicit"},
+    {"question": "Did the fox run to the forest?", "answer1": "yes",
+     "attribute1": "action", "ex-or-im1": "explicit"},
+]
+
+
+@pytest.fixture(autouse=True)
+def _engine_on(monkeypatch):
+    monkeypatch.delenv("QG_STUDIO_SMOLLM", raising=False)
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    root = tmp_path_factory.mktemp("tiny-lm")
+    base = tiny_llama(root / "base")
+    return base, tiny_adapter(base, root / "adapter")
+
+
+@pytest.fixture
+def sections():
+    return [Section(id=1, text=TEXT), Section(id=2, text="The king went home. It was rain.")]
+
+
+def test_training_and_inference_prompts_are_identical(tmp_path, tiny):
+    from qg_studio.answering.causal_lm import CausalLMAnswerer
+    from qg_studio.data.fairytaleqa import read_split
+    from qg_studio.generation.causal_lm import CausalLMGenerator
+    from qg_studio.train.causal_lm import LMTrainSettings, lm_examples
+    from qg_studio.train.seq2seq import answer_kind
+
+    import random
+
+    base, adapter = tiny
+    root = write_ftqa(tmp_path / "data", "train", "toy", [TEXT], QUESTIONS)
+    stories = read_split(root, "train")
+    examples = lm_examples(stories, LMTrainSettings(explicit_qa_share=1.0), random.Random(0))
+    generator = CausalLMGenerator(model=str(adapter), base=str(base))
+    answerer = CausalLMAnswerer(model=str(adapter), base=str(base))
+    story = stories[0]
+    qg, qa = [], []
+    for q in story.questions:
+        item = q.to_item()
+        chosen = [s for s in story.sections if s.id in item.sections]
+        qg.append(generator.prompt(chosen, q.answers[0], item.element, item.explicitness))
+        kind = answer_kind(q.answers[0], item.explicitness)
+        key = {"yesno": "yesno", "abstractive": "implicit"}.get(kind.value, "explicit")
+        qa.append(answerer.prompt(item.question, chosen, key))
+    assert qg == [e.prompt for e in examples if e.role == "qg"]
+    assert qa == [e.prompt for e in examples if e.role == "qa"]
+    assert qg[1].endswith("\nquestion:") and "answer: sad" in qg[1]
+    assert qa[2].startswith("yesno\ndid the fox") and qa[2].endswith("\nanswer:")
+
+
+def test_adapter_save_and_load_round_trip(tmp_path, tiny):
+    import torch
+    from peft import PeftModel
+    from transformers import AutoModelForCausalLM
+
+    from qg_studio.causal_lm import load_lm
+
+    base, adapter = tiny
+    ids = torch.tensor([[5, 6, 7, 8, 9]])
+    plain = AutoModelForCausalLM.from_pretrained(str(base)).eval()
+    with torch.no_grad():
+        expected = PeftModel.from_pretrained(plain, str(adapter)).eval()(ids).logits
+        base_logits = AutoModelForCausalLM.from_pretrained(str(base)).eval()(ids).logits
+    loaded = load_lm(adapter, base=base)
+    with torch.no_grad():
+        got = loaded.model(ids).logits
+    assert torch.allclose(got, expected, atol=1e-5)  # merged adapter == adapter on the base
+    assert not torch.allclose(got, base_logits, atol=1e-3)  # and it changed the base
+    assert loaded.meta["qg_window_words"] == 70
+
+
+def test_batched_decoding_equals_one_by_one(tiny):
+    from qg_studio.causal_lm import LMDecode, choice_scores, generate, load_lm
+
+    base, adapter = tiny
+    loaded = load_lm(adapter, base=base)
+    prompts = ["element: feeling | answer: sad | context: the miller was sad\nquestion:",
+               "the fox ran\nquestion:",
+               "yesno\ndid the hen sit in the barn ?\nthe hen sat in the barn .\nanswer:"]
+    batched = generate(loaded, prompts, LMDecode(max_new_tokens=6, batch_size=3))
+    single = [generate(loaded, [p], LMDecode(max_new_tokens=6, batch_size=1))[0]
+              for p in prompts]
+    assert [o[0][0] for o in batched] == [o[0][0] for o in single]
+    assert all(abs(a[0][1] - b[0][1]) < 1e-3 for a, b in zip(batched, single))
+    together = choice_scores(loaded, prompts, ("yes", "no"), batch_size=3)
+    alone = [choice_scores(loaded, [p], ("yes", "no"))[0] for p in prompts]
+    assert [x for r in together for x in r] == pytest.approx([x for r in alone for x in r],
+                                                              abs=1e-4)
+
+
+def test_generator_writes_several_questions_per_answer_slot(tiny, sections):
+    from qg_studio.generation.causal_lm import CausalLMGenerator
+
+    base, adapter = tiny
+    generator = CausalLMGenerator(model=str(adapter), base=str(base), questions_per_answer=2)
+    items = generator.generate(sections, GenerationRequest(count=3))
+    assert items and all(i.engine == "smollm" and i.question.endswith("?") for i in items)
+    assert all(i.answers and i.answers[0].strip() for i in items)
+    # overgenerated: more candidates than asked, for the ranking to choose from
+    assert len(items) > 3
+    written = generator.write_question(sections[:1], "in the barn", Element.SETTING,
+                                       Explicitness.EXPLICIT)
+    assert written.answers == ["in the barn"] and written.evidence[0].text == "in the barn"
+
+
+def test_answerer_routes_each_kind(tiny, sections):
+    from qg_studio.answering.causal_lm import CausalLMAnswerer
+
+    base, adapter = tiny
+    answerer = CausalLMAnswerer(model=str(adapter), base=str(base),
+                                routes={"explicit": "extractive"})
+    yes_no, feeling, explicit = answerer.answer(
+        ["Did the fox run to the forest?", "How did the miller feel?", "Who saw the hen?"],
+        sections, [[1], [1], [1]])
+    assert yes_no.engine == "smollm" and yes_no.answer_kind.value == "yesno"
+    assert yes_no.answers[0].split(".")[0] in ("Yes", "No")
+    assert yes_no.evidence and yes_no.evidence[0].text in TEXT
+    assert yes_no.answers[0].endswith(yes_no.evidence[0].text)
+    assert feeling.engine == "smollm" and feeling.answer_kind.value == "abstractive"
+    assert explicit.engine == "extractive"  # the span model keeps the kind it measured best on
+
+
+def _registry(folder: Path):
+    from qg_studio.models import ModelEntry
+
+    return {"lm": ModelEntry("lm", str(folder), roles=["qg", "qa"], engine="smollm",
+                             prompt_format="qg-control+storyqa")}
+
+
+def _wins(folder: Path) -> None:
+    (folder / "val.json").write_text(json.dumps({
+        "qg": {"smollm": 0.5, "embedded": 0.4}, "qa": {"smollm": 0.55, "extractive": 0.48}}))
+
+
+def test_auto_falls_back_with_a_notice_when_the_wheel_is_missing(tmp_path, tiny, monkeypatch):
+    import shutil
+
+    from qg_studio import causal_lm, models
+
+    folder = Path(shutil.copytree(tiny[1], tmp_path / "adapter"))
+    _wins(folder)
+    monkeypatch.setattr(causal_lm, "BASE_PACKAGE", "no-such-wheel-here")
+    for role, fallback in (("qg", "embedded"), ("qa", "extractive")):
+        choice = models.choose_engine(role, _registry(folder))
+        assert choice.name == fallback
+        assert "base model is not installed" in choice.notice and fallback in choice.notice
+
+
+@pytest.mark.parametrize("damage", ["missing", "broken", "loses"])
+def test_auto_falls_back_with_a_notice_when_the_adapter_is_missing_broken_or_worse(
+        tmp_path, tiny, damage):
+    import shutil
+
+    from qg_studio import models
+
+    folder = Path(shutil.copytree(tiny[1], tmp_path / "adapter"))
+    _wins(folder)
+    if damage == "missing":
+        (folder / "adapter_model.safetensors").unlink()
+    elif damage == "broken":
+        (folder / "adapter_model.safetensors").write_bytes(b"not a tensor file")
+    else:
+        (folder / "val.json").write_text(json.dumps({"qg": {"smollm": 0.3, "embedded": 0.4}}))
+    choice = models.choose_engine("qg", _registry(folder))
+    assert choice.name == "embedded"
+    said = {"missing": "no trained adapter", "broken": "is broken",
+            "loses": "loses to embedded on val"}[damage]
+    assert said in choice.notice
+
+
+def test_a_failing_engine_gives_way_to_the_embedded_one_with_a_notice(tmp_path, sections):
+    from qg_studio.pipeline import generate_with_fallback
+
+    run = generate_with_fallback(sections, GenerationRequest(count=2), "smollm",
+                                 {"model": str(tmp_path / "nothing-here")},
+                                 use_embeddings=False)
+    assert run.engine == "embedded" and run.items
+    assert any("smollm" in n and "no trained adapter" in n for n in run.notices)
+
+
+def test_cli_names_a_missing_adapter_in_one_line(tmp_path, capsys):
+    from qg_studio.cli import main
+
+    story = tmp_path / "story.txt"
+    story.write_text(TEXT, encoding="utf-8")
+    code = main(["answer", str(story), "-q", "Who saw the hen?", "--answerer", "smollm",
+                 "--model", str(tmp_path / "none")])
+    err = capsys.readouterr().err.strip().splitlines()
+    assert code == 2 and len(err) == 1 and "no trained adapter" in err[0]
+
+
+def test_two_training_steps_leave_a_usable_adapter_and_resume(tmp_path, tiny):
+    from qg_studio.causal_lm import load_adapter, read_adapter_meta
+    from qg_studio.generation.causal_lm import CausalLMGenerator
+    from qg_studio.train.causal_lm import LMTrainSettings, run
+
+    base, _ = tiny
+    data = write_ftqa(tmp_path / "data", "train", "toy", [TEXT], QUESTIONS)
+    write_ftqa(data, "val", "toy-val", [TEXT], QUESTIONS[:2])
+    out, work = tmp_path / "adapter", tmp_path / "work"
+    settings = LMTrainSettings(max_steps=2, batch_size=2, save_steps=1, eval_steps=1,
+                               warmup_steps=0, explicit_qa_share=1.0)
+    lines: list[str] = []
+    first = run(data, out, settings, progress=lines.append, work=work, base=base)
+    assert first["steps"] == 2 and (out / "adapter_model.safetensors").is_file()
+    assert read_adapter_meta(out)["steps"] == 2 and read_adapter_meta(out)["log"]
+    assert "from the start" in lines[-1]
+    assert load_adapter(out, base=base).meta["steps"] == 2  # usable as it is
+    item = CausalLMGenerator(model=str(out), base=str(base)).write_question(
+        [Section(id=1, text=TEXT)], "sad", Element.FEELING, Explicitness.IMPLICIT)
+    assert item.question.endswith("?")
+    settings.max_steps = 3
+    second = run(data, out, settings, progress=lines.append, work=work, base=base)
+    assert "resuming from" in lines[-1] and "checkpoint-2" in lines[-1]
+    assert second["steps"] == 3 and read_adapter_meta(out)["steps"] == 3
