@@ -135,3 +135,12 @@ def test_newlines_in_options_never_reach_a_cell(fmt):
     cells = _cells(result.data, fmt)
     assert "to the old barn" in cells and "the king" in cells
     assert not [c for c in cells if "\n" in c or "\r" in c]
+
+
+def test_gift_right_option_with_an_arrow_is_not_written_first():
+    """gift-pegjs (checked with 1.0.2) reads a first "=a -> b" as a matching pair."""
+    data, _ = moodle.gift([_q("Which way?", "barn -> woods", ["barn -> woods", "home"])])
+    [q] = read_gift(data.decode())
+    assert q["type"] == "multichoice" and right_answers(q) == ["barn -> woods"]
+    first = data.decode().split("{\n\t", 1)[1]
+    assert first.startswith("~home")

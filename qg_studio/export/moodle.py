@@ -67,6 +67,10 @@ def gift(questions: Sequence[QuizQuestion], title: str = "") -> tuple[bytes, Exp
         if not q.is_open:
             parts = ["=" + gift_escape(o) if i == q.correct else _wrong(o)
                      for i, o in enumerate(q.options)]
+            if q.correct == 0 and "->" in q.options[0]:
+                # gift-pegjs (other importers' parser) reads a first "=a -> b" as a
+                # matching pair; a wrong option first keeps it multiple choice.
+                parts = parts[1:] + parts[:1]
             body = "{\n\t" + "\n\t".join(parts) + "\n}"
         elif typed:
             body = "{" + " ".join("=%100%" + gift_escape(a) for a in q.accepted
