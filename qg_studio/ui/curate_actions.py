@@ -149,8 +149,8 @@ def _do_regenerate(store: Store, story, what: str, target, count: int,
     if not fresh:
         st.warning("The generator found no new question there; nothing was changed.")
         return
-    store.delete_items(story.id, [i.id for i in replace], actor=current_actor())
-    store.add_items(story.id, fresh, actor=fresh[0].engine or engine)
+    store.replace_items(story.id, [i.id for i in replace], fresh, actor=current_actor(),
+                        added_by=fresh[0].engine or engine)  # one transaction
     say("success", f"{len(fresh)} new question(s) for {what} {target}; "
          f"{len(replace)} unkept one(s) replaced.")
     refresh()
