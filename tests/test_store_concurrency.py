@@ -160,3 +160,15 @@ def test_section_edits_from_two_processes_all_survive(story):
         assert words == [f"w{section_id}x{i}" for i in range(40)]  # 0 lost, in order
     assert sections[3] == "C."
     assert Store(path).get_story(story_id).version == 1 + sum(s for s, _ in results)
+
+
+def test_connections_of_finished_threads_are_closed(story):
+    """Each Streamlit script run is a thread of its own; a server runs for months."""
+    path, project, _ = story
+    store = Store(path)
+    for _ in range(50):
+        worker = threading.Thread(target=store.get_project, args=(project,))
+        worker.start()
+        worker.join()
+    store.get_project(project)
+    assert len(store._connections.opened) <= 2

@@ -53,7 +53,7 @@ class _Connections:
 
     path: Path
     local: threading.local = field(default_factory=threading.local)
-    opened: list[sqlite3.Connection] = field(default_factory=list)
+    opened: list[tuple[threading.Thread, sqlite3.Connection]] = field(default_factory=list)
     lock: threading.Lock = field(default_factory=threading.Lock)
     migrated: bool = False
 
@@ -70,12 +70,18 @@ class _Connections:
             db.execute("PRAGMA foreign_keys=ON")
             self.local.db, self.local.depth = db, 0
             with self.lock:
-                self.opened.append(db)
+                # Streamlit runs each script run in a new thread: close what ended threads
+                # left open, or a long-running server would collect connections.
+                for thread, old in self.opened:
+                    if not thread.is_alive():
+                        old.close()
+                self.opened = [(t, c) for t, c in self.opened if t.is_alive()]
+                self.opened.append((threading.current_thread(), db))
         return db
 
     def close(self) -> None:
         with self.lock:
-            for db in self.opened:
+            for _, db in self.opened:
                 db.close()
             self.opened.clear()
         self.local = threading.local()
