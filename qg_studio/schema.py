@@ -10,6 +10,8 @@ from dataclasses import asdict, dataclass, field
 from enum import Enum
 from typing import Any, Iterable
 
+from qg_studio.scores import ItemScores
+
 
 class _Label(str, Enum):
     """A closed set of labels whose value is the exact string the data uses."""
@@ -166,7 +168,9 @@ class QAItem:
     sections: list[int] = field(default_factory=list)
     evidence: list[Evidence] = field(default_factory=list)
     engine: str = ""
-    scores: dict[str, float] = field(default_factory=dict)
+    # Named scores and flags, each declared with the stage that writes it (scores.py);
+    # a plain dict assigned here becomes one.
+    scores: ItemScores = field(default_factory=ItemScores)
     status: ReviewStatus = ReviewStatus.UNREVIEWED
     element2: Element | None = None
     # A second annotator's pass (FairytaleQA's ex-or-im2 and answer4-6).
@@ -174,6 +178,11 @@ class QAItem:
     second_explicitness: Explicitness | None = None
     ref: str = ""  # an external id, e.g. FairytaleQA's question_id
     id: int | None = None  # set by the store
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "scores" and not isinstance(value, ItemScores):
+            value = ItemScores.from_dict(value)
+        object.__setattr__(self, name, value)
 
     def __post_init__(self) -> None:
         self.element = Element.parse(self.element)
@@ -212,7 +221,7 @@ class QAItem:
             "sections": list(self.sections),
             "evidence": [e.to_dict() for e in self.evidence],
             "engine": self.engine,
-            "scores": dict(self.scores),
+            "scores": self.scores.to_dict(),
             "status": self.status.value,
             "second_answers": list(self.second_answers),
             "second_explicitness": (self.second_explicitness.value
@@ -232,7 +241,7 @@ class QAItem:
             sections=list(data.get("sections") or []),
             evidence=list(data.get("evidence") or []),
             engine=data.get("engine", ""),
-            scores=dict(data.get("scores") or {}),
+            scores=ItemScores.from_dict(data.get("scores")),
             status=data.get("status", ReviewStatus.UNREVIEWED),
             element2=data.get("element2"),
             second_answers=list(data.get("second_answers") or []),
