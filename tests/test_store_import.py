@@ -14,7 +14,7 @@ from test_data import write_fixture
 from qg_studio.cli import main
 from qg_studio.store import Store
 
-# Import the first story, then die with SIGKILL inside the second story's transaction
+# `data import` of two stories, killed with SIGKILL inside the second story's transaction
 # (after its project row, story and items were written, before the commit).
 KILLED_IMPORT = textwrap.dedent("""
     import os, signal, sys
@@ -23,12 +23,14 @@ KILLED_IMPORT = textwrap.dedent("""
     from qg_studio.store import Store
 
     store = Store()
-    stories = read_split(sys.argv[1], "val")
-    projects.import_story(store, stories[0])
-    def die(*args, **kwargs):
-        os.kill(os.getpid(), signal.SIGKILL)
-    store.update_settings = die
-    projects.import_story(store, stories[1])
+    real_update, calls = store.update_settings, []
+    def update_then_die(*args, **kwargs):
+        calls.append(1)
+        if len(calls) == 2:  # the second story's last write, inside its transaction
+            os.kill(os.getpid(), signal.SIGKILL)
+        return real_update(*args, **kwargs)
+    store.update_settings = update_then_die
+    projects.import_stories(store, read_split(sys.argv[1], "val"))
 """)
 
 
@@ -63,3 +65,18 @@ def test_kill_9_mid_import_then_rerun_gives_one_whole_copy(tmp_path, monkeypatch
     assert _projects(home) == {"goose-girl": (1, 2), "miller-and-fox": (1, 3)}
     with Store(home / "qg_studio.sqlite3") as store:
         assert store._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
+
+
+def test_an_upload_opened_twice_makes_two_projects_a_dataset_import_one(tmp_path):
+    from qg_studio.data.fairytaleqa import read_story
+    from qg_studio.data.projects import import_stories, import_story
+
+    data = write_fixture(tmp_path / "ftqa")
+    story = read_story(data, "val", "goose-girl")
+    with Store(tmp_path / "db.sqlite3") as store:
+        first, second = import_story(store, story), import_story(store, story)
+        assert first.project_id != second.project_id and not second.existing
+        [again] = import_stories(store, [story])
+        assert not again.existing
+        assert import_stories(store, [story])[0].project_id == again.project_id
+        assert len(store.list_projects()) == 3

@@ -78,16 +78,17 @@ def import_key(story: FtqaStory) -> str:
     return f"{SETTINGS_KEY}:{story.split or ''}/{story.name}"
 
 
-def import_story(store: Store, story: FtqaStory, project_name: str | None = None
-                 ) -> ImportedStory:
+def import_story(store: Store, story: FtqaStory, project_name: str | None = None,
+                 once: bool = False) -> ImportedStory:
     """One project holding ``story``, made in one transaction: a kill mid-import leaves
-    nothing, and importing the same story again returns the project made the first time.
-    Every row is checked before anything is written."""
+    nothing. With ``once`` (a dataset import), importing the same story again returns the
+    project made the first time; without it (an upload opened as a new project), every
+    call makes a new project. Every row is checked before anything is written."""
     sections, section_map = _store_sections(story)
     items = story_items(story, section_map)
-    key = import_key(story)
+    key = import_key(story) if once else None
     with store.transaction():
-        existing = store.imported_project(key)
+        existing = store.imported_project(key) if key else None
         if existing is not None:
             stored = store.latest_story(existing)
             return ImportedStory(story.name, existing, stored.id if stored else 0,
@@ -121,7 +122,7 @@ def import_stories(store: Store, stories: Sequence[FtqaStory]) -> list[ImportedS
     per story, so an interrupted import re-run completes without duplicating any."""
     for story in stories:
         story_items(story, _store_sections(story)[1])
-    return [import_story(store, story) for story in stories]
+    return [import_story(store, story, once=True) for story in stories]
 
 
 def story_record(store: Store, project_id: int, story_id: int) -> dict[str, Any] | None:
