@@ -299,7 +299,7 @@ def _teacher_sheet(ws, layout, paper, title, items):
             " … ".join(f"[{e.section}] {one_line(e.text)}" for e in item.evidence),
             item.engine,
             *[round(float(scores[k]), 3) if k in scores else ""
-              for k in ("confidence", "answerability", "readability")],
+              for k in ("confidence", "answerability")],
         ])
     _write_rows(ws, rows, spec["widths"], font, layout["font_size"])
     last = ws.cell(row=1, column=len(spec["columns"])).column_letter
