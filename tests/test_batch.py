@@ -17,7 +17,7 @@ from qg_studio.batch.manifest import FAILED, Manifest
 from qg_studio.batch.runner import run_batch
 from qg_studio.batch.story import BatchSettings
 from qg_studio.cli import main
-from qg_studio.data.fairytaleqa import parse_sections, read_split
+from qg_studio.data.fairytaleqa import read_split
 
 SETTINGS = BatchSettings(count=4)
 
@@ -215,3 +215,27 @@ def test_story_names_stay_unique_and_stable(tmp_path):
     assert {j.key: j.name for j in jobs} == {"tale-2.txt": "tale-2", "tale.txt": "tale",
                                              "sub/tale.txt": "tale-3"}
     assert find_stories(tmp_path) == jobs
+
+
+def test_a_fairytaleqa_folder_keeps_its_sections_names_and_splits(tmp_path, capsys):
+    from qg_studio.data.fairytaleqa import FtqaStory, write_split
+    from qg_studio.schema import Section
+
+    corpus = tmp_path / "ftqa"
+    for split, name in (("train", "hen"), ("val", "lantern")):
+        paragraphs = STORIES[name].split("\n\n")[1:]  # no title line
+        sections = [Section(id=i, text=p.strip()) for i, p in enumerate(paragraphs, start=1)]
+        write_split(corpus, split, [FtqaStory(name=name, sections=sections, split=split)])
+    out = tmp_path / "out"
+    assert main(["batch", str(corpus), "--out", str(out), "--workers", "1", "--count", "3",
+                 "--no-progress", "--json"]) == 0
+    assert _summary(capsys)["done"] == 2
+    for split, name in (("train", "hen"), ("val", "lantern")):
+        (story,) = read_split(out, split)
+        assert story.name == name
+        assert [s.text for s in story.sections] == [
+            p.strip() for p in STORIES[name].split("\n\n")[1:]]
+        assert story.questions
+    assert main(["batch", str(corpus), "--out", str(tmp_path / "val-only"), "--split", "val",
+                 "--workers", "1", "--no-progress", "--json"]) == 0
+    assert _summary(capsys)["stories"] == 1

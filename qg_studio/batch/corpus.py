@@ -7,7 +7,7 @@ given in sorted order, so a resumed run writes each story under the name it had.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 STORY_SUFFIXES = (".txt", ".docx")
@@ -24,6 +24,16 @@ class StoryJob:
     name: str    # output story name
     split: str   # output split
     kind: str = "file"  # "file" or "fairytaleqa"
+    # The file's bytes, sent along where the worker may be on another machine (Ray).
+    data: bytes | None = field(default=None, repr=False)
+
+    def source_file(self) -> Path:
+        """The one file a worker reads for this story."""
+        if self.kind == "fairytaleqa":
+            from qg_studio.data.fairytaleqa import story_path
+
+            return story_path(self.path, self.split, self.name)
+        return Path(self.path)
 
 
 def is_fairytaleqa(root: Path) -> bool:

@@ -14,7 +14,13 @@ from typing import Iterable, Iterator
 
 from qg_studio.batch.corpus import StoryJob
 from qg_studio.batch.story import (
-    BatchSettings, StoryOutcome, Worker, load_failure, load_worker, process_story)
+    BatchSettings,
+    StoryOutcome,
+    Worker,
+    load_failure,
+    load_worker,
+    process_story,
+)
 
 MAX_CRASHES = 2  # a story in flight when its worker died this often is recorded as failed
 

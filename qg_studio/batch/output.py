@@ -14,7 +14,14 @@ from qg_studio.batch.corpus import StoryJob
 from qg_studio.batch.story import StoryOutcome
 from qg_studio.data.export import provenance_path
 from qg_studio.data.fairytaleqa import (
-    META_COLUMNS, META_FILE, CsvLayout, FtqaQuestion, FtqaStory, write_csv, write_story)
+    META_COLUMNS,
+    META_FILE,
+    CsvLayout,
+    FtqaQuestion,
+    FtqaStory,
+    write_csv,
+    write_story,
+)
 from qg_studio.data.projects import PROVENANCE_COLUMNS
 from qg_studio.schema import Section
 

@@ -11,7 +11,14 @@ from typing import Iterable, Iterator
 
 from qg_studio.batch.corpus import StoryJob
 from qg_studio.batch.story import (
-    BatchSettings, StoryOutcome, Worker, load_failure, load_worker, process_story)
+    BatchSettings,
+    StoryOutcome,
+    Worker,
+    load_failure,
+    load_worker,
+    one_line,
+    process_story,
+)
 
 INSTALL_HINT = ("--ray needs Ray, an optional extra: pip install 'qg-studio[ray]' "
                 "(in a checkout: pip install -e '.[ray]')")
@@ -46,6 +53,23 @@ class StoryActor:
         return process_story(job, self.worker)
 
 
+def with_data(job: StoryJob) -> StoryJob | StoryOutcome:
+    """The job with its file's bytes, since a worker on another node cannot read this
+    disk; or, for a file that cannot be read or is too big to be a story, its failure."""
+    from dataclasses import replace
+
+    from qg_studio.ingest import MAX_DOCX_BYTES, load_story_file
+
+    path = job.source_file()
+    try:
+        if path.stat().st_size <= MAX_DOCX_BYTES:
+            return replace(job, data=path.read_bytes())
+        load_story_file(path)  # refuses it by its size, without reading it
+    except Exception as exc:
+        return StoryOutcome(job.key, False, one_line(exc))
+    return StoryOutcome(job.key, False, f"{path.name} is too big to be a story")
+
+
 class RayBackend:
     name = "ray"
 
@@ -73,17 +97,25 @@ class RayBackend:
         queue = list(jobs)[::-1]
         actors = [remote.remote(self.settings) for _ in range(min(self.workers, len(queue)))]
         running: dict = {}
+        refused: list[StoryOutcome] = []  # files the driver could not send
 
         def give(actor) -> None:
-            if queue:
-                job = queue.pop()
+            while queue:
+                job = with_data(queue.pop())
+                if isinstance(job, StoryOutcome):
+                    refused.append(job)
+                    continue
                 running[actor.run.remote(job)] = (actor, job)
+                return
 
         try:
             for actor in actors:
                 give(actor)
                 give(actor)  # one queued behind the one running: no idle gap
-            while running:
+            while running or refused:
+                if refused:
+                    yield refused.pop()
+                    continue
                 ready, _ = ray.wait(list(running), num_returns=1)
                 actor, job = running.pop(ready[0])
                 try:

@@ -122,12 +122,13 @@ def process_story(job: StoryJob, worker: Worker) -> StoryOutcome:
 def _sections(job: StoryJob) -> list[Section]:
     if job.kind == "fairytaleqa":
         # The corpus's own expert sections are kept; its questions are not read.
-        from qg_studio.data.fairytaleqa import read_story
+        from qg_studio.data.fairytaleqa import parse_story
 
-        return read_story(job.path, job.split, job.name, meta={}).sections
+        data = job.data if job.data is not None else job.source_file().read_bytes()
+        return parse_story(job.name, data, split=job.split).sections
     from qg_studio.services.stories import ingest, read_story
 
-    title, text = read_story(job.path)
+    title, text = read_story(job.path, job.data)
     return ingest(text, title=title).sections
 
 
