@@ -6,7 +6,7 @@ import math
 import re
 from collections import Counter
 from functools import lru_cache
-from typing import Iterable, Mapping
+from typing import Iterable, Mapping, Sequence
 
 
 @lru_cache(maxsize=1)
@@ -26,7 +26,26 @@ def rouge_l(prediction: str, reference: str) -> float:
 
 def best_rouge_l(prediction: str, references: Iterable[str]) -> float:
     """The higher score against several references (answer1 and answer4 in val)."""
-    return max((rouge_l(prediction, r) for r in references if r and r.strip()), default=0.0)
+    references = [r for r in references if r and r.strip()]
+    if not references or not prediction.strip():
+        return 0.0
+    return _scorer().score_multi(references, prediction)["rougeL"].fmeasure
+
+
+def bootstrap_ci(values: Sequence[float], confidence: float = 0.95, resamples: int = 2000,
+                 seed: int = 0) -> tuple[float, float]:
+    """A percentile bootstrap interval for the mean of ``values``: how far a figure on
+    this many questions can move by the luck of which questions were asked."""
+    import numpy as np
+
+    data = np.asarray(list(values), dtype=float)
+    if data.size == 0:
+        return 0.0, 0.0
+    rng = np.random.default_rng(seed)
+    means = data[rng.integers(0, data.size, (resamples, data.size))].mean(axis=1)
+    tail = (1.0 - confidence) / 2
+    low, high = np.quantile(means, [tail, 1.0 - tail])
+    return round(float(low), 4), round(float(high), 4)
 
 
 _TOKEN = re.compile(r"\w+")

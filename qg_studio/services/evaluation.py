@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from pathlib import Path
 from typing import Any, Callable
 
-from qg_studio.evaluate import best_rouge_l, kl_divergence, mean, rouge_l
+from qg_studio.evaluate import best_rouge_l, bootstrap_ci, kl_divergence, mean, rouge_l
 from qg_studio.schema import Element, Explicitness, GenerationRequest
 from qg_studio.services import ServiceError
 from qg_studio.services.generation import generate, question_writer, resolve_engine
@@ -74,8 +74,9 @@ def eval_qg(stories, engine: str = "embedded", engine_options: dict | None = Non
             if show is not None:
                 show(f"{score:.2f}\t{element.value}\t{item.question}\t|| "
                      f"{question.row['question']}")
-    return {"rougeL_f": round(mean(scores), 4), "n": len(scores),
-            "per_element": _means(per_element), "per_explicitness": _means(per_explicitness),
+    return {"rougeL_f": round(mean(scores), 4), "rougeL_f_ci95": bootstrap_ci(scores),
+            "n": len(scores), "per_element": _means(per_element),
+            "per_explicitness": _means(per_explicitness),
             "counts": {k: len(v) for k, v in {**per_element, **per_explicitness}.items()},
             "engine": engine}
 
@@ -104,7 +105,7 @@ def eval_qag(stories, k: int = 2, engine: str = "embedded",
             candidates = [q for sid in question.sections for q in proposed.get(sid, [])]
             scores.append(best_rouge_l(question.row["question"], candidates)
                           if candidates else 0.0)
-    return {"rougeL_f": round(mean(scores), 4), "k": k,
+    return {"rougeL_f": round(mean(scores), 4), "rougeL_f_ci95": bootstrap_ci(scores), "k": k,
             "element_kl": round(kl_divergence(expert_mix, engine_mix), 4), "n": len(scores),
             "engine_mix": dict(engine_mix), "expert_mix": dict(expert_mix)}
 
@@ -136,7 +137,7 @@ def eval_qa(stories, answerer, given_sections: bool = False) -> dict[str, Any]:
             if not given_sections and reply.sections:
                 hits.append(float(reply.sections[0] in q.sections))
     result: dict[str, Any] = {
-        "rougeL_f": round(mean(scores), 4),
+        "rougeL_f": round(mean(scores), 4), "rougeL_f_ci95": bootstrap_ci(scores),
         "explicit": round(mean(by_explicitness.get("explicit", [])), 4),
         "implicit": round(mean(by_explicitness.get("implicit", [])), 4),
         "per_element": _means(by_element),
