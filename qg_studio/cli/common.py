@@ -23,18 +23,3 @@ def _default(value: Any) -> Any:
     if hasattr(value, "value"):
         return value.value
     raise TypeError(f"not JSON serialisable: {type(value).__name__}")
-
-
-def load_split(data: str, split: str, limit: int | None = None):
-    """The stories of a FairytaleQA-layout split, or a UserError naming what is missing."""
-    from qg_studio.data.fairytaleqa import read_split
-
-    try:
-        stories = read_split(data, split)
-    except FileNotFoundError as exc:
-        raise UserError(str(exc)) from None
-    if limit:
-        stories = stories[:limit]
-    if not stories:
-        raise UserError(f"no stories in {data} split {split}")
-    return stories

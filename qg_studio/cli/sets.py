@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import sys
 
-from qg_studio.cli.common import UserError, emit_json, load_split
+from qg_studio.cli.common import UserError, emit_json
+from qg_studio.services.evaluation import load_split
 
 
 def register(commands) -> None:
