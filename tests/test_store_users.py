@@ -10,7 +10,13 @@ import pytest
 
 from qg_studio.schema import QAItem, Section
 from qg_studio.store import (
-    LOCAL_USER, MIGRATIONS, SCHEMA_VERSION, StaleEditError, Store, StoreError)
+    LOCAL_USER,
+    MIGRATIONS,
+    SCHEMA_VERSION,
+    StaleEditError,
+    Store,
+    StoreError,
+)
 
 
 def _item(question="Who found the fox?"):

@@ -14,7 +14,12 @@ from dataclasses import dataclass, field
 from typing import Any, Sequence
 
 from qg_studio.data.fairytaleqa import (
-    CsvLayout, FtqaQuestion, FtqaStory, QUESTION_COLUMNS, question_row)
+    QUESTION_COLUMNS,
+    CsvLayout,
+    FtqaQuestion,
+    FtqaStory,
+    question_row,
+)
 from qg_studio.schema import QAItem, ReviewStatus, Section
 from qg_studio.store import Store, StoredStory
 

@@ -8,8 +8,7 @@ someone else reads as one that does not exist. The schema carries
 ``PRAGMA user_version`` and :data:`MIGRATIONS` brings older files forward.
 """
 
-from qg_studio.store.base import (
-    DATA_DIR_ENV, DB_NAME, StaleEditError, StoreError, default_data_dir)
+from qg_studio.store.base import DATA_DIR_ENV, DB_NAME, StaleEditError, StoreError, default_data_dir
 from qg_studio.store.items import Store
 from qg_studio.store.projects import ProjectInfo, StoredStory
 from qg_studio.store.schema import LOCAL_USER, MIGRATIONS, SCHEMA_VERSION

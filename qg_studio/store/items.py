@@ -8,8 +8,8 @@ import time
 from typing import Any, Sequence
 
 from qg_studio.schema import QAItem
-from qg_studio.store.projects import ProjectStore
 from qg_studio.store.base import STALE_MESSAGE, StaleEditError, StoreError, jsonable
+from qg_studio.store.projects import ProjectStore
 
 
 class Store(ProjectStore):

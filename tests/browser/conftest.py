@@ -19,7 +19,6 @@ import os
 from pathlib import Path
 
 import pytest
-
 from streamlit_helpers import open_page, run_app, wait_for_app  # noqa: F401 (re-exported)
 
 CHROMIUM = "/usr/bin/chromium"

@@ -15,10 +15,10 @@ import sys
 import urllib.request
 
 import pytest
+from streamlit_helpers import free_port, open_page, run_app, stop, wait_for_app, wait_until_up
 
 from qg_studio.schema import QAItem, Section
 from qg_studio.store import DB_NAME, Store
-from streamlit_helpers import free_port, open_page, run_app, stop, wait_for_app, wait_until_up
 
 pytest.importorskip("oidc_provider_mock")
 
