@@ -84,9 +84,10 @@ class RayBackend:
                     self.ray.init(num_cpus=workers, **kwargs)
                 else:
                     self.ray.init(address=address, **kwargs)
-            except ConnectionError as exc:
-                raise RayUnavailable(f"no Ray cluster at {address!r}: {exc}; start one with "
-                                     f"`ray start --head`, or use --ray local") from None
+            except ConnectionError:
+                raise RayUnavailable(f"no Ray cluster answers at {address!r}; start one with "
+                                     "`ray start --head` (then --ray auto), or use --ray "
+                                     "local for this machine alone") from None
             self.started = True
         cpus = int(self.ray.cluster_resources().get("CPU", 1))
         self.workers = max(1, min(workers or cpus, cpus))
