@@ -9,13 +9,13 @@ import streamlit as st
 from qg_studio.data.fairytaleqa import FtqaFormatError, parse_story, safe_name
 from qg_studio.data.projects import (
     StoryImportError,
-    export_project,
     import_story,
     slug,
     story_record,
 )
-from qg_studio.data.stats import DATASET_ELEMENTS, DATASET_EXPLICIT, GUIDELINE, story_stats
-from qg_studio.schema import QAItem, Section
+from qg_studio.data.stats import DATASET_ELEMENTS, DATASET_EXPLICIT, GUIDELINE
+from qg_studio.schema import QAItem
+from qg_studio.ui import cache
 from qg_studio.ui.state import current_project_id, get_store, open_project
 from qg_studio.ui.text import plain
 
@@ -75,8 +75,10 @@ def open_controls(store) -> None:
 
 # -- progress and agreement -------------------------------------------------------------
 
-def progress(title: str, sections: list[Section], items: list[QAItem]) -> None:
-    stats = story_stats(title, [s.id for s in sections], items)
+def progress(story, items: list[QAItem]) -> None:
+    title, sections = story.title, story.sections
+    stats = cache.annotation_stats(cache.stamp(get_store(), story), title,
+                                   [s.id for s in sections], items)
     st.subheader("Progress and agreement")
     low, high = GUIDELINE
     cols = st.columns(4)
@@ -115,7 +117,8 @@ def exports(project_id: int, story) -> None:
     split = st.selectbox("Split", options, index=options.index(default), key="ann_split")
     name = record.get("name") or slug(story.title)
     cols = st.columns(3)
-    n = sum(len(e.story.questions) for e in export_project(get_store(), project_id, split))
+    store = get_store()
+    n = cache.training_pairs(cache.project_stamp(store, project_id), project_id, split, store)
     data = _export_bytes(project_id, split, "fairytaleqa")
     cols[0].download_button(f"FairytaleQA folder (.zip, {n} QA)", data,
                             file_name=f"{name}-fairytaleqa.zip", mime="application/zip",

@@ -35,4 +35,4 @@ def welcome() -> None:
     for n, (col, (_, title, does)) in enumerate(zip(cols, STEPS), start=1):
         with col.container(border=True):
             st.markdown(f"**{n}. {title}**")
-            st.caption(does.capitalize() + ".")
+            st.caption(does[0].upper() + does[1:] + ".")

@@ -60,7 +60,7 @@ def render() -> None:
     st.divider()
     _items_table(story.id, items, hide_answers=mode == SECOND_PASS, actor=actor)
     st.divider()
-    progress(story.title, story.sections, items)
+    progress(story, items)
     st.divider()
     exports(project_id, story)
 
@@ -158,20 +158,21 @@ def _first_pass(story_id: int, sections: list[Section], items: list[QAItem],
     for i in (1, 2, 3):
         st.text_input(f"Answer {i}" + ("" if i == 1 else " (optional)"),
                       key=_k(story_id, f"a{i}"))
-    cols = st.columns(4)
-    cols[0].button("Save QA pair", type="primary", key=_k(story_id, "save"),
+    # Buttons in a row at their own width: fixed columns cut "Save QA pair" at 1400 px.
+    buttons = st.container(horizontal=True)
+    buttons.button("Save QA pair", type="primary", key=_k(story_id, "save"),
                    on_click=_save_first, args=(story_id, sections, actor))
-    cols[1].button("Clear form", key=_k(story_id, "clear"), on_click=_clear_form,
+    buttons.button("Clear form", key=_k(story_id, "clear"), on_click=_clear_form,
                    args=(story_id,))
     with st.expander("Suggestions from the engines"):
         st.caption("Accept or edit what comes back; the exported provenance records "
                    "whether an engine or a person wrote each pair, and any edits.")
-        row = st.columns(3)
-        row[0].button("Suggest labels", key=_k(story_id, "sug_labels"),
+        row = st.container(horizontal=True)
+        row.button("Suggest labels", key=_k(story_id, "sug_labels"),
                       on_click=_suggest, args=(story_id, sections, "labels"))
-        row[1].button("Suggest an answer", key=_k(story_id, "sug_answer"),
+        row.button("Suggest an answer", key=_k(story_id, "sug_answer"),
                       on_click=_suggest, args=(story_id, sections, "answer"))
-        row[2].button("Suggest a question", key=_k(story_id, "sug_question"),
+        row.button("Suggest a question", key=_k(story_id, "sug_question"),
                       on_click=_suggest, args=(story_id, sections, "question"))
         count = st.number_input("Questions to suggest", 1, 10, 3, key=_k(story_id, "sug_n"))
         st.button("Suggest QA pairs for the cited sections", key=_k(story_id, "sug_items"),
@@ -217,10 +218,10 @@ def _suggested_items(story_id: int, sections: list[Section], actor: str) -> None
         item = QAItem.from_dict(data)
         st.markdown(f"**{plain(item.question)}** — {plain(item.answer)} · {item.element.value}, "
                     f"{item.explicitness.value}, sections {item.sections}")
-        cols = st.columns(3)
-        cols[0].button("Accept", key=_k(story_id, f"acc_{n}"), on_click=_accept,
+        row = st.container(horizontal=True)
+        row.button("Accept", key=_k(story_id, f"acc_{n}"), on_click=_accept,
                        args=(story_id, n))
-        cols[1].button("Edit", key=_k(story_id, f"edit_{n}"), on_click=_edit_candidate,
+        row.button("Edit", key=_k(story_id, f"edit_{n}"), on_click=_edit_candidate,
                        args=(story_id, n))
 
 
@@ -338,13 +339,14 @@ def _items_table(story_id: int, items: list[QAItem], hide_answers: bool, actor: 
         return
     ids = [i.id for i in items]
     names = {i.id: f"{n}. {i.question[:70]}" for n, i in enumerate(items, 1)}
-    cols = st.columns([3, 1, 1])
+    cols = st.columns([3, 2], vertical_alignment="bottom")
     picked = cols[0].selectbox("Pick a saved pair", ids, format_func=names.get,
                                key=_k(story_id, "pick"))
-    cols[1].button("Edit", key=_k(story_id, "edit_saved"), on_click=_load_saved,
-                   args=(story_id, picked))
-    cols[2].button("Delete", key=_k(story_id, "delete_saved"), on_click=_delete_saved,
-                   args=(story_id, picked, actor))
+    row = cols[1].container(horizontal=True)
+    row.button("Edit", key=_k(story_id, "edit_saved"), on_click=_load_saved,
+               args=(story_id, picked))
+    row.button("Delete", key=_k(story_id, "delete_saved"), on_click=_delete_saved,
+               args=(story_id, picked, actor))
 
 
 def _load_saved(story_id: int, item_id: int) -> None:

@@ -43,8 +43,8 @@ def render() -> None:
         for notice in batch.get("notices", []):
             st.warning(plain(notice))
         items = [i for i in get_store().list_items(story.id) if i.id in set(batch["ids"])]
-        _show(items, story.sections, batch.get("request"), batch.get("engine"))
         next_step("curate", "Next: review the questions", key="generate_next")
+        _show(items, story.sections, batch.get("request"), batch.get("engine"))
 
 
 def _controls(n_sections: int):
@@ -198,7 +198,8 @@ def _mix_chart(items: list[QAItem], requested: dict[str, float]) -> None:
     frame = pd.DataFrame({"requested": [requested.get(e.value, 0.0) for e in ELEMENTS],
                           "generated": [got[e.value] for e in ELEMENTS]},
                          index=[e.value for e in ELEMENTS])
-    st.bar_chart(frame, stack=False, height=240)
+    # Horizontal: the element names read level, and the tallest bar is not cut at the top.
+    st.bar_chart(frame, stack=False, horizontal=True, height=300, x_label="questions")
 
 
 

@@ -18,7 +18,12 @@ from qg_studio.story import (
     section_story,
     split_section,
 )
-from qg_studio.ui.state import current_project_id, current_story, get_store, open_project
+from qg_studio.ui.state import (
+    current_project_id,
+    current_story,
+    get_store,
+    open_project,
+)
 from qg_studio.ui.steps import next_step
 from qg_studio.ui.text import plain
 from qg_studio.ui.welcome import SAMPLE_PROJECT, SAMPLE_STORY, welcome
@@ -140,9 +145,10 @@ def _delete(project_id: int) -> None:
 def _band_picker(project_id: int, saved: str) -> GradeBand:
     index = BANDS.index(saved) if saved in BANDS else BANDS.index(DEFAULT_BAND)
     # One widget per project: a band chosen for one project is not carried to the next.
-    choice = st.selectbox("Target grade band", BANDS, index=index,
-                          key=f"grade_band_{project_id}",
-                          help="The grades of the class you teach (K–8).")
+    column = st.columns([1, 3])[0]
+    choice = column.selectbox("Target grade band", BANDS, index=index,
+                              key=f"grade_band_{project_id}",
+                              help="The grades of the class you teach (K–8).")
     if choice != saved:
         get_store().update_settings(project_id, grade_band=choice)
     return GradeBand.parse(choice)
