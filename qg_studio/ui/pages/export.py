@@ -8,10 +8,12 @@ import pandas as pd
 import streamlit as st
 
 from qg_studio.export import FORMATS, document_title, export_handouts, export_story
-from qg_studio.export.quizset import exportable, prepare
+from qg_studio.export.quizset import exportable
 from qg_studio.export.worksheet import WorksheetOptions, load_template, ordered
 from qg_studio.schema import QAItem, ReviewStatus, Section
+from qg_studio.ui import cache
 from qg_studio.ui.state import get_store, require_story
+from qg_studio.ui.text import plain
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
@@ -88,8 +90,8 @@ def render() -> None:
     with st.spinner("Preparing the file…"):
         data, filename, mime, warnings, written = _export(fmt, *content)
     for warning in warnings:
-        st.warning(warning)
-    _preview(fmt, story.sections, chosen)
+        st.warning(plain(warning))
+    _preview(fmt, story.sections, chosen, (cache.stamp(get_store(), story), kept_only))
     st.download_button(f"Download {filename}", data, file_name=filename, mime=mime,
                        type="primary", key="export_download", icon=":material/download:")
     st.caption(f"{written} question(s) in the file.")
@@ -97,7 +99,7 @@ def render() -> None:
         _pdf_offer(content)
 
 
-def _preview(fmt: str, sections, chosen) -> None:
+def _preview(fmt: str, sections, chosen, key) -> None:
     st.subheader("Preview")
     if fmt == "xlsx":
         rows = [{"#": n, "Question": i.question, "Answer": " / ".join(i.answers),
@@ -106,7 +108,8 @@ def _preview(fmt: str, sections, chosen) -> None:
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
         return
     rows = []
-    for q in prepare(chosen, sections):
+    # Cached under the story's last change: every quiz format shows the same preview.
+    for q in cache.quiz_preview(*key, chosen, sections):
         rows.append({"#": q.number, "Question": q.question,
                      "Right answer": q.answer,
                      "Wrong options": " · ".join(o for i, o in enumerate(q.options)
