@@ -137,9 +137,8 @@ def test_answerer_routes_each_kind(tiny, sections):
         ["Did the fox run to the forest?", "How did the miller feel?", "Who saw the hen?"],
         sections, [[1], [1], [1]])
     assert yes_no.engine == "smollm" and yes_no.answer_kind.value == "yesno"
-    assert yes_no.answers[0].split(".")[0] in ("Yes", "No")
-    assert yes_no.evidence and yes_no.evidence[0].text in TEXT
-    assert yes_no.answers[0].endswith(yes_no.evidence[0].text)
+    assert yes_no.answers in (["Yes"], ["No"])
+    assert yes_no.evidence[0].text == "The fox ran to the forest."  # the sentence it rests on
     assert feeling.engine == "smollm" and feeling.answer_kind.value == "abstractive"
     assert explicit.engine == "extractive"  # the span model keeps the kind it measured best on
 

@@ -4,7 +4,7 @@ Each question is routed by its kind, as measured on val (``val.json`` beside the
 written by ``python -m qg_studio.train.lm_card measure``):
 
 - ``yesno`` ("Did…", "Is…"): the model chooses between " yes" and " no" in one forward
-  pass; the reply is "Yes. <evidence sentence>" or "No. <evidence sentence>";
+  pass; the reply is "Yes" or "No", with the evidence sentence that bears on it;
 - ``feeling`` and ``implicit`` (the tagger's reading of the question; predictions too):
   the model writes a short answer from the ``abstractive`` prompt, shown with the sentence
   that best supports it;
@@ -138,8 +138,8 @@ class CausalLMAnswerer:
             p_yes = 1.0 / (1.0 + math.exp(no - yes))  # the choice between the two only
             reply = "Yes" if p_yes >= 0.5 else "No"
             evidence = best_sentence(questions[i], chosen[i])
-            text = f"{reply}. {' '.join(evidence.text.split())}" if evidence else reply
-            results[i] = Answer([text], AnswerKind.YESNO, [evidence] if evidence else [],
+            # The key says "Yes"/"No"; the evidence sentence says why, beside it.
+            results[i] = Answer([reply], AnswerKind.YESNO, [evidence] if evidence else [],
                                 explicit=False, confidence=round(max(p_yes, 1 - p_yes), 4),
                                 sections=[s.id for s in chosen[i]], engine=self.name)
 
