@@ -7,6 +7,8 @@ needs one loads it, every later rerun, page and visitor reuses it.
 
 from __future__ import annotations
 
+import threading
+
 import streamlit as st
 
 FRIENDLY = {"embedded": "QG Studio's built-in question writer",
@@ -29,6 +31,38 @@ def answerer():
     from qg_studio.services.answers import best_answerer
 
     return best_answerer()
+
+
+_warming = threading.Lock()
+_warmed = False
+
+
+def warm_answerer() -> None:
+    """Load the answerer and the tagger in the background, once per process.
+
+    Curate calls it when it opens: by the time a teacher has typed a question to add
+    by hand, the models are in memory and the answer comes in about a second, not the
+    15-20 s of a first load.
+    """
+    global _warmed
+    with _warming:
+        if _warmed:
+            return
+        _warmed = True
+
+    def load() -> None:
+        from qg_studio.schema import Section
+        from qg_studio.services.answers import best_answerer
+        from qg_studio.tagging import tag
+
+        try:
+            sections = [Section(1, "Ann fed the cat because it was hungry.")]
+            best_answerer().answer(["Why did Ann feed the cat?"], sections)
+            tag("Why did Ann feed the cat?", "it was hungry", sections)
+        except Exception:  # noqa: BLE001 - a warm-up only; the real call reports problems
+            pass
+
+    threading.Thread(target=load, name="qg-warm-answerer", daemon=True).start()
 
 
 def describe(name: str, options: dict | None = None) -> str:

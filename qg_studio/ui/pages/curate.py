@@ -17,6 +17,7 @@ import streamlit as st
 
 from qg_studio.schema import ELEMENTS, AnswerKind, Explicitness, QAItem, ReviewStatus
 from qg_studio.store import Store, StoreError
+from qg_studio.ui import engines
 from qg_studio.ui.curate_actions import (
     MESSAGE,
     PICK,
@@ -52,6 +53,7 @@ def render() -> None:
     story = require_story()
     if story is None:
         return
+    engines.warm_answerer()  # ready by the time a question is added by hand
     store = get_store()
     items = store.list_items(story.id)
     positions = {item.id: n for n, item in enumerate(items, start=1)}
