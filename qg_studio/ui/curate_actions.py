@@ -12,7 +12,6 @@ from qg_studio.schema import (
     ELEMENTS,
     Element,
     Explicitness,
-    GenerationRequest,
     QAItem,
     ReviewStatus,
 )
@@ -116,43 +115,21 @@ def regenerate(store: Store, story, items: Sequence[QAItem]) -> None:
 
 def _do_regenerate(store: Store, story, what: str, target, count: int,
                    group: Sequence[QAItem], replace: Sequence[QAItem]) -> None:
-    try:
-        from qg_studio.pipeline import generate_with_fallback
-    except ImportError:
-        st.warning("No question generator is installed; nothing was changed.")
-        return
-    # The engine the Generate page last used for this project, with the same fallback.
-    settings = store.get_project(story.project_id).settings
-    engine = settings.get("engine", "embedded")
-    options = settings.get("engine_options") or {}
-    if what == "section":
-        sections = [s for s in story.sections if s.id == target]
-        request = GenerationRequest(count=count)
-    else:
-        sections = story.sections
-        request = GenerationRequest(count=None, elements={target: count})
+    from qg_studio.services.generation import regenerate
+
     with st.spinner("Writing new questions…"):
         try:
-            run = generate_with_fallback(sections, request, engine, options,
-                                         use_embeddings=False)
+            done = regenerate(store, story, what, target, count, group, actor=current_actor())
         except Exception as exc:  # keep everything as it was
             st.error(f"Regeneration failed, nothing was changed: {exc}")
             return
-    for notice in run.notices:
+    for notice in done.notices:
         st.info(notice)
-    fresh = run.items
-    kept = {" ".join(i.question.lower().split()) for i in group if i.status == ReviewStatus.KEPT}
-    fresh = [i for i in fresh if " ".join(i.question.lower().split()) not in kept]
-    if what == "element":
-        fresh = [i for i in fresh if i.element.value == target]
-    fresh = fresh[:count]
-    if not fresh:
+    if not done.added:
         st.warning("The generator found no new question there; nothing was changed.")
         return
-    store.replace_items(story.id, [i.id for i in replace], fresh, actor=current_actor(),
-                        added_by=fresh[0].engine or engine)  # one transaction
-    say("success", f"{len(fresh)} new question(s) for {what} {target}; "
-         f"{len(replace)} unkept one(s) replaced.")
+    say("success", f"{len(done.added)} new question(s) for {what} {target}; "
+         f"{done.replaced} unkept one(s) replaced.")
     refresh()
     st.rerun()
 
