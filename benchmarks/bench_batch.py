@@ -100,18 +100,20 @@ def cmd_throughput(args, work: Path) -> dict:
                              "stories_per_min": round(statistics.median(per_min), 2),
                              "seconds": round(statistics.median(times), 1)}
         else:
-            runs, per_story = [], []
+            runs, per_story, per_story_cpu = [], [], []
             for r in range(args.repeat):
                 out = work / f"{name}-{r}"
                 runs.append(batch(work / "corpus", out, CONFIGS[name]))
-                per_story += [row["seconds"] for row in manifest_rows(out)
-                              if row["status"] == "done"]
+                done = [row for row in manifest_rows(out) if row["status"] == "done"]
+                per_story += [row["seconds"] for row in done]
+                per_story_cpu += [row.get("cpu_seconds", 0.0) for row in done]
             results[name] = {
                 "stories": runs[0]["stories"], "done": runs[0]["done"],
                 "qa_pairs": runs[0]["qa_pairs"], "workers": runs[0]["workers"],
                 "stories_per_min": round(statistics.median(r["stories_per_min"] for r in runs), 2),
                 "seconds": round(statistics.median(r["seconds"] for r in runs), 1),
-                "median_story_s": round(statistics.median(per_story), 2)}
+                "median_story_s": round(statistics.median(per_story), 2),
+                "median_story_cpu_s": round(statistics.median(per_story_cpu), 2)}
         print(f"{name}: {json.dumps(results[name])}", flush=True)
     if "shell" in results:
         base = results["shell"]["stories_per_min"]

@@ -92,7 +92,7 @@ def test_data_stats_and_eval_qa_run_on_the_result(batch_out, capsys):
     assert result["rougeL_f"] > 0.3
 
 
-def test_each_story_opens_for_review_as_the_annotate_page_opens_an_upload(batch_out):
+def test_each_story_opens_for_review_as_the_annotate_page_opens_an_upload(batch_out, capsys):
     from qg_studio.data.fairytaleqa import parse_story
     from qg_studio.data.projects import import_story
     from qg_studio.store import Store
@@ -107,6 +107,9 @@ def test_each_story_opens_for_review_as_the_annotate_page_opens_an_upload(batch_
         items = store.list_items(result.story_id)
         assert len(items) == len(story.questions) > 0
         assert [i.question for i in items] == [q.row["question"] for q in story.questions]
+    # ...and all at once, as projects the Annotate page's picker lists.
+    assert main(["data", "import", str(out), "--split", "train", "--json"]) == 0
+    assert _summary(capsys)["stories"] == 3
 
 
 def test_bad_files_are_listed_with_their_reason_and_the_run_goes_on(tmp_path, capsys):

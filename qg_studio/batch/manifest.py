@@ -22,8 +22,8 @@ CREATE TABLE IF NOT EXISTS stories (
     key TEXT PRIMARY KEY, name TEXT NOT NULL, split TEXT NOT NULL, status TEXT NOT NULL,
     reason TEXT NOT NULL DEFAULT '', qa_pairs INTEGER NOT NULL DEFAULT 0,
     sections INTEGER NOT NULL DEFAULT 0, words INTEGER NOT NULL DEFAULT 0,
-    seconds REAL NOT NULL DEFAULT 0, worker TEXT NOT NULL DEFAULT '',
-    finished REAL NOT NULL);
+    seconds REAL NOT NULL DEFAULT 0, cpu_seconds REAL NOT NULL DEFAULT 0,
+    worker TEXT NOT NULL DEFAULT '', finished REAL NOT NULL);
 """
 
 
@@ -64,12 +64,12 @@ class Manifest:
 
     def record(self, key: str, name: str, split: str, status: str, reason: str = "",
                qa_pairs: int = 0, sections: int = 0, words: int = 0, seconds: float = 0.0,
-               worker: str = "") -> None:
+               cpu_seconds: float = 0.0, worker: str = "") -> None:
         with self.db:
             self.db.execute(
-                "INSERT OR REPLACE INTO stories VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT OR REPLACE INTO stories VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
                 (key, name, split, status, reason, qa_pairs, sections, words, seconds,
-                 worker, time.time()))
+                 cpu_seconds, worker, time.time()))
 
     def forget(self, keys: list[str]) -> None:
         with self.db:

@@ -89,11 +89,12 @@ def _run(backend, todo: list[StoryJob], total: int, out: Path, manifest: Manifes
                 manifest.record(job.key, job.name, job.split, DONE,
                                 qa_pairs=len(outcome.rows), sections=len(outcome.sections),
                                 words=outcome.words, seconds=outcome.seconds,
-                                worker=outcome.worker)
+                                cpu_seconds=outcome.cpu_seconds, worker=outcome.worker)
             else:
                 failed += 1
                 manifest.record(job.key, job.name, job.split, FAILED, outcome.reason,
-                                seconds=outcome.seconds, worker=outcome.worker)
+                                seconds=outcome.seconds, cpu_seconds=outcome.cpu_seconds,
+                                worker=outcome.worker)
                 bar.write(f"failed: {job.key}: {outcome.reason}", file=sys.stderr)
             processed += 1
             bar.update(1)

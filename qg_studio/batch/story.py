@@ -62,6 +62,7 @@ class StoryOutcome:
     provenance: list[dict[str, str]] = field(default_factory=list)
     words: int = 0
     seconds: float = 0.0
+    cpu_seconds: float = 0.0  # the worker process's CPU time: the cost on a dedicated core
     worker: str = ""
     fatal: bool = False  # the worker could not load its models: stop the run
 
@@ -104,19 +105,20 @@ def load_worker(settings: BatchSettings, threads: int | None = None) -> Worker:
 
 def process_story(job: StoryJob, worker: Worker) -> StoryOutcome:
     """The story's sections and QA rows, or the one-line reason it could not be done."""
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     where = f"{socket.gethostname()}:{os.getpid()}"
     try:
         sections = _sections(job)
         items = _questions(sections, worker)
     except Exception as exc:  # any story-level failure is recorded, never raised
-        return StoryOutcome(job.key, False, one_line(exc),
-                            seconds=time.perf_counter() - start, worker=where)
+        return StoryOutcome(job.key, False, one_line(exc), seconds=time.perf_counter() - start,
+                            cpu_seconds=time.process_time() - cpu, worker=where)
     rows, provenance = _rows(items, worker.engine)
     return StoryOutcome(job.key, True, sections=[(s.id, s.text) for s in sections],
                         rows=rows, provenance=provenance,
                         words=sum(len(s.text.split()) for s in sections),
-                        seconds=time.perf_counter() - start, worker=where)
+                        seconds=time.perf_counter() - start,
+                        cpu_seconds=time.process_time() - cpu, worker=where)
 
 
 def _sections(job: StoryJob) -> list[Section]:
