@@ -192,7 +192,10 @@ def cmd_resume(args, work: Path) -> dict:
     proc = _start(work / "corpus", out)
     final = json.loads(proc.communicate()[0].strip().splitlines()[-1])
     whole, killed = check_dataset(work / "whole"), check_dataset(out)
+    done = [r for r in manifest_rows(work / "whole") if r["status"] == "done"]
     return {"stories": len(files), "kills": kills, "uninterrupted": reference,
+            "median_story_s": round(statistics.median(r["seconds"] for r in done), 2),
+            "median_story_cpu_s": round(statistics.median(r["cpu_seconds"] for r in done), 2),
             "resumed": final,
             "same_stories": sorted(whole["qa_per_story"]) == sorted(killed["qa_per_story"]),
             "same_qa_pairs_per_story": whole["qa_per_story"] == killed["qa_per_story"],
