@@ -96,21 +96,28 @@ class LabelledQuestion:
             return None
         return Explicitness.EXPLICIT if self.explicit else Explicitness.IMPLICIT
 
-    def to_item(self, engine: str, **overrides: Any) -> QAItem:
-        """The question as an item of the set; ``overrides`` are the teacher's choices."""
+    def fields(self) -> dict[str, Any]:
+        """The item fields this answer and its labels set (JSON values); only those known."""
         fields: dict[str, Any] = {
-            "question": self.question, "answers": list(self.answers),
-            "element": self.element or Element.ACTION,
-            "explicitness": self.explicitness or Explicitness.EXPLICIT,
-            "scope": self.scope, "sections": list(self.sections),
-            "evidence": [e.to_dict() for e in self.evidence], "engine": engine}
+            "answers": list(self.answers), "sections": list(self.sections),
+            "evidence": [e.to_dict() for e in self.evidence], "scope": self.scope.value}
         if self.answer_kind is not None:
             fields["answer_kind"] = str(self.answer_kind)
         if self.confidence is not None:
             fields["scores"] = {"confidence": float(self.confidence)}
-        fields.update({k: v for k, v in overrides.items() if v is not None})
-        return QAItem.from_dict({k: (v.value if hasattr(v, "value") else v)
-                                 for k, v in fields.items()})
+        if self.labels is not None:
+            fields.update(element=self.element.value, explicitness=self.explicitness.value)
+        return fields
+
+    def to_item(self, engine: str, **overrides: Any) -> QAItem:
+        """The question as an item of the set; ``overrides`` are the teacher's choices."""
+        explicitness = self.explicitness or Explicitness.EXPLICIT
+        fields = {"question": self.question, "engine": engine,
+                  "element": (self.element or Element.ACTION).value,
+                  "explicitness": explicitness.value, **self.fields()}
+        fields.update({k: (v.value if hasattr(v, "value") else v)
+                       for k, v in overrides.items() if v is not None})
+        return QAItem.from_dict(fields)
 
     def to_dict(self) -> dict[str, Any]:
         return {"question": self.question, "answers": list(self.answers),
@@ -128,7 +135,7 @@ def answer_and_label(question: str, sections: Sequence[Section],
                      answerer=None, label: bool = True) -> LabelledQuestion:
     """Answer ``question`` (unless the teacher typed the answer) and tag it.
 
-    ``answerer`` is an answerer object, or None for the default one; when it cannot be
+    ``answerer`` is an answerer object, or None for the best one here; when it cannot be
     loaded or fails the result says so in ``notes`` and the question is kept. An answerer
     that rejects the question (empty, or a story with no text) is a :class:`ServiceError`.
     """
@@ -148,7 +155,7 @@ def answer_and_label(question: str, sections: Sequence[Section],
         result.notes.append("your answer kept")
     else:
         try:
-            answerer = answerer or load_answerer()
+            answerer = answerer or best_answerer()
             reply = answerer.answer([question], list(sections),
                                     [list(section_ids)] if section_ids else None)[0]
         except QuestionError as exc:

@@ -21,7 +21,6 @@ from qg_studio.schema import (
     Section,
 )
 from qg_studio.store import Store
-from qg_studio.ui import engines
 from qg_studio.ui.state import current_actor
 from qg_studio.ui.text import quoted
 
@@ -165,47 +164,9 @@ def requested_counts(settings: dict, n_sections: int) -> tuple[dict[str, int], f
 
 def answer_and_tag(question: str, sections: Sequence[Section], section_ids: list[int] | None,
                    typed_answer: str = "") -> tuple[dict[str, Any], list[str]]:
-    """Fields for a hand-written question from the answerer and the tagger, with notes.
+    """Fields for a hand-written question from the answerer and the tagger, with notes
+    (:func:`qg_studio.services.answers.answer_and_label`: a typed answer is kept)."""
+    from qg_studio.services.answers import answer_and_label
 
-    A typed answer is the teacher's: it is kept (and located in the text), and the
-    answerer is not asked.
-    """
-    fields: dict[str, Any] = {}
-    notes: list[str] = []
-    chosen = [s for s in sections if not section_ids or s.id in section_ids]
-    if typed_answer.strip():
-        answers = parse_answers(typed_answer)
-        evidence = [e for s in chosen for e in [Evidence.find(s, answers[0])] if e][:1]
-        fields.update(answers=answers, evidence=[e.to_dict() for e in evidence],
-                      sections=section_ids or [e.section for e in evidence])
-        notes.append("your answer kept")
-    else:
-        fields.update(_answer(question, sections, section_ids, notes))
-    try:
-        from qg_studio.tagging import tag
-
-        answer = (fields.get("answers") or [None])[0]
-        labels = tag(question, answer, chosen)
-        fields.update(element=labels.element.value, explicitness=labels.explicitness.value)
-        notes.append(f"tagged {labels.element.value} / {labels.explicitness.value}"
-                     f" by the tagger ({labels.source})")
-    except Exception as exc:
-        notes.append(f"no tagger available ({type(exc).__name__}): labels set by hand")
-    return fields, notes
-
-
-def _answer(question: str, sections: Sequence[Section], section_ids: list[int] | None,
-            notes: list[str]) -> dict[str, Any]:
-    fields: dict[str, Any] = {}
-    try:
-        reply = engines.answerer().answer([question], list(sections),
-                                   [section_ids] if section_ids else None)[0]
-        fields.update(answers=list(reply.answers), answer_kind=str(reply.answer_kind),
-                      evidence=[e.to_dict() for e in reply.evidence],
-                      sections=list(reply.sections) or (section_ids or []),
-                      scores={"confidence": float(reply.confidence)})
-        notes.append(f"answered by the {reply.engine or 'default'} answerer"
-                     + (f" ({reply.note})" if reply.note else ""))
-    except Exception as exc:  # a missing or broken answerer must not lose the question
-        notes.append(f"no answerer available ({type(exc).__name__}): type the answer")
-    return fields
+    result = answer_and_label(question, sections, section_ids, typed_answer)
+    return result.fields(), result.notes
