@@ -152,8 +152,11 @@ def same_question(a: QAItem, b: QAItem, sim: float,
         return True
     if sim >= threshold and token_f1(a.answer, b.answer) >= 0.5:
         return True
-    return a.element == b.element and _norm(a.answer) == _norm(b.answer) and \
-        sim >= SAME_ANSWER_COSINE
+    # A name answers many questions ("Who ...? the giant"); a longer answer given twice
+    # under one element to close questions means the same thing was asked twice.
+    answer = _norm(a.answer)
+    return a.element == b.element and answer == _norm(b.answer) and \
+        len(answer.split()) >= 3 and sim >= SAME_ANSWER_COSINE
 
 
 def drop_repeats(new_items: Sequence[QAItem], existing_items: Sequence[QAItem],

@@ -90,27 +90,19 @@ def count_repeats(items: Sequence[QAItem], earlier: Sequence[QAItem]) -> int:
 
 def answerable(items: Sequence[QAItem], sections: Sequence[Section], answerer) -> list[bool]:
     """Per item: the answerer finds the key's answer, or answers from the sentence cited."""
-    from qg_studio.answering.roundtrip import ANSWERABILITY_FLOOR, agreement
+    from qg_studio.answering.roundtrip import ANSWERABILITY_FLOOR, agreement, same_sentence
 
     if not items:
         return []
     replies = answerer.answer([i.question for i in items], sections, [None] * len(items))
+    texts = {s.id: s.text for s in sections}
     out = []
     for item, reply in zip(items, replies):
         agree = max((agreement(p, a) for p in reply.answers for a in item.answers if a.strip()),
                     default=0.0)
-        by_id = {s.id: s.text for s in sections}
-        same_place = any(e.section == r.section and _sentence(by_id.get(e.section, ""), e)
-                         == _sentence(by_id.get(r.section, ""), r)
-                         for e in item.evidence for r in reply.evidence)
+        same_place = same_sentence(item.evidence, reply.evidence, texts)
         out.append(agree >= ANSWERABILITY_FLOOR or same_place)
     return out
-
-
-def _sentence(text: str, evidence) -> int:
-    """Where the sentence holding an evidence span starts (by end punctuation)."""
-    starts = [0] + [m.end() for m in re.finditer(r"[.!?][\"'”’]?\s+", text)]
-    return max((s for s in starts if s <= evidence.start), default=0)
 
 
 def stated(answer: str, story_text: str, sentences: Sequence[str]) -> bool:

@@ -22,6 +22,7 @@ SCORE_KEY = "answerability"
 ANSWERABILITY_FLOOR = 0.3
 
 _POLARITY = re.compile(r"^\W*(yes|no)\b", re.I)
+_SENTENCE_END = re.compile(r"[.!?][\"'”’]?\s+")
 
 
 def agreement(predicted: str, intended: str, yesno: bool = False) -> float:
@@ -41,11 +42,33 @@ def score_answerability(items: Sequence[QAItem], sections: Sequence[Section],
         return
     replies: list[Answer] = answerer.answer(
         [it.question for it in todo], sections, [it.sections or None for it in todo])
+    texts = {s.id: s.text for s in sections}
     for item, reply in zip(todo, replies):
         yesno = item.answer_kind is AnswerKind.YESNO or reply.answer_kind is AnswerKind.YESNO
         best = max((agreement(p, a, yesno) for p in reply.answers for a in item.answers
                     if a.strip()), default=0.0)
+        if same_sentence(item.evidence, reply.evidence, texts):
+            # The answerer reads the answer off the sentence the key cites: the question
+            # points at the right place even when the words differ (implicit answers).
+            best = max(best, SAME_PLACE)
         item.scores[SCORE_KEY] = round(best, 3)
+
+
+SAME_PLACE = 0.6  # answerability when the answerer answers from the key's own sentence
+
+
+def sentence_start(text: str, at: int) -> int:
+    """Where the sentence holding character ``at`` starts (after . ! or ? and a space)."""
+    starts = [0] + [m.end() for m in _SENTENCE_END.finditer(text)]
+    return max((s for s in starts if s <= at), default=0)
+
+
+def same_sentence(evidence, others, texts: dict[int, str]) -> bool:
+    """Whether any span of ``others`` starts in the sentence of one of ``evidence``."""
+    return any(e.section == o.section and e.section in texts and
+               sentence_start(texts[e.section], e.start) ==
+               sentence_start(texts[o.section], o.start)
+               for e in evidence for o in others)
 
 
 def flagged(items: Sequence[QAItem], floor: float = ANSWERABILITY_FLOOR) -> list[QAItem]:

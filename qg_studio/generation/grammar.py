@@ -118,6 +118,11 @@ def build_clause(head, resolver: Resolver | None, sent=None, head_ids: set[int] 
     tokens = _subtree_minus(head, cut)
     clause = Clause(head=head, resolver=resolver)
     subj_heads = [c for c in head.children if c.dep_ in SUBJECT_DEPS]
+    quoted = getattr(resolver, "quoted", set())
+    if len(subj_heads) > 1 and head.i not in quoted:
+        # '"Good-morning, Camel," said the Monkey' is parsed with two subjects: the one
+        # in the quotes is called out, the speaker is the one outside.
+        subj_heads = [c for c in subj_heads if c.i not in quoted] or subj_heads[-1:]
     subject_ids: set[int] = set()
     for s in subj_heads:
         subject_ids.update(c.i for c in s.subtree)

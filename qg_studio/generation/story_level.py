@@ -24,7 +24,7 @@ STORY_LEVEL = "story_level"  # scores key: the item asks about the whole story
 SECTION_END = "section_end"  # scores key: a prediction asked where a part of the story ends
 TURNS = ("one day", "suddenly", "but one day", "then one day", "one morning", "one night",
          "one evening", "at last", "but when", "soon after", "the next day", "but then", "when")
-WANTS = {"want": "want", "wish": "wish for", "long": "long for", "hope": "hope for",
+WANTS = {"want": "want to do", "wish": "wish to do", "long": "long to do", "hope": "hope to do",
          "decide": "decide to do", "try": "try to do", "plan": "plan to do"}
 _MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
 
@@ -158,13 +158,15 @@ def _want(sections, analyses, cast, ids) -> QAItem | None:
                 if clause.head.lemma_ not in WANTS or clause.head.i in analysis.quoted or \
                         _key(clause.subject_text) not in keys:
                     continue
-                goal = [c for c in clause.head.children if c.dep_ in ("xcomp", "dobj", "ccomp")]
+                goal = [c for c in clause.head.children if c.dep_ == "xcomp"]
                 if not goal:
                     continue
                 phrase = sorted(goal[0].subtree, key=lambda t: t.i)
                 if not 1 < len(phrase) <= 12:
                     continue
                 start, end = phrase[0].idx, phrase[-1].idx + len(phrase[-1].text)
+                if any(ch in section.text[start:end] for ch in '\n:;"“”'):
+                    continue
                 verb = WANTS[clause.head.lemma_]
                 question = finish(f"What did {clause.subject_text} {verb}")
                 return _item(question, section.text[start:end], Element.ACTION, True,
