@@ -14,6 +14,7 @@ from dataclasses import dataclass
 import streamlit as st
 
 from qg_studio.store import LOCAL_USER
+from qg_studio.ui.text import plain
 
 MODE_ENV = "QG_STUDIO_MODE"
 LOCAL_LABEL = "teacher"  # how the local user's own edits have always been recorded
@@ -85,12 +86,12 @@ def require_user() -> User:
     if user is not None:
         if server_mode():
             with st.sidebar:
-                st.caption(f"Signed in as {user.label}")
+                st.caption(f"Signed in as {plain(user.label)}")
                 st.button("Sign out", key="sign_out", on_click=st.logout)
         return user
     st.title("QG Studio")
     if st.user.is_logged_in:  # signed in, but not with an account the school allows
-        st.error(f"{st.user.to_dict().get('email') or 'This account'} is not one of the "
+        st.error(f"{plain(st.user.to_dict().get('email') or 'This account')} is not one of the "
                  "school's accounts. Sign out, then sign in with your school account.")
         st.button("Sign out", key="sign_out", on_click=st.logout)
         st.stop()

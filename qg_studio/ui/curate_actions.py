@@ -121,10 +121,10 @@ def _do_regenerate(store: Store, story, what: str, target, count: int,
         try:
             done = regenerate(store, story, what, target, count, group, actor=current_actor())
         except Exception as exc:  # keep everything as it was
-            st.error(f"Regeneration failed, nothing was changed: {exc}")
+            st.error(f"Regeneration failed, nothing was changed: {plain(exc)}")
             return
     for notice in done.notices:
-        st.info(notice)
+        st.info(plain(notice))
     if not done.added:
         st.warning("The generator found no new question there; nothing was changed.")
         return

@@ -11,6 +11,8 @@ import threading
 
 import streamlit as st
 
+from qg_studio.ui.text import plain
+
 FRIENDLY = {"embedded": "QG Studio's built-in question writer",
             "extractive": "QG Studio's built-in answerer"}
 
@@ -69,7 +71,7 @@ def describe(name: str, options: dict | None = None) -> str:
     """An engine as a teacher reads it: what it is, not how to install it."""
     model = (options or {}).get("model")
     if model:
-        return f"the {model} model"
+        return f"the {plain(model)} model"
     return FRIENDLY.get(name, f"the {name} engine")
 
 

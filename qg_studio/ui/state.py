@@ -13,6 +13,7 @@ import streamlit as st
 
 from qg_studio.store import DB_NAME, Store, StoredStory, StoreError, default_data_dir
 from qg_studio.ui.auth import User, signed_in_user
+from qg_studio.ui.text import plain
 
 PROJECT_KEY = "project_id"
 PROJECT_PARAM = "project"
@@ -53,7 +54,7 @@ def current_project_id() -> int | None:
         try:
             st.session_state[PROJECT_KEY] = store.get_project(int(wanted)).id
         except (ValueError, StoreError):
-            st.error(f"There is no project {wanted} among your projects.")
+            st.error(f"There is no project {plain(wanted)} among your projects.")
             del st.query_params[PROJECT_PARAM]
     project_id = st.session_state.get(PROJECT_KEY)
     if project_id is not None:

@@ -70,3 +70,26 @@ def page(browser, app_url):
 def go(page, app_url):
     """``go("curate")`` opens a page of the app and waits until it has run."""
     return lambda path="": open_page(page, app_url, path)
+
+
+@pytest.fixture
+def screenshot_on_request(page):
+    """QG_BROWSER_SHOT=path.png keeps the last screen of the test (to debug a failure)."""
+    yield
+    shot = os.environ.get("QG_BROWSER_SHOT")
+    if shot:
+        page.screenshot(path=shot, full_page=True)
+
+
+@pytest.fixture
+def leave_the_store_as_found(data_dir):
+    """The app's store is shared by the session's browser tests: remove a test's projects."""
+    from qg_studio.store import DB_NAME, Store
+
+    with Store(data_dir / DB_NAME) as store:
+        before = {p.id for p in store.list_projects()}
+    yield
+    with Store(data_dir / DB_NAME) as store:
+        for project in store.list_projects():
+            if project.id not in before:
+                store.delete_project(project.id)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from conftest import open_page, wait_for_app
+
 expect = pytest.importorskip("playwright.sync_api").expect
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -23,30 +24,8 @@ SECTIONS = [
     "The fox ran to the forest and told the bears that the miller was kind.",
 ]
 
-pytestmark = pytest.mark.browser
-
-
-@pytest.fixture(autouse=True)
-def _screenshot_on_request(page):
-    """QG_BROWSER_SHOT=path.png keeps the last screen of the test (to debug a failure)."""
-    yield
-    shot = os.environ.get("QG_BROWSER_SHOT")
-    if shot:
-        page.screenshot(path=shot, full_page=True)
-
-
-@pytest.fixture(autouse=True)
-def _leave_the_store_as_found(data_dir):
-    """The app's store is shared by the session's browser tests: remove our projects."""
-    from qg_studio.store import DB_NAME, Store
-
-    with Store(data_dir / DB_NAME) as store:
-        before = {p.id for p in store.list_projects()}
-    yield
-    with Store(data_dir / DB_NAME) as store:
-        for project in store.list_projects():
-            if project.id not in before:
-                store.delete_project(project.id)
+pytestmark = [pytest.mark.browser,
+              pytest.mark.usefixtures("screenshot_on_request", "leave_the_store_as_found")]
 
 
 def _settle(page) -> None:

@@ -6,8 +6,6 @@ from __future__ import annotations
 import http.server
 import threading
 
-import os
-
 import pytest
 from playwright.sync_api import expect
 from streamlit_helpers import open_page, wait_for_app
@@ -15,36 +13,16 @@ from streamlit_helpers import open_page, wait_for_app
 from qg_studio.schema import QAItem
 from qg_studio.store import DB_NAME, Store
 from qg_studio.story import section_story
+from qg_studio.ui.text import JOINER
 
-pytestmark = pytest.mark.browser
-JOINER = "\u2060"
+pytestmark = [pytest.mark.browser,
+              pytest.mark.usefixtures("screenshot_on_request", "leave_the_store_as_found")]
 BODY = ("Pip the hedgehog lived under the old garden shed. Every night he walked along the "
         "fence to visit his friend, a sleepy toad who lived beside the pond. One evening the "
         "gate was shut, and Pip could not get through. He pushed and pushed, but the gate "
         "would not move. Then the toad called to him from the other side and showed him a "
         "small gap under the hedge. Pip squeezed through it, laughing, and the two friends "
         "sat by the water until the moon came up over the roofs.")
-
-
-@pytest.fixture(autouse=True)
-def _leave_the_store_as_found(data_dir):
-    """The app's store is shared by the session's browser tests: remove our projects."""
-    with Store(data_dir / DB_NAME) as store:
-        before = {p.id for p in store.list_projects()}
-    yield
-    with Store(data_dir / DB_NAME) as store:
-        for project in store.list_projects():
-            if project.id not in before:
-                store.delete_project(project.id)
-
-
-@pytest.fixture(autouse=True)
-def _screenshot_on_request(page):
-    """QG_BROWSER_SHOT=path.png keeps the last screen of the test (to debug a failure)."""
-    yield
-    shot = os.environ.get("QG_BROWSER_SHOT")
-    if shot:
-        page.screenshot(path=shot, full_page=True)
 
 
 def _text(page) -> str:

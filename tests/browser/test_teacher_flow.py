@@ -68,10 +68,10 @@ def _question_options(page) -> list[str]:
 def test_story_generate_curate_export_worksheet(page, go, app_url, tmp_path):
     # 1. Story: a new project, the story pasted and sectioned.
     go("")
-    page.get_by_role("button", name="New project").click()
-    page.get_by_label("Project name").fill("Browser flow")
+    page.get_by_placeholder("Name it, e.g. Class 3B – fables").fill("Browser flow")
     page.get_by_role("button", name="Create").click()
     wait_for_app(page)
+    expect(page.get_by_label("Project", exact=True)).to_have_value("Browser flow (0 stories)")
     page.get_by_label("…or paste it here").fill(STORY)
     page.get_by_role("button", name="Section the story").click()
     wait_for_app(page)

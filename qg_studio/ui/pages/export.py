@@ -92,7 +92,7 @@ def render() -> None:
     for warning in warnings:
         st.warning(plain(warning))
     _preview(fmt, story.sections, chosen, (cache.stamp(get_store(), story), kept_only))
-    st.download_button(f"Download {filename}", data, file_name=filename, mime=mime,
+    st.download_button(f"Download {plain(filename)}", data, file_name=filename, mime=mime,
                        type="primary", key="export_download", icon=":material/download:")
     st.caption(f"{written} question(s) in the file.")
     if fmt == "xlsx":

@@ -10,8 +10,8 @@ import pandas as pd
 import streamlit as st
 
 from qg_studio.generation import GENERATORS
-from qg_studio.services.generation import AUTO
 from qg_studio.schema import ELEMENTS, Element, Explicitness, GenerationRequest, QAItem
+from qg_studio.services.generation import AUTO
 from qg_studio.ui import engines
 from qg_studio.ui.engines import writer_caption
 from qg_studio.ui.state import get_store, require_story
@@ -199,7 +199,8 @@ def _mix_chart(items: list[QAItem], requested: dict[str, float]) -> None:
                           "generated": [got[e.value] for e in ELEMENTS]},
                          index=[e.value for e in ELEMENTS])
     # Horizontal: the element names read level, and the tallest bar is not cut at the top.
-    st.bar_chart(frame, stack=False, horizontal=True, height=300, x_label="questions")
+    st.bar_chart(frame, stack=False, horizontal=True, height=300, x_label="",
+                 y_label="questions")
 
 
 
