@@ -129,7 +129,10 @@ def regenerate(store, story, what: str, target, count: int, items: Sequence[QAIt
         group = [i for i in items if i.element.value == target]
         sections = story.sections
         request = GenerationRequest(count=None, elements={target: count})
-    run = generate(sections, request, engine, options, use_embeddings=False)
+    # What stays in the project (all but the unkept questions being replaced) is not
+    # asked again.
+    stays = [i for i in items if i not in group or i.status == ReviewStatus.KEPT]
+    run = generate(sections, request, engine, options, use_embeddings=False, existing=stays)
     kept = {_norm(i.question) for i in group if i.status == ReviewStatus.KEPT}
     fresh = [i for i in run.items if _norm(i.question) not in kept
              and (what != "element" or i.element.value == target)][:count]

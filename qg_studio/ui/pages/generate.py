@@ -121,8 +121,9 @@ def _run(story, request: GenerationRequest, engine: str, options: dict, check: b
         choice = engines.question_writer()
         engine, options = choice.name, dict(choice.options)
     try:
+        # A second run never saves a question the story already has.
         run = generate(story.sections, request, engine, options, answerer=answerer,
-                       progress=progress)
+                       progress=progress, existing=get_store().list_items(story.id))
     except Exception as exc:
         bar.empty()
         st.error(f"{engines.describe(engine, options).capitalize()} could not write "
