@@ -139,8 +139,8 @@ def dedupe(items: Sequence[QAItem], threshold: float = DUPLICATE_COSINE,
     return out
 
 
-def same_question(a: QAItem, b: QAItem, sim: float,
-                  threshold: float = DUPLICATE_COSINE) -> bool:
+def same_question(a: QAItem, b: QAItem, sim: float, threshold: float = DUPLICATE_COSINE,
+                  name_answers: bool = True) -> bool:
     """Whether two items ask the same thing, given their questions' cosine ``sim``.
 
     Near-identical wording asks the same thing; close wording asks the same thing only
@@ -152,11 +152,12 @@ def same_question(a: QAItem, b: QAItem, sim: float,
         return True
     if sim >= threshold and token_f1(a.answer, b.answer) >= 0.5:
         return True
-    # A name answers many questions ("Who ...? the giant"); a longer answer given twice
-    # under one element to close questions means the same thing was asked twice.
+    # Within a set, two close questions with one answer ask the same thing; against the
+    # project's saved questions (``name_answers=False``) a name is no proof of a repeat:
+    # it answers many questions ("Who ...? the giant").
     answer = _norm(a.answer)
     return a.element == b.element and answer == _norm(b.answer) and \
-        len(answer.split()) >= 3 and sim >= SAME_ANSWER_COSINE
+        (name_answers or len(answer.split()) >= 3) and sim >= SAME_ANSWER_COSINE
 
 
 def drop_repeats(new_items: Sequence[QAItem], existing_items: Sequence[QAItem],
@@ -183,7 +184,7 @@ def drop_repeats(new_items: Sequence[QAItem], existing_items: Sequence[QAItem],
         return fresh
     sims = new @ old.T
     return [item for row, item in zip(sims, fresh)
-            if not any(same_question(old_item, item, float(sim))
+            if not any(same_question(old_item, item, float(sim), name_answers=False)
                        for old_item, sim in zip(existing, row))]
 
 
@@ -280,7 +281,14 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int,
     whole_story = request.per_section is None
     if whole_story:
         # A set about a story asks at least one question about the story as a whole.
-        item = best(lambda it: it.scores.get("story_level") and targets.get(it.element, 0) > 0)
+        # A share of 0 or 1 is a hard request: no question of the other kind gets in.
+        either = 0 < want_implicit < total
+        only = Explicitness.IMPLICIT if want_implicit >= total else Explicitness.EXPLICIT
+
+        def allowed(it: QAItem) -> bool:
+            return either or it.explicitness == only
+        item = best(lambda it: it.scores.get("story_level") and targets.get(it.element, 0) > 0
+                    and allowed(it))
         if item is not None:
             take(item)
         # Every element asked for gets its first question before any gets a second,
@@ -290,7 +298,7 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int,
             wanted = (Explicitness.IMPLICIT if implicit_count() < want_implicit
                       else Explicitness.EXPLICIT)
             item = (best(lambda it: it.element == element and it.explicitness == wanted)
-                    or best(lambda it: it.element == element))
+                    or best(lambda it: it.element == element and allowed(it)))
             if item is not None:
                 take(item)
     # Implicit questions are the scarcer kind: fill their share first, letting an

@@ -53,6 +53,10 @@ def cmd_eval_sets(args) -> int:
     figures = SetFigures()
     for story in stories:
         made = measure_story(story.name, story.sections, generate, answerer, figures)
+        done = len(made and figures.kl) // 2
+        # A long run says how far it is, with the figures so far.
+        print(f"story {done}/{len(stories)} {story.name}: {figures.result(done)}",
+              file=sys.stderr, flush=True)
         if args.show:
             for items in made:
                 print(f"== {story.name}: {len(items)} questions")
