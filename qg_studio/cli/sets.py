@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 
 from qg_studio.cli.common import UserError, emit_json
@@ -19,6 +20,9 @@ def register(commands) -> None:
     sets.add_argument("--model", default=None, help="model folder for the engine")
     sets.add_argument("--check", action="store_true",
                       help="generate with the answer check on (Generate's checkbox)")
+    sets.add_argument("--shard", default=None,
+                      help="K/N: only every N-th story from the K-th (0-based), to spread a "
+                           "long run over processes; the raw counts print for merging")
     sets.add_argument("--show", action="store_true", help="print every set")
     sets.add_argument("--json", action="store_true", help="print the figures as JSON last line")
     sets.set_defaults(func=cmd_eval_sets)
@@ -31,6 +35,12 @@ def cmd_eval_sets(args) -> int:
     from qg_studio.set_eval import SetFigures, measure_story
 
     stories = load_split(args.data, args.split, args.limit)
+    if args.shard:
+        try:
+            k, n = (int(v) for v in args.shard.split("/"))
+        except ValueError:
+            raise UserError("--shard takes K/N, e.g. 0/3") from None
+        stories = stories[k::n]
     warm_encoder()
     engine, options, notice = resolve_engine(args.engine,
                                              {"model": args.model} if args.model else {})
@@ -64,6 +74,10 @@ def cmd_eval_sets(args) -> int:
                     print(f"  ({item.element.value}, {item.explicitness.value}) "
                           f"{item.question} -> {item.answer}")
     result = figures.result(len(stories))
+    if args.shard:
+        from dataclasses import asdict
+
+        print(f"raw: {json.dumps(asdict(figures))}", file=sys.stderr)
     print(f"{result['stories']} stories: {result['given']} of {result['asked']} questions; "
           f"element KL {result['element_kl']:.4f}; implicit share error "
           f"{result['implicit_share_error']:.4f}; duplicates {result['duplicate_share']:.4f}; "
