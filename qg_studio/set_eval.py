@@ -13,7 +13,8 @@ questions, as a teacher generating twice would. Each set is checked for:
   (after normalising spaces and case);
 - ``answerable``: items the answerer, reading the whole story, answers with the key's
   answer (agreement ≥ the round trip's floor) or from the very sentence the key cites;
-- ``story_level``: share of sets with at least one whole-story question.
+- ``story_level``: share of stories with at least one whole-story question (in either
+  set: the custom mix never repeats the default set's).
 """
 
 from __future__ import annotations
@@ -44,6 +45,8 @@ class SetFigures:
     answerable: int = 0
     sets: int = 0
     sets_with_story_level: int = 0
+    stories: int = 0
+    stories_with_story_level: int = 0
     short_stories: list[str] = field(default_factory=list)  # 150+ words, given < asked
 
     def result(self, stories: int) -> dict:
@@ -57,7 +60,8 @@ class SetFigures:
             "duplicate_share": share(self.duplicates, self.given),
             "explicit_answer_in_text": share(self.explicit_in_text, self.explicit),
             "answerable": share(self.answerable, self.given),
-            "story_level": share(self.sets_with_story_level, self.sets),
+            "story_level": share(self.stories_with_story_level, self.stories),
+            "sets_with_story_level": share(self.sets_with_story_level, self.sets),
         }
 
 
@@ -150,4 +154,7 @@ def measure_story(name: str, sections: Sequence[Section], generate: Callable, an
         figures.sets_with_story_level += any(i.scores.get("story_level") for i in items)
         made.append(items)
         existing = existing + items
+    figures.stories += 1
+    figures.stories_with_story_level += any(i.scores.get("story_level")
+                                            for items in made for i in items)
     return made
