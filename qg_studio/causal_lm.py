@@ -106,6 +106,8 @@ def load_adapter(model: str | Path | None = None, device: str | None = None,
     from qg_studio.models import ModelError
 
     adapter = resolve_adapter(model)
+    # An adapter trained on another base folder names it (the tests' tiny Llama does).
+    base = base or read_adapter_meta(adapter).get("base_path") if adapter.is_dir() else base
     problem = adapter_problem(adapter, base)
     if problem:
         raise ModelError(problem)
@@ -185,7 +187,10 @@ def prepare_tokenizer(tokenizer) -> Any:
 
 def read_adapter_meta(adapter: str | Path) -> dict[str, Any]:
     path = Path(adapter) / ADAPTER_META
-    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    try:
+        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
+    except (OSError, ValueError):
+        return {}
 
 
 def write_adapter_meta(adapter: str | Path, meta: dict[str, Any]) -> None:

@@ -236,3 +236,26 @@ def test_two_training_steps_leave_a_usable_adapter_and_resume(tmp_path, tiny):
     second = run(data, out, settings, progress=lines.append, work=work, base=base)
     assert "resuming from" in lines[-1] and "checkpoint-2" in lines[-1]
     assert second["steps"] == 3 and read_adapter_meta(out)["steps"] == 3
+
+
+def test_models_page_says_smollm_is_in_use_for_each_role_and_how_it_routes(tmp_path, tiny):
+    import shutil
+
+    from streamlit.testing.v1 import AppTest
+
+    from qg_studio.causal_lm import read_adapter_meta, write_adapter_meta
+    from qg_studio.models import ModelEntry, add_user_entry
+
+    folder = Path(shutil.copytree(tiny[1], tmp_path / "adapter"))
+    write_adapter_meta(folder, {**read_adapter_meta(folder), "base_path": str(tiny[0])})
+    _wins(folder)
+    add_user_entry(ModelEntry("tiny-lm", str(folder), roles=["qg", "qa"], engine="smollm",
+                              prompt_format="qg-control+storyqa", origin="user"))
+    at = AppTest.from_file(str(Path(__file__).parent / "apps" / "models_page.py"),
+                           default_timeout=120).run()
+    assert not at.exception
+    markdown = " ".join(m.value for m in at.markdown)
+    assert markdown.count("Engine in use: **smollm** — model `tiny-lm`") == 2
+    assert "explicit \u2192 **extractive**" in markdown and "yesno \u2192 **smollm**" in markdown
+    success = " ".join(s.value for s in at.success)
+    assert "qg 0.500 vs 0.400" in success and "qa 0.550 vs 0.480" in success

@@ -2,9 +2,9 @@
 
 Answer-aware throughout. For a story, the embedded engine's candidates supply what to
 ask about (an answer, its narrative element and explicitness, its evidence); the best of
-them, a few more than the teacher asked for, each get several questions from the model
-(sampled, so they differ), and the pipeline's ranking, round trip and quotas choose among
-all of them. ``write_question`` is the answer-aware mode for a given answer (``eval qg``).
+them, ``answers_per_slot`` times as many as the teacher asked for, each get a question
+from the model (or ``questions_per_answer`` sampled ones), and the pipeline's ranking,
+round trip and quotas choose among all of them. ``write_question`` is the answer-aware mode for a given answer (``eval qg``).
 
 Prompts come only from :func:`qg_studio.prompts.lm_qg_prompt`, the function the training
 recipe uses, with the window the adapter was trained on (its ``qg_studio.json``).
@@ -29,7 +29,7 @@ class CausalLMGenerator:
     name = ENGINE
 
     def __init__(self, model: str | None = None, device: str | None = None,
-                 answers_per_slot: int = 2, questions_per_answer: int = 2,
+                 answers_per_slot: int = 2, questions_per_answer: int = 1,
                  temperature: float = 0.7, top_p: float = 0.9, num_beams: int = 1,
                  batch_size: int = 16, seed: int | None = 0, base: str | None = None,
                  **_ignored: Any):
@@ -39,9 +39,13 @@ class CausalLMGenerator:
         self.window = int(self.loaded.meta.get("qg_window_words") or QG_WINDOW_WORDS)
         self.answers_per_slot = max(1, int(answers_per_slot))
         self.greedy = LMDecode(max_new_tokens=40, batch_size=batch_size, num_beams=num_beams)
-        self.sampled = LMDecode(max_new_tokens=40, batch_size=batch_size, do_sample=True,
-                                num_return_sequences=max(1, int(questions_per_answer)),
-                                temperature=temperature, top_p=top_p, seed=seed)
+        # Several questions per answer are sampled; one is the greedy one. Each extra one
+        # repeats the prompt's forward pass, the dearest step on a CPU, so the default
+        # overgenerates by answers (answers_per_slot) rather than by samples.
+        many = max(1, int(questions_per_answer))
+        self.sampled = (LMDecode(max_new_tokens=40, batch_size=batch_size, do_sample=True,
+                                 num_return_sequences=many, temperature=temperature,
+                                 top_p=top_p, seed=seed) if many > 1 else self.greedy)
 
     # -- answer-aware mode ---------------------------------------------------------------
 

