@@ -18,11 +18,12 @@ import json
 import math
 import random
 import re
+import tempfile
 import time
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Callable
 
 from qg_studio.data.fairytaleqa import read_split
 from qg_studio.schema import section_texts
@@ -170,15 +171,6 @@ def encode_crops(tokenizer, examples: list[SpanExample], max_length: int,
     return features
 
 
-def _batches(features: list[dict], batch_size: int, rng: random.Random) -> Iterable[list[dict]]:
-    # Length-bucketed shuffling: similar lengths share a batch, so padding costs little.
-    order = sorted(range(len(features)), key=lambda i: len(features[i]["input_ids"]))
-    groups = [order[i:i + batch_size] for i in range(0, len(order), batch_size)]
-    rng.shuffle(groups)
-    for group in groups:
-        yield [features[i] for i in group]
-
-
 def _collate(batch: list[dict], torch):
     width = max(len(f["input_ids"]) for f in batch)
     ids = torch.zeros((len(batch), width), dtype=torch.long)
@@ -243,6 +235,13 @@ def train(data: str | Path, out: str | Path, *, base: str | None = None, epochs:
         f"exact {sum(e.overlap == 1.0 for e in examples)}), windows {len(features)}, "
         f"steps {total}")
 
+    from transformers import Trainer, TrainingArguments
+
+    from qg_studio.train.callbacks import log_lines, time_limit
+
+    # The trainer runs the loop (batching by length, clipping, AdamW steps); the schedule
+    # is ours: the rate decays by whichever is further along, steps or minutes, so a run
+    # the clock cuts short still ends at a low rate.
     params = [p for p in model.parameters() if p.requires_grad]
     optim = torch.optim.AdamW(params, lr=lr, weight_decay=0.01)
     warmup = max(1, total // 10)
@@ -256,29 +255,25 @@ def train(data: str | Path, out: str | Path, *, base: str | None = None, epochs:
 
     sched = torch.optim.lr_scheduler.LambdaLR(
         optim, lambda s: min((s + 1) / warmup, max(0.02, (1 - progress(s)) / 0.9)))
-    rng = random.Random(seed)
-    step, running = 0, []
-    while step < total:
-        for batch in _batches(features, batch_size, rng):
-            loss = model(**_collate(batch, torch)).loss
-            loss.backward()
-            torch.nn.utils.clip_grad_norm_(params, 1.0)
-            optim.step()
-            sched.step()
-            optim.zero_grad()
-            step += 1
-            running.append(loss.item())
-            if step % 20 == 0 or step == total:
-                elapsed = time.time() - started
-                log(f"step {step}/{total} loss {sum(running) / len(running):.3f} "
-                    f"{elapsed / step:.2f}s/step eta {(total - step) * elapsed / step / 60:.1f}min")
-                running = []
-            if step >= total:
-                break
-            if max_minutes is not None and time.time() - started > max_minutes * 60:
-                log(f"time budget of {max_minutes} min reached at step {step}")
-                total = step
-                break
+    callbacks = [log_lines(log, total)]
+    budget = time_limit(max_minutes * 60) if max_minutes is not None else None
+    if budget is not None:
+        callbacks.append(budget)
+    with tempfile.TemporaryDirectory() as work:
+        args = TrainingArguments(
+            output_dir=work, max_steps=total, per_device_train_batch_size=batch_size,
+            max_grad_norm=1.0, logging_steps=20, save_strategy="no", eval_strategy="no",
+            report_to="none", seed=seed, remove_unused_columns=False,
+            train_sampling_strategy="group_by_length", disable_tqdm=True,
+            dataloader_pin_memory=False)
+        trainer = Trainer(model=model, args=args, train_dataset=features,
+                          data_collator=lambda batch: _collate(batch, torch),
+                          optimizers=(optim, sched), callbacks=callbacks)
+        trainer.train()
+    step = trainer.state.global_step
+    if budget is not None and budget.reached_at is not None:
+        log(f"time budget of {max_minutes} min reached at step {step}")
+    model = trainer.model.cpu()
 
     info = {"base": base_name,
             "data": str(data), "split": "train", "examples": len(examples),

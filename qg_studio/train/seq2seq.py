@@ -290,26 +290,6 @@ def train_pairs(model, tokenizer, train: Sequence[Pair], val: Sequence[Pair], ou
     return figures
 
 
-def _time_limit_callback():
-    from transformers import TrainerCallback
-
-    class TimeLimit(TrainerCallback):
-        """A bounded CPU run: after the limit, evaluate once more, save, and stop."""
-
-        def __init__(self, seconds: float):
-            self.deadline = time.time() + seconds
-
-        def on_step_end(self, args, state, control, **kwargs):
-            if time.time() > self.deadline:
-                control.should_training_stop = True
-                if args.eval_strategy != "no":
-                    control.should_evaluate = True
-                    control.should_save = True
-            return control
-
-    return TimeLimit
-
-
 def _meta_callback():
     from transformers import TrainerCallback
     from transformers.trainer_utils import PREFIX_CHECKPOINT_DIR
@@ -332,7 +312,9 @@ def _meta_callback():
 
 
 def _TimeLimit(seconds: float):
-    return _time_limit_callback()(seconds)
+    from qg_studio.train.callbacks import time_limit
+
+    return time_limit(seconds)
 
 
 def validation_rouge(loaded, pairs: Sequence[Pair], beams: int = 1) -> float:
