@@ -259,3 +259,27 @@ def test_models_page_says_smollm_is_in_use_for_each_role_and_how_it_routes(tmp_p
     assert "explicit \u2192 **extractive**" in markdown and "yesno \u2192 **smollm**" in markdown
     success = " ".join(s.value for s in at.success)
     assert "qg 0.500 vs 0.400" in success and "qa 0.550 vs 0.480" in success
+
+
+def test_model_card_reports_steps_loss_curve_and_val_figures(tmp_path):
+    from qg_studio.causal_lm import write_adapter_meta
+    from qg_studio.train.lm_card import card_text
+
+    write_adapter_meta(tmp_path, {
+        "steps": 40, "data": "toy", "train_examples": {"qg": 10, "qa": 5},
+        "settings": {"max_steps": 100, "batch_size": 8},
+        "log": [{"step": 10, "loss": 3.1}, {"step": 20, "loss": 2.4},
+                {"step": 20, "eval_loss": 2.6}, {"step": 40, "loss": 2.0}]})
+    assert "Not measured yet" in card_text(tmp_path)
+    (tmp_path / "val.json").write_text(json.dumps({
+        "adapter_steps": 40, "split": "val", "stories": 2,
+        "qg": {"smollm": 0.45, "embedded": 0.41, "n": 9, "per_element": {"feeling": 0.5},
+               "embedded_per_element": {"feeling": 0.3}},
+        "qa": {"smollm": 0.5, "extractive": 0.48, "n": 9, "routes": {"yesno": "smollm"},
+               "per_kind": {"yesno": {"smollm": 0.9, "extractive": 0.4, "n": 2}},
+               "per_explicitness": {"implicit": 0.33, "explicit": 0.6},
+               "extractive_per_explicitness": {"implicit": 0.2}}}))
+    card = card_text(tmp_path)
+    assert "steps: 40 of 100" in card and "| 20 | 2.400 | 2.6000 |" in card
+    assert "| eval qg | 0.4500 | embedded 0.4100 | 9 |" in card
+    assert "| yesno | 0.9000 | 0.4000 | 2 | smollm |" in card
