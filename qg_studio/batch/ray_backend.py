@@ -78,12 +78,12 @@ class RayBackend:
         self.settings = settings
         self.started = False
         if not self.ray.is_initialized():
-            kwargs = {"include_dashboard": False, "log_to_driver": False}
             try:
                 if address == "local":  # a private one-machine cluster for this run
-                    self.ray.init(num_cpus=workers, **kwargs)
+                    self.ray.init(num_cpus=workers, include_dashboard=False,
+                                  log_to_driver=False)
                 else:
-                    self.ray.init(address=address, **kwargs)
+                    self.ray.init(address=address, log_to_driver=False)
             except ConnectionError:
                 raise RayUnavailable(f"no Ray cluster answers at {address!r}; start one with "
                                      "`ray start --head` (then --ray auto), or use --ray "
