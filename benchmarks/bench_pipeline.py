@@ -44,6 +44,14 @@ def pick_story(path: str | None) -> tuple[str, str]:
     return default_bench_story(), "the project's bench story"
 
 
+def cpu_s() -> float:
+    """This process's CPU seconds so far: on a busy machine, the figure that wall time hides."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
 def child(engine: str, answerer: str, story_file: str, repeat: int,
           adapter: str | None = None) -> None:
     """One process: a cold run, then warm ones; one JSON line per run on stdout."""
@@ -74,7 +82,7 @@ def child(engine: str, answerer: str, story_file: str, repeat: int,
         t2 = time.perf_counter()
         at = lambda key, default: stamps.get(key, default)  # noqa: E731
         answer_start, rank_start = at("0.65", at("0.85", t2)), at("0.85", t2)
-        print(json.dumps({"run": run, "total": t2 - t0, "section": t1 - t0,
+        print(json.dumps({"run": run, "total": t2 - t0, "section": t1 - t0, "cpu": cpu_s(),
                           "generate": answer_start - t1, "answer": rank_start - answer_start,
                           "rank": t2 - rank_start, "items": len(items), "sections":
                           len(sections), "engine": items[0].engine if items else engine}),
@@ -102,10 +110,12 @@ def measure(engine: str, story_file: str, repeat: int, adapter: str | None = Non
     if proc.returncode or not runs:
         raise SystemExit(f"{engine}: the benchmark process failed (exit {proc.returncode})")
     warm = [r for r in runs if r["run"]]
+    cpu = [b["cpu"] - a["cpu"] for a, b in zip(runs, runs[1:])]
     result = {"engine": engine, "answerer": ANSWERERS[engine], "cold_s": round(runs[0]["total"], 2),
               "warm_s": round(statistics.median(r["total"] for r in warm), 2),
               "peak_mb": round(peak / 2**20), "items": runs[-1]["items"],
-              "sections": runs[-1]["sections"], "written_by": runs[-1]["engine"]}
+              "sections": runs[-1]["sections"], "written_by": runs[-1]["engine"],
+              "cold_cpu_s": round(runs[0]["cpu"], 1), "warm_cpu_s": round(statistics.median(cpu), 1)}
     for stage in STAGES:
         result[f"warm_{stage}_s"] = round(statistics.median(r[stage] for r in warm), 2)
     return result
@@ -138,7 +148,8 @@ def main() -> None:
               f" warm {result['warm_s']:.1f} s median of {args.repeat} (section "
               f"{result['warm_section_s']:.1f}, generate {result['warm_generate_s']:.1f}, "
               f"answer {result['warm_answer_s']:.1f}, rank {result['warm_rank_s']:.1f}); "
-              f"cold {result['cold_s']:.1f} s; peak {result['peak_mb']} MB; "
+              f"cold {result['cold_s']:.1f} s; CPU time warm {result['warm_cpu_s']:.1f} s, "
+              f"cold {result['cold_cpu_s']:.1f} s; peak {result['peak_mb']} MB; "
               f"{result['items']} questions from {result['sections']} sections", flush=True)
     Path(fh.name).unlink()
     print(json.dumps({"story": source, "words": len(text.split()), "results": results}))
