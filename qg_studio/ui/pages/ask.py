@@ -7,24 +7,12 @@ import html
 
 import streamlit as st
 
-from qg_studio.answering import Answer
-from qg_studio.schema import Element, Explicitness, QAItem, Scope, Section
+from qg_studio.schema import Section
 from qg_studio.ui import engines
 from qg_studio.ui.state import current_actor, get_store, require_story
 from qg_studio.ui.text import plain
 
 RESULT_KEY = "ask_result"
-
-
-def _tag(question: str, answer: str, sections: list[Section]):
-    try:
-        from qg_studio.tagging import tag
-    except ImportError:  # the tagger is optional: the answer stands without its labels
-        return None
-    try:
-        return tag(question, answer, sections)
-    except Exception:  # noqa: BLE001 - labels are a help, never a reason to lose the answer
-        return None
 
 
 def render() -> None:
@@ -48,24 +36,27 @@ def render() -> None:
         if not question.strip():
             st.error("Type a question first.")
             return
+        from qg_studio.services.answers import answer_and_label
+
         try:
             answerer = engines.answerer()
             with st.spinner("Answering…"):
-                reply = answerer.answer([question.strip()], sections,
-                                        [chosen] if chosen else None)[0]
+                reply = answer_and_label(question, sections, chosen or None,
+                                         answerer=answerer)
+            if reply.answerer_failed:
+                raise RuntimeError(reply.notes[0])
         except Exception as exc:  # noqa: BLE001 - show the reason, keep the page usable
             st.error(f"This question could not be answered: {plain(exc)}")
             return
-        by_id = {s.id: s for s in sections}
-        tag = _tag(question, reply.answers[0] if reply.answers else "",
-                   [by_id[i] for i in reply.sections if i in by_id])
-        st.session_state[RESULT_KEY] = (story.id, question.strip(), reply, tag)
+        st.session_state[RESULT_KEY] = (story.id, reply)
     result = st.session_state.get(RESULT_KEY)
     if result and result[0] == story.id:
-        _show(story.id, sections, *result[1:])
+        _show(story.id, sections, result[1])
 
 
-def _show(story_id: int, sections: list[Section], question: str, reply: Answer, tag) -> None:
+def _show(story_id: int, sections: list[Section], reply) -> None:
+    """``reply``: a services.answers.LabelledQuestion (answer, evidence, labels)."""
+    tag = reply.labels
     answer = reply.answers[0] if reply.answers else "(no answer found)"
     st.subheader(plain(answer))
     badges = [f"kind: **{reply.answer_kind}**",
@@ -92,15 +83,7 @@ def _show(story_id: int, sections: list[Section], question: str, reply: Answer, 
         with st.expander(f"Section {sid}", expanded=bool(marks)):
             st.markdown(_highlight(section.text, marks), unsafe_allow_html=True)
     if st.button("Add to this story's questions", key="ask_add"):
-        item = QAItem(
-            question=question, answers=[a for a in reply.answers if a],
-            element=tag.element if tag is not None else Element.ACTION,
-            explicitness=(tag.explicitness if tag is not None else
-                          Explicitness.EXPLICIT if reply.explicit else Explicitness.IMPLICIT),
-            answer_kind=reply.answer_kind,
-            scope=Scope.SUMMARY if len(reply.sections) > 1 else Scope.LOCAL,
-            sections=reply.sections, evidence=reply.evidence, engine="teacher",
-            scores={"confidence": reply.confidence})
+        item = reply.to_item("teacher")
         get_store().add_items(story_id, [item], actor=current_actor())
         st.success("Added to the question set: see the **Curate** page.")
 
