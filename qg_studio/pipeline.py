@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from qg_studio.generation import get_generator
@@ -18,62 +17,12 @@ from qg_studio.schema import GenerationRequest, QAItem, Section
 log = logging.getLogger(__name__)
 
 Progress = Callable[[float, str], None]
-AUTO = "auto"  # the best question engine this machine has (models.choose_engine)
-FALLBACK_ENGINE = "embedded"
-
-
-@dataclass
-class GenerationRun:
-    """What a run made, the engine that made it, and what the teacher should be told."""
-
-    items: list[QAItem]
-    engine: str
-    engine_options: dict[str, Any] = field(default_factory=dict)
-    notices: list[str] = field(default_factory=list)
-    shortfall: MixShortfall | None = None  # which elements fell short, and why
 
 
 class QuestionSet(list):
     """The chosen items (a list), with what the teacher must be told about the mix."""
 
     mix: MixShortfall | None = None
-
-
-def resolve_engine(engine: str, engine_options: dict[str, Any] | None = None
-                   ) -> tuple[str, dict[str, Any], str | None]:
-    """``auto`` becomes the best engine available here, with a line saying which."""
-    if engine != AUTO:
-        return engine, dict(engine_options or {}), None
-    from qg_studio.models import choose_engine
-
-    choice = choose_engine("qg")
-    return choice.name, dict(choice.options), choice.notice
-
-
-def generate_with_fallback(sections: Sequence[Section], request: GenerationRequest,
-                           engine: str = AUTO, engine_options: dict[str, Any] | None = None,
-                           answerer=None, progress: Progress | None = None,
-                           use_embeddings: bool = True,
-                           existing: Sequence[QAItem] = ()) -> GenerationRun:
-    """:func:`generate_items` for the app: a model that is missing, broken or crashes
-    mid-way gives way to the embedded engine, and the run says so instead of failing."""
-    engine, options, notice = resolve_engine(engine, engine_options)
-    notices = [notice] if notice else []
-    try:
-        items = generate_items(sections, request, engine, options, answerer, progress,
-                               use_embeddings, existing)
-    except Exception as exc:
-        if engine == FALLBACK_ENGINE:
-            raise
-        log.warning("the %s engine failed: %s", engine, exc)
-        notices.append(f"The {engine} engine could not run ({exc}); "
-                       f"these questions come from the {FALLBACK_ENGINE} engine instead.")
-        engine, options = FALLBACK_ENGINE, {}
-        items = generate_items(sections, request, engine, options, answerer, progress,
-                               use_embeddings, existing)
-    short = shortfall(items, request, sections, engine)
-    return GenerationRun(items, engine, options, notices + ([short] if short else []),
-                         getattr(items, "mix", None))
 
 
 def shortfall(items: Sequence[QAItem], request: GenerationRequest,

@@ -192,11 +192,10 @@ def test_auto_falls_back_with_a_notice_when_the_adapter_is_missing_broken_or_wor
 
 
 def test_a_failing_engine_gives_way_to_the_embedded_one_with_a_notice(tmp_path, sections):
-    from qg_studio.pipeline import generate_with_fallback
+    from qg_studio.services.generation import generate
 
-    run = generate_with_fallback(sections, GenerationRequest(count=2), "smollm",
-                                 {"model": str(tmp_path / "nothing-here")},
-                                 use_embeddings=False)
+    run = generate(sections, GenerationRequest(count=2), "smollm",
+                   {"model": str(tmp_path / "nothing-here")}, use_embeddings=False)
     assert run.engine == "embedded" and run.items
     assert any("smollm" in n and "no trained adapter" in n for n in run.notices)
 

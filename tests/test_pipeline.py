@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 
 from qg_studio.cli import main
-from qg_studio.pipeline import generate_items, generate_with_fallback, shortfall
+from qg_studio.pipeline import generate_items, shortfall
 from qg_studio.ranking import dedupe, element_targets, keep_fit, score_items, select
-from qg_studio.schema import (Element, Evidence, Explicitness, GenerationRequest, QAItem,
-                              Section)
+from qg_studio.schema import Element, Evidence, Explicitness, GenerationRequest, QAItem, Section
+from qg_studio.services.generation import best_engine, generate
 
 STORY = Path(__file__).parent / "fixtures" / "lantern_keeper.txt"
 
@@ -147,8 +147,7 @@ def test_a_broken_model_falls_back_to_the_embedded_engine_with_a_notice(sections
     broken = tmp_path / "broken-model"
     broken.mkdir()
     (broken / "config.json").write_text("{ not json")
-    run = generate_with_fallback(sections, GenerationRequest(count=4), "seq2seq",
-                                 {"model": str(broken)})
+    run = generate(sections, GenerationRequest(count=4), "seq2seq", {"model": str(broken)})
     assert run.engine == "embedded" and len(run.items) == 4
     assert {i.engine for i in run.items} == {"embedded"}
     assert len(run.notices) == 1 and "seq2seq" in run.notices[0]
@@ -172,7 +171,9 @@ def test_auto_uses_the_embedded_engine_when_no_model_is_here(sections, monkeypat
     from qg_studio import models
 
     monkeypatch.setattr(models, "load_registry", lambda *a, **k: {})
-    run = generate_with_fallback(sections, GenerationRequest(count=3), "auto")
+    best_engine.cache_clear()  # the choice is made once per process
+    run = generate(sections, GenerationRequest(count=3), "auto")
+    best_engine.cache_clear()
     assert run.engine == "embedded" and len(run.items) == 3
     assert "no question-generation model" in run.notices[0]
 

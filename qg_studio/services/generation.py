@@ -64,13 +64,16 @@ def generate(sections: Sequence[Section], request: GenerationRequest, engine: st
     """The set a teacher asked for. With ``fallback`` a failing model gives way to the
     embedded engine and the run says so; without it (the CLI's named ``--engine``) the
     failure is a :class:`ServiceError`. No new question repeats one of ``existing``."""
+    from qg_studio.generation import GENERATORS
+
     engine, options, notice = resolve_engine(engine, engine_options)
+    if engine not in GENERATORS.names():
+        raise ServiceError(f"unknown question engine {engine!r}; "
+                           f"known: {', '.join(GENERATORS.names())}")
     notices = [notice] if notice else []
     try:
         items = generate_items(sections, request, engine, options, answerer, progress,
                                use_embeddings, existing)
-    except KeyError as exc:  # an engine name nobody registered
-        raise ServiceError(str(exc).strip("'\"")) from None
     except Exception as exc:
         if not fallback or engine == FALLBACK_ENGINE:
             if isinstance(exc, OSError):  # a missing or broken checkpoint (models.ModelError)
