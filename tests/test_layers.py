@@ -22,10 +22,11 @@ LAYERS: list[set[str]] = [
      "causal_lm", "models", "store", "mix", "trust"},
     # engines and formats: each does one job on sections, items or files
     {"generation", "answering", "tagging", "ranking", "export", "data"},
-    # composition and measurement of the engines; training recipes
-    {"pipeline", "sectioning_eval", "set_eval", "train"},
-    # the use cases, each written once
-    {"services", "batch"},
+    # composition and measurement of the engines
+    {"pipeline", "sectioning_eval", "set_eval"},
+    # the use cases, each written once; training recipes (they measure what they trained
+    # with the evaluation service)
+    {"services", "batch", "train"},
     # the two ways in: the command line and the app
     {"cli", "ui", "__main__"},
 ]
