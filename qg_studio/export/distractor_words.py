@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from qg_studio import resources
+
 # -- lexicons (fallbacks and type cues) -----------------------------------------------
 
 CHARACTER_NOUNS = {
@@ -33,31 +35,10 @@ TIME_NOUNS = {
     "sunrise", "winter", "summer", "spring", "autumn", "week", "year", "month", "hour",
     "christmas", "today", "tomorrow", "yesterday", "afternoon",
 }
-# Feelings grouped by meaning: a distractor never comes from the answer's own group.
-FEELING_GROUPS: list[set[str]] = [
-    {"happy", "glad", "joyful", "cheerful", "delighted", "pleased", "merry", "overjoyed",
-     "content", "thrilled", "excited", "joy", "happiness", "delight", "pleasure"},
-    {"sad", "unhappy", "sorrowful", "miserable", "heartbroken", "gloomy", "grief",
-     "sorrow", "sadness", "upset", "lonely", "loneliness", "disappointed", "hurt"},
-    {"angry", "furious", "mad", "cross", "annoyed", "enraged", "irritated", "anger",
-     "rage", "fury", "grumpy"},
-    {"afraid", "scared", "frightened", "terrified", "fearful", "fear", "terror", "worried",
-     "nervous", "anxious", "worry", "alarmed"},
-    {"surprised", "amazed", "astonished", "shocked", "surprise", "amazement", "astonishment"},
-    {"proud", "pride", "confident"},
-    {"ashamed", "embarrassed", "guilty", "sorry", "shame"},
-    {"jealous", "envious", "jealousy", "envy"},
-    {"calm", "relieved", "peaceful", "relief"},
-    {"grateful", "thankful", "gratitude"},
-    {"curious", "curiosity", "interested"},
-    {"brave", "courageous", "bold"},
-    {"confused", "puzzled", "bewildered"},
-    {"bored", "tired", "weary"},
-    {"loving", "fond", "love"},
-    {"disgusted", "disgust"},
-    {"greedy", "greed"},
-    {"hopeful", "hope"},
-]
+# Feelings grouped by meaning (a data file): a distractor never comes from the answer's
+# own group.
+FEELING_GROUPS: list[frozenset[str]] = [
+    frozenset(g) for g in resources.data("feeling_groups.json")["groups"]]
 FEELING_WORDS = {word: i for i, group in enumerate(FEELING_GROUPS) for word in group}
 FALLBACK_FEELINGS = ["happy", "sad", "angry", "afraid", "surprised", "proud", "ashamed",
                      "jealous", "calm", "curious", "grateful", "confused"]

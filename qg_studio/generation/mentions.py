@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from qg_studio import resources
+
 MALE = {
     "king", "prince", "man", "boy", "father", "son", "brother", "husband", "lord",
     "knight", "giant", "emperor", "monk", "priest", "fisherman", "farmer", "peasant",
@@ -45,9 +47,7 @@ ANIMATE = MALE | FEMALE | {
 }
 # Greetings and thanks in dialogue are parsed as nouns, even names ("Good-morning,
 # Camel"): none of them is a character.
-GREETINGS = {"morning", "good-morning", "evening", "good-evening", "night", "good-night",
-             "day", "good-day", "afternoon", "hello", "goodbye", "good-bye", "farewell",
-             "thanks", "welcome", "greetings", "hail", "adieu"}
+GREETINGS = resources.words("greetings.txt")
 # Entity labels a spaCy model gives a name that is never a character; an animal's name in
 # a fable ("the Heron", "the Monkey") is often labelled ORG or PRODUCT, so those stay in.
 NOT_PERSON_LABELS = ("GPE", "LOC", "FAC", "DATE", "TIME", "CARDINAL", "ORDINAL",

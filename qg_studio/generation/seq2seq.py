@@ -16,6 +16,7 @@ import warnings
 from dataclasses import dataclass
 from typing import Any, Sequence
 
+from qg_studio.generation.lexicon import FEELINGS
 from qg_studio.prompts import answer_window, qg_input
 from qg_studio.schema import (ELEMENTS, AnswerKind, Element, Evidence, Explicitness,
                               GenerationRequest, QAItem, Section, section_texts)
@@ -27,10 +28,6 @@ _SETTING_ENTS = {"GPE", "LOC", "FAC", "DATE", "TIME"}
 _SETTING_PREPS = {"in", "at", "on", "near", "into", "under", "by", "inside", "across", "to"}
 _CAUSE_MARKERS = {"because", "since", "as", "so"}
 _OUTCOME_MARKERS = ("then", "at last", "finally", "so", "after")
-_FEELING_WORDS = {"afraid", "angry", "sad", "happy", "glad", "frightened", "scared",
-                  "surprised", "sorry", "proud", "jealous", "lonely", "worried", "delighted",
-                  "joy", "fear", "anger", "grief", "sorrow", "terrified", "ashamed",
-                  "astonished", "pleased", "furious", "unhappy", "miserable", "excited"}
 
 
 @dataclass
@@ -235,7 +232,7 @@ def answer_candidates(doc, element: Element, explicitness: Explicitness) -> list
                 if right > t.i:  # a bare verb ("stopped") says too little to ask about
                     out.append(doc[t.i:right + 1].text)
     elif element is Element.FEELING:
-        out += [t.text for t in doc if t.lower_ in _FEELING_WORDS or
+        out += [t.text for t in doc if t.lower_ in FEELINGS or
                 (t.pos_ == "ADJ" and t.dep_ == "acomp")]
     elif element is Element.CAUSAL:
         for t in doc:
@@ -260,7 +257,7 @@ def _sentences_for(sents, element: Element) -> list[str]:
     def score(s) -> int:
         text = s.text.lower()
         if element is Element.FEELING:
-            return sum(t.lower_ in _FEELING_WORDS for t in s)
+            return sum(t.lower_ in FEELINGS for t in s)
         if element is Element.CAUSAL:
             return sum(w in text.split() for w in ("because", "so", "since", "therefore"))
         if element is Element.OUTCOME:
