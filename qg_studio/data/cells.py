@@ -9,12 +9,12 @@ the pair is a bijection on strings.
 
 from __future__ import annotations
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+# One test for "a spreadsheet would run this": the exports' (qg_studio.export.safety).
+from qg_studio.export.safety import looks_like_formula
 
 
 def _needs_mark(value: str) -> bool:
-    rest = value.lstrip("'")
-    return rest[:1] in FORMULA_STARTS and rest != ""
+    return looks_like_formula(value.lstrip("'"))
 
 
 def guard(value: str) -> str:
