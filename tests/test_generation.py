@@ -139,7 +139,7 @@ SECTION = Section(1, (
 @pytest.mark.parametrize("element, answer, expected", [
     (Element.CHARACTER, "a little grey dwarf", "Who jumped out of the bushes?"),
     (Element.SETTING, "the edge of a great forest", "Where did the poor woodcutter live?"),
-    (Element.ACTION, "a magic axe", "What did the dwarf give him?"),
+    (Element.ACTION, "a magic axe", "What did the dwarf give the woodcutter?"),
     (Element.FEELING, "frightened", "How did the woodcutter feel"),
     (Element.CAUSAL, "he had worked all night", "Why was the woodcutter very tired?"),
     (Element.OUTCOME, "a little grey dwarf jumped out of the bushes",
