@@ -84,6 +84,8 @@ def qa_target(answer: str) -> str:
     return " ".join(str(answer).split()).lower()
 
 
+# Not the text layer's nlp.sentences: models were trained (and one is training now) on
+# windows cut by exactly this rule, so training and inference must keep cutting alike.
 _SENTENCE = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'”’)]))\s+|\n+")
 _WORDS = re.compile(r"\w+")
 
@@ -140,9 +142,10 @@ def question_window(context: str, question: str, max_words: int | None = QA_WIND
     """The sentences that share most content words with the question, and their
     neighbours: what the answerer reads, at training and answering alike (the answer
     is unknown when answering, so the window is built from the question)."""
-    from spacy.lang.en.stop_words import STOP_WORDS
+    from qg_studio.nlp import stop_words
 
-    content = " ".join(w for w in _WORDS.findall(question.lower()) if w not in STOP_WORDS)
+    stop = stop_words()  # spaCy's, unchanged: the windows trained on used it
+    content = " ".join(w for w in _WORDS.findall(question.lower()) if w not in stop)
     return answer_window(context, content or question, max_words)
 
 

@@ -22,6 +22,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Sequence
 
+from qg_studio.nlp import stem, stop_words
 from qg_studio.schema import ELEMENTS, Element, Explicitness, Section
 
 MODEL_ENV = "QG_STUDIO_TAGGER"
@@ -66,23 +67,13 @@ class Tag:
 # ---------------------------------------------------------------- text features
 
 _WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
-_STOP = frozenset(
-    "the a an of to and in on at was were is are be been he she it they his her their him "
-    "them its i you we that this with for as by had has have did do does not no so".split())
+# Part of the features the shipped tagger was trained on (a data file).
+_STOP = stop_words("tagger")
 
 
 def words(text: str) -> list[str]:
     """Lower-cased word tokens; curly apostrophes count as straight ones."""
     return _WORD.findall(text.lower().replace("\u2019", "'").replace("\u2018", "'"))
-
-
-@lru_cache(maxsize=65536)
-def _stem(word: str) -> str:
-    # A crude suffix strip is enough to match "walked" with "walks" in an answer's rewording.
-    for suffix in ("ing", "ed", "es", "s", "ly"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
 
 
 _RULES: tuple[tuple[re.Pattern, Element], ...] = tuple(
@@ -144,8 +135,8 @@ def answer_features(question: str, answer: str) -> dict[str, float]:
     if "will" in tokens:
         feats["a:will"] = 1.0
     content = [w for w in tokens if w not in _STOP]
-    qstems = {_stem(w) for w in words(question)}
-    feats["a:in_q"] = sum(_stem(w) in qstems for w in content) / max(len(content), 1)
+    qstems = {stem(w) for w in words(question)}
+    feats["a:in_q"] = sum(stem(w) in qstems for w in content) / max(len(content), 1)
     return feats
 
 
@@ -167,7 +158,7 @@ def _index_text(text: str) -> _TextIndex:
     for i, w in enumerate(tokens):
         positions.setdefault(w, []).append(i)
     return _TextIndex(tokens=tokens, joined=" " + " ".join(tokens) + " ",
-                      vocab=frozenset(tokens), stems=frozenset(_stem(w) for w in tokens),
+                      vocab=frozenset(tokens), stems=frozenset(stem(w) for w in tokens),
                       positions={w: tuple(p) for w, p in positions.items()},
                       pairs=frozenset(zip(tokens, tokens[1:])))
 
@@ -188,9 +179,9 @@ def evidence_features(answer: str, text: str) -> dict[str, float]:
     coverage = sum(w in idx.vocab for w in ans) / max(n, 1)
     _thresholds("e:cov", coverage, (0.3, 0.5, 0.7, 0.8, 0.9, 1.0), feats)
     content = [w for w in ans if w not in _STOP]
-    content_cov = sum(_stem(w) in idx.stems for w in content) / max(len(content), 1)
+    content_cov = sum(stem(w) in idx.stems for w in content) / max(len(content), 1)
     _thresholds("e:ccov", content_cov, (0.3, 0.5, 0.7, 0.8, 0.9, 1.0), feats)
-    novel = sum(_stem(w) not in idx.stems for w in content)
+    novel = sum(stem(w) not in idx.stems for w in content)
     _thresholds("e:novel", novel, (1, 2, 3, 5), feats)
     _thresholds("e:run", _longest_run(ans, idx) / max(n, 1), (0.3, 0.5, 0.7, 0.9, 1.0), feats)
     pairs = list(zip(ans, ans[1:]))

@@ -22,7 +22,8 @@ from qg_studio.answering import Answer
 from qg_studio.answering.feeling import feeling_answer
 from qg_studio.answering.kind import answer_kind, is_question, yesno_reply
 from qg_studio.answering.retrieval import (SECOND_SECTION_MARGIN, bm25_scores, choose_sections,
-                                           content_words, rank_sections, sentences)
+                                           content_words, rank_sections)
+from qg_studio.nlp import sentences
 from qg_studio.schema import AnswerKind, Evidence, Section
 
 MODEL_ENV = "QG_STUDIO_QA_MODEL"

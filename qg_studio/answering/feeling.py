@@ -11,43 +11,17 @@ from __future__ import annotations
 
 import re
 
+from qg_studio import resources
+
 _FEELING_QUESTION = re.compile(
     r"\bhow\b.*\bfe(?:el|els|elt|eling)\b|\bwhat\b.*\bfe(?:el|lt)\b.*\?|\bfeelings?\b", re.I)
 
-# What characters do, or how they do it, and the feeling it shows.
-_SHOWN_BY = {
-    "angry": ("angrily", "anger", "rage", "raged", "raging", "wrath", "fury", "stamped",
-              "scolded", "shouted", "cursed", "roared", "frowned", "fumed"),
-    "scared": ("trembled", "trembling", "tremble", "shook", "shaking", "shivered",
-               "shivering", "screamed", "scream", "screaming", "shrieked", "fled", "cowered",
-               "hid", "fearfully", "fear", "feared", "terror", "fright", "dread"),
-    "sad": ("wept", "weeping", "weep", "cried", "crying", "tears", "sobbed", "sobbing",
-            "sighed", "mourned", "mourning", "sadly", "sorrowfully", "lamented"),
-    "happy": ("laughed", "laughing", "laughter", "smiled", "smiling", "danced", "dancing",
-              "rejoiced", "rejoicing", "cheered", "sang", "happily", "joyfully", "gladly",
-              "merrily", "clapped"),
-    "surprised": ("gasped", "stared", "wondered", "surprise"),
-    "grateful": ("thanked", "gratitude", "gratefully", "thankful"),
-    "worried": ("worry", "anxiety", "anxiously", "fretted", "paced"),
-    "ashamed": ("shame", "blushed", "blushing"),
-    "lonely": ("loneliness", "alone"),
-    "proud": ("pride", "proudly", "boasted", "bragged"),
-    "jealous": ("jealousy", "envy", "enviously", "jealously"),
-    "tired": ("weary", "wearily", "exhausted", "yawned"),
-}
+# What characters do, or how they do it, and the feeling it shows (a data file).
+_SHOWN_BY: dict[str, list[str]] = resources.data("shown_feelings.json")["by_word"]
 _CUE = {cue: feeling for feeling, cues in _SHOWN_BY.items() for cue in cues}
 
 # Words that already name a feeling: a span holding one is answer enough.
-_NAMED = set(_SHOWN_BY) | {
-    "afraid", "frightened", "terrified", "fearful", "furious", "mad", "cross", "annoyed",
-    "unhappy", "miserable", "sorrowful", "heartbroken", "glad", "joy", "joyful", "delighted",
-    "pleased", "content", "satisfied", "cheerful", "merry", "amazed", "amazement",
-    "astonished", "astonishment", "shocked", "curious", "nervous", "anxious", "hopeful",
-    "hopeless", "despair", "love", "loved", "hate", "hated", "disgusted", "embarrassed",
-    "excited", "relieved", "upset", "envious", "sorry", "guilty", "brave", "calm",
-    "frustrated", "confused", "disappointed", "grieved", "distress", "distressed",
-    "sorrow", "grief",
-}
+_NAMED = set(_SHOWN_BY) | resources.words("feelings_named.txt")
 SHORT_SPAN = 6  # words; a longer span is a whole event, not a feeling shown in a word
 _WORD = re.compile(r"[a-z']+")
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
+from qg_studio.nlp import sentences, stem, stop_words
 from qg_studio.schema import Section
 
 WEIGHTS = {"bm25": 0.5, "section": 0.25, "sentence": 0.25}
@@ -25,39 +26,12 @@ WEIGHTS = {"bm25": 0.5, "section": 0.25, "sentence": 0.25}
 SECOND_SECTION_MARGIN = 0.05
 
 _WORD = re.compile(r"[a-z0-9]+")
-_SENTENCE = re.compile(r"(?<=[.!?])([\"'\u201d\u2019)]*)\s+|\n+")
-_STOP = frozenset(
-    "a an the of to and or but in on at by for with from as into onto about after before "
-    "was were is are be been being am do does did done has have had having will would shall "
-    "should can could may might must he she it they them him her his hers its their theirs "
-    "i me my we us our you your this that these those there here what who whom whose which "
-    "when where why how not no so if then than too very just also up down out off over "
-    "again all any some one each more most other such only own same s t".split())
 
 
 def content_words(text: str) -> list[str]:
     """Lower-cased stems of the words that carry meaning."""
-    return [_stem(w) for w in _WORD.findall(text.lower()) if w not in _STOP]
-
-
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "s", "ly"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
-
-
-def sentences(text: str) -> list[tuple[int, int]]:
-    """(start, end) character offsets of the sentences of ``text``."""
-    out, start = [], 0
-    for match in _SENTENCE.finditer(text):
-        end = match.start() + len(match.group(1) or "")  # closing quotes stay with it
-        if text[start:end].strip():
-            out.append((start, end))
-        start = match.end()
-    if text[start:].strip():
-        out.append((start, len(text.rstrip())))
-    return out
+    stop = stop_words("retrieval")
+    return [stem(w) for w in _WORD.findall(text.lower()) if w not in stop]
 
 
 def bm25_scores(query: Sequence[str], docs: Sequence[Sequence[str]], k1: float = 1.2,

@@ -14,6 +14,7 @@ from typing import Sequence
 
 from qg_studio.answering import Answer, Answerer
 from qg_studio.evaluate import rouge_l, token_f1
+from qg_studio.nlp import sentence_start
 from qg_studio.schema import AnswerKind, QAItem, Section
 
 SCORE_KEY = "answerability"
@@ -22,7 +23,6 @@ SCORE_KEY = "answerability"
 ANSWERABILITY_FLOOR = 0.3
 
 _POLARITY = re.compile(r"^\W*(yes|no)\b", re.I)
-_SENTENCE_END = re.compile(r"[.!?][\"'”’]?\s+")
 
 
 def agreement(predicted: str, intended: str, yesno: bool = False) -> float:
@@ -55,12 +55,6 @@ def score_answerability(items: Sequence[QAItem], sections: Sequence[Section],
 
 
 SAME_PLACE = 0.6  # answerability when the answerer answers from the key's own sentence
-
-
-def sentence_start(text: str, at: int) -> int:
-    """Where the sentence holding character ``at`` starts (after . ! or ? and a space)."""
-    starts = [0] + [m.end() for m in _SENTENCE_END.finditer(text)]
-    return max((s for s in starts if s <= at), default=0)
 
 
 def same_sentence(evidence, others, texts: dict[int, str]) -> bool:

@@ -14,15 +14,13 @@ import re
 from typing import Any, Sequence
 
 from qg_studio.answering import Answer
+from qg_studio.nlp import sentences, stop_words
 from qg_studio.prompts import qa_input
 from qg_studio.schema import AnswerKind, Evidence, Section
 
 _WORD = re.compile(r"\w+")
 _AUX = {"is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "will",
         "would", "should", "shall", "has", "have", "had", "may", "might", "must"}
-_STOP = {"the", "a", "an", "of", "to", "and", "in", "on", "at", "is", "was", "did", "do",
-         "what", "who", "why", "how", "where", "when", "he", "she", "it", "they", "his", "her"}
-_SENTENCE = re.compile(r"[^.!?\n]+[.!?\"'”’]*")
 YES_NO = ("yes", "no")
 
 
@@ -41,7 +39,7 @@ def question_kind(question: str) -> AnswerKind:
 
 
 def _words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in _STOP}
+    return {w for w in _WORD.findall(text.lower()) if w not in stop_words()}
 
 
 def _overlap_retrieve(question: str, sections: Sequence[Section], k: int = 2) -> list[int]:
@@ -59,15 +57,11 @@ def retrieve_sections(questions: Sequence[str], sections: Sequence[Section]) -> 
         return [_overlap_retrieve(q, sections) for q in questions]
 
 
-def _sentences(section: Section) -> list[tuple[int, int]]:
-    return [(m.start(), m.end()) for m in _SENTENCE.finditer(section.text) if m.group().strip()]
-
-
 def best_sentence(question: str, sections: Sequence[Section]) -> Evidence | None:
     q = _words(question)
     best, best_score = None, -1
     for s in sections:
-        for a, b in _sentences(s):
+        for a, b in sentences(s.text):
             score = len(q & _words(s.text[a:b]))
             if score > best_score:
                 text = s.text[a:b]
@@ -110,7 +104,7 @@ class UnifiedSeq2SeqAnswerer:
         if length <= limit:
             return text, ""
         q = _words(question)
-        spans = [(s, a, b) for s in sections for a, b in _sentences(s)]
+        spans = [(s, a, b) for s in sections for a, b in sentences(s.text)]
         ranked = sorted(range(len(spans)), key=lambda i: -len(q & _words(
             spans[i][0].text[spans[i][1]:spans[i][2]])))
         budget = int(len(context.split()) * limit / length * 0.9)

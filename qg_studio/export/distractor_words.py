@@ -6,6 +6,7 @@ from __future__ import annotations
 import re
 
 from qg_studio import resources
+from qg_studio.nlp import stem, stop_words
 
 # -- lexicons (fallbacks and type cues) -----------------------------------------------
 
@@ -59,11 +60,8 @@ PRONOUNS = {"i", "you", "he", "she", "it", "we", "they", "him", "her", "them", "
             "his", "its", "their", "who", "whom", "which", "what", "that", "this",
             "these", "those", "himself", "herself", "themselves", "itself", "one",
             "everyone", "someone", "nobody", "anyone", "something", "nothing"}
-STOPWORDS = {"a", "an", "the", "of", "to", "and", "or", "in", "on", "at", "for", "with",
-             "was", "were", "is", "are", "be", "been", "by", "from", "that", "as", "so",
-             "because", "his", "her", "their", "it", "its", "he", "she", "they", "them",
-             "him", "very", "had", "has", "have", "did", "do", "not", "would", "could",
-             "then", "there", "this", "into", "up", "out", "all"}
+# Not spaCy's list, which holds number words: "two coins" must differ from "three coins".
+STOPWORDS = stop_words("answers")
 DETERMINERS = {"the", "a", "an", "his", "her", "their", "its", "my", "our", "your",
                "this", "that", "these", "those", "some", "every", "each"}
 
@@ -77,15 +75,8 @@ def normalise(text: str) -> str:
     return " ".join(words)
 
 
-def _stem(word: str) -> str:
-    for suffix in ("ing", "ed", "es", "s"):
-        if len(word) > len(suffix) + 2 and word.endswith(suffix):
-            return word[: -len(suffix)]
-    return word
-
-
 def content_words(text: str) -> set[str]:
-    return {_stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS}
+    return {stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS}
 
 
 def same_answer(candidate: str, answer: str) -> bool:

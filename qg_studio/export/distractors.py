@@ -35,7 +35,6 @@ from qg_studio.export.distractor_words import (  # noqa: F401 - re-exported
     STOPWORDS,
     TIME_NOUNS,
     TIME_PREPS,
-    _stem,
     content_words,
     normalise,
     same_answer,

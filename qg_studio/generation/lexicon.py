@@ -9,7 +9,7 @@ from qg_studio import resources
 # Emotion words as children's stories say them; noun and verb forms are kept as written.
 FEELINGS = resources.words("feelings.txt")
 # Verb reactions (lemma) that show a feeling the question may ask about.
-REACTIONS: dict[str, str] = resources.data("shown_feelings.json")["shown"]
+REACTIONS: dict[str, str] = resources.data("shown_feelings.json")["by_lemma"]
 TIME_WORDS = resources.words("time_words.txt")
 PLACE_PREPOSITIONS = resources.words("place_prepositions.txt")
 PLACE_NOUNS = resources.words("place_nouns.txt")
