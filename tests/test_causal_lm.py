@@ -47,7 +47,7 @@ def test_training_and_inference_prompts_are_identical(tmp_path, tiny):
     from qg_studio.data.fairytaleqa import read_split
     from qg_studio.generation.causal_lm import CausalLMGenerator
     from qg_studio.train.causal_lm import LMTrainSettings, lm_examples
-    from qg_studio.train.seq2seq import answer_kind
+    from qg_studio.answer_kind import answer_kind
 
     import random
 
@@ -63,7 +63,7 @@ def test_training_and_inference_prompts_are_identical(tmp_path, tiny):
         item = q.to_item()
         chosen = [s for s in story.sections if s.id in item.sections]
         qg.append(generator.prompt(chosen, q.answers[0], item.element, item.explicitness))
-        kind = answer_kind(q.answers[0], item.explicitness)
+        kind = answer_kind(answer=q.answers[0], explicitness=item.explicitness)
         key = {"yesno": "yesno", "abstractive": "implicit"}.get(kind.value, "explicit")
         qa.append(answerer.prompt(item.question, chosen, key))
     assert qg == [e.prompt for e in examples if e.role == "qg"]

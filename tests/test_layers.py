@@ -18,7 +18,7 @@ LAYERS: list[set[str]] = [
     # vocabulary: the shared dataclasses, name registries, safe paths, data files
     {"schema", "scores", "registry", "paths", "resources", "__init__"},
     # text, stored projects and model loading: no engine, no use case
-    {"nlp", "embeddings", "evaluate", "ingest", "grading", "story", "prompts", "seq2seq",
+    {"nlp", "answer_kind", "embeddings", "evaluate", "ingest", "grading", "story", "prompts", "seq2seq",
      "causal_lm", "models", "store", "mix", "trust"},
     # engines and formats: each does one job on sections, items or files
     {"generation", "answering", "tagging", "ranking", "export", "data"},

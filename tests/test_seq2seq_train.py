@@ -23,13 +23,13 @@ QUESTIONS = [
 
 
 def test_answer_kinds_for_unified_qa_training():
-    from qg_studio.train.seq2seq import answer_kind
+    from qg_studio.answer_kind import answer_kind
 
-    assert answer_kind("The fox", "explicit") is AnswerKind.EXTRACTIVE
-    assert answer_kind("he wanted food", "implicit") is AnswerKind.ABSTRACTIVE
-    assert answer_kind("Yes.", "implicit") is AnswerKind.YESNO
-    assert answer_kind("No, he did not", "explicit") is AnswerKind.YESNO
-    assert answer_kind("no one came to help him at all", "explicit") is AnswerKind.EXTRACTIVE
+    assert answer_kind(answer="The fox", explicitness="explicit") is AnswerKind.EXTRACTIVE
+    assert answer_kind(answer="he wanted food", explicitness="implicit") is AnswerKind.ABSTRACTIVE
+    assert answer_kind(answer="Yes.", explicitness="implicit") is AnswerKind.YESNO
+    assert answer_kind(answer="No, he did not", explicitness="explicit") is AnswerKind.YESNO
+    assert answer_kind(answer="no one came to help him at all", explicitness="explicit") is AnswerKind.EXTRACTIVE
 
 
 def test_qa_pairs_use_prefixes_and_lowercase_targets(tmp_path):

@@ -19,9 +19,9 @@ from __future__ import annotations
 
 from typing import Any, Sequence
 
+from qg_studio.answer_kind import answer_kind
 from qg_studio.answering import Answer
 from qg_studio.answering.feeling import is_feeling_question
-from qg_studio.answering.kind import answer_kind
 from qg_studio.answering.retrieval import bm25_scores, content_words, retrieve
 from qg_studio.nlp import sentences
 from qg_studio.prompts import QA_WINDOW_WORDS, lm_qa_prompt

@@ -13,29 +13,19 @@ import math
 import re
 from typing import Any, Sequence
 
+from qg_studio.answer_kind import answer_kind
 from qg_studio.answering import Answer
 from qg_studio.nlp import sentences, stop_words
 from qg_studio.prompts import qa_input
 from qg_studio.schema import AnswerKind, Evidence, Section
 
 _WORD = re.compile(r"\w+")
-_AUX = {"is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "will",
-        "would", "should", "shall", "has", "have", "had", "may", "might", "must"}
 YES_NO = ("yes", "no")
 
 
 def question_kind(question: str) -> AnswerKind:
-    """The prefix to ask with: the answering package's rules when present, else a
-    minimal auxiliary-first rule."""
-    try:
-        from qg_studio.answering.kind import answer_kind
-
-        return answer_kind(question)
-    except ImportError:
-        words = question.lower().split()
-        if words and words[0] in _AUX and " or " not in question.lower():
-            return AnswerKind.YESNO
-        return AnswerKind.EXTRACTIVE
+    """The prefix to ask with."""
+    return answer_kind(question)
 
 
 def _words(text: str) -> set[str]:

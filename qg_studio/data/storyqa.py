@@ -10,33 +10,12 @@ span-trained head never learns a paraphrase as a span.
 from __future__ import annotations
 
 import json
-import re
 from pathlib import Path
 from typing import Any, Sequence
 
+from qg_studio.answer_kind import answer_kind, in_text
 from qg_studio.data.fairytaleqa import FtqaStory, parse_sections
-from qg_studio.schema import AnswerKind
-
-_SPACE = re.compile(r"\s+")
-_YESNO = re.compile(r"^(yes|no)\b[\s,.!]*", re.IGNORECASE)
-
-
-def normalise(text: str) -> str:
-    return _SPACE.sub(" ", text).strip().lower()
-
-
-def in_text(answer: str, text: str) -> bool:
-    """Whether ``answer`` occurs in ``text`` (case and spacing ignored)."""
-    needle = normalise(answer).rstrip(".!?")
-    return bool(needle) and needle in normalise(text)
-
-
-def answer_kind(answer: str, explicit: bool, story_text: str) -> AnswerKind:
-    if _YESNO.fullmatch(answer.strip()) or normalise(answer) in ("yes", "no"):
-        return AnswerKind.YESNO
-    if explicit and in_text(answer, story_text):
-        return AnswerKind.EXTRACTIVE
-    return AnswerKind.ABSTRACTIVE
+from qg_studio.schema import Explicitness
 
 
 def cited_text(story: FtqaStory, cor_section: str) -> str:
@@ -61,7 +40,8 @@ def storyqa_records(story: FtqaStory, provenance: Sequence[dict[str, str]] | Non
         record: dict[str, Any] = {
             "story": story.name, "split": story.split, "question_id": row.get("question_id", ""),
             "question": row.get("question", ""), "answer": answer,
-            "answer_kind": answer_kind(answer, explicit, full).value,
+            "answer_kind": answer_kind(answer=answer, explicitness=Explicitness.EXPLICIT
+                                       if explicit else Explicitness.IMPLICIT, text=full).value,
             "in_story": in_text(answer, full),
             "answers": answers, "second_answers": question.second_answers,
             "context": cited_text(story, row.get("cor_section", "")),

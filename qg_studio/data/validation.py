@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
+from qg_studio.answer_kind import in_text
 from qg_studio.data.fairytaleqa import parse_sections
-from qg_studio.data.storyqa import in_text
 from qg_studio.schema import (
     AnswerKind, Element, Explicitness, QAItem, Scope, Section, section_texts)
 

@@ -59,7 +59,8 @@ class LMExample:
 
 
 def lm_examples(stories, settings: LMTrainSettings, rng: random.Random) -> list[LMExample]:
-    from qg_studio.train.seq2seq import YES_NO, answer_kind
+    from qg_studio.answer_kind import answer_kind
+    from qg_studio.train.seq2seq import YES_NO
 
     examples: list[LMExample] = []
     for story in stories:
@@ -73,7 +74,7 @@ def lm_examples(stories, settings: LMTrainSettings, rng: random.Random) -> list[
             examples.append(LMExample("qg", lm_qg_prompt(
                 context, answer, item.element, item.explicitness, settings.qg_window_words),
                 question, f"{item.element.value}/{item.explicitness.value}"))
-            kind = answer_kind(answer, item.explicitness)
+            kind = answer_kind(answer=answer, explicitness=item.explicitness)
             if kind is AnswerKind.EXTRACTIVE and rng.random() > settings.explicit_qa_share:
                 continue
             target = qa_target(answer)

@@ -22,16 +22,16 @@ from __future__ import annotations
 import json
 import logging
 import random
-import re
 import shutil
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
+from qg_studio.answer_kind import YESNO_ANSWER, answer_kind
 from qg_studio.data.fairytaleqa import FtqaStory, read_split
 from qg_studio.prompts import answer_window, qa_input, qa_target, qg_input
-from qg_studio.schema import AnswerKind, Explicitness, section_texts
+from qg_studio.schema import AnswerKind, section_texts
 
 log = logging.getLogger(__name__)
 
@@ -48,18 +48,6 @@ class Pair:
 
 
 # -- examples ----------------------------------------------------------------------------
-
-_YES_NO_ANSWER = re.compile(r"^\s*(yes|no)\s*(?:[.,!;:]|$)", re.I)
-
-
-def answer_kind(answer: str, explicitness: Explicitness | str) -> AnswerKind:
-    """yesno for "Yes." / "no, he did not" (not "no one came"); else by explicitness."""
-    if _YES_NO_ANSWER.match(answer):
-        return AnswerKind.YESNO
-    if Explicitness.parse(explicitness) is Explicitness.EXPLICIT:
-        return AnswerKind.EXTRACTIVE
-    return AnswerKind.ABSTRACTIVE
-
 
 def qg_pairs(stories: Sequence[FtqaStory], fmt: str = "qg-control",
              context_words: int | None = None) -> list[Pair]:
@@ -88,8 +76,8 @@ def qa_pairs(stories: Sequence[FtqaStory], fmt: str = "storyqa",
             if not context.strip() or not q.answers:
                 continue
             item = q.to_item()
-            kind = answer_kind(q.answers[0], item.explicitness)
-            target = (_YES_NO_ANSWER.match(q.answers[0]).group(1).lower()
+            kind = answer_kind(answer=q.answers[0], explicitness=item.explicitness)
+            target = (YESNO_ANSWER.match(q.answers[0]).group(1).lower()
                       if kind is AnswerKind.YESNO else qa_target(q.answers[0]))
             refs = [a for a in (q.answers[0], *(q.second_answers[:1])) if a.strip()]
             pairs.append(Pair(qa_input(item.question, context, kind, fmt=fmt), target, refs,
