@@ -19,10 +19,10 @@ questions, as a teacher generating twice would. Each set is checked for:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
+from qg_studio.nlp import sentences as split_sentences
 from qg_studio.schema import Element, Explicitness, GenerationRequest, QAItem, Section
 
 DEFAULT_REQUEST = GenerationRequest(count=10, elements="balanced", implicit_share=0.3)
@@ -128,7 +128,7 @@ def measure_story(name: str, sections: Sequence[Section], generate: Callable, an
     text = " ".join(s.text for s in sections)
     words = len(text.split())
     story_text = _norm(text)
-    sentences = [p for s in sections for p in re.split(r"(?<=[.!?])\s+", s.text)]
+    sentences = [s.text[a:b] for s in sections for a, b in split_sentences(s.text)]
     made: list[list[QAItem]] = []
     existing: list[QAItem] = []
     for request in (DEFAULT_REQUEST, CUSTOM_REQUEST):
