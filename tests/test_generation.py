@@ -238,4 +238,4 @@ def test_mined_choice_picks_the_wording(engine, monkeypatch):
     assert item.question == "What did the dwarf do?"
     monkeypatch.setattr(variants, "_choices", lambda: {})
     item = engine.write_question([SECTION], "a magic axe", Element.ACTION)
-    assert item.question == "What did the dwarf give him?"  # the rule, without a table
+    assert item.question == "What did the dwarf give the woodcutter?"  # the rule, no table
