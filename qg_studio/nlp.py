@@ -59,7 +59,7 @@ def sentence_start(text: str, at: int) -> int:
 def stop_words(purpose: str | None = None) -> frozenset[str]:
     """spaCy's English stop words (``purpose`` None), or a measured list kept as a data file
     (qg_studio/resources/stop_words_<purpose>.txt, each saying why it is not spaCy's):
-    "retrieval", "tagger", "answers".
+    "retrieval", "tagger", "answers", "generation".
 
     spaCy's set is used as it is: the answer windows of a model in training read it
     (prompts.question_window), so it must not drift. A function, so that importing this

@@ -8,15 +8,11 @@ from dataclasses import dataclass
 
 from qg_studio.generation.grammar import Clause, clauses, usable
 from qg_studio.generation.mentions import Resolver, quoted_tokens
-from qg_studio.nlp import get_nlp
+from qg_studio.nlp import get_nlp, stop_words
 
 _WORD = re.compile(r"[A-Za-z']+")
-STOP = {
-    "the", "a", "an", "and", "or", "but", "of", "to", "in", "on", "at", "for", "with", "was",
-    "were", "is", "are", "be", "been", "had", "has", "have", "he", "she", "it", "they", "his",
-    "her", "their", "him", "them", "that", "this", "as", "by", "from", "so", "not", "did",
-    "do", "would", "could", "will", "i", "you", "we", "my", "your", "there", "then", "into",
-}
+# The writer's own measured list (a data file that says why it is not spaCy's).
+STOP = stop_words("generation")
 
 
 @dataclass

@@ -1,0 +1,148 @@
+"""One text layer: sentences, stop words, stems and the answer kind each have one home
+(qg_studio/nlp.py, qg_studio/answer_kind.py), and the word lists are data files that load
+and ship with the package."""
+
+from __future__ import annotations
+
+import ast
+import fnmatch
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+try:
+    import tomllib
+except ModuleNotFoundError:  # Python 3.10
+    import tomli as tomllib
+
+from qg_studio import nlp, resources
+from qg_studio.answer_kind import answer_kind
+from qg_studio.schema import AnswerKind
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "qg_studio"
+FILES = sorted(PACKAGE.rglob("*.py"))
+
+# The few places allowed their own rule, each with its reason in a comment there.
+SENTENCE_RULE_HOMES = {
+    "qg_studio/nlp.py",
+    "qg_studio/prompts.py",  # training windows: must cut exactly as the trained models saw
+    "qg_studio/story.py",  # the sectioner's "line ends a sentence" feature, not a splitter
+}
+
+
+def _rel(path: Path) -> str:
+    return path.relative_to(ROOT).as_posix()
+
+
+def _tree(path: Path) -> ast.Module:
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
+def test_only_the_text_layer_cuts_sentences_with_a_regex():
+    found = []
+    for path in FILES:
+        for node in ast.walk(_tree(path)):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
+                    and "[.!?]" in node.value and _rel(path) not in SENTENCE_RULE_HOMES:
+                found.append(f"{_rel(path)}:{node.lineno}")
+    assert not found, f"a sentence rule outside qg_studio/nlp.py: {found}"
+
+
+def test_the_check_sees_a_sentence_regex(tmp_path):
+    sample = tmp_path / "x.py"
+    sample.write_text('import re\n_S = re.compile(r"(?<=[.!?])\\s+")\n', encoding="utf-8")
+    assert any(isinstance(n, ast.Constant) and "[.!?]" in str(n.value)
+               for n in ast.walk(_tree(sample)))
+
+
+def test_no_module_keeps_its_own_stop_words_stemmer_or_answer_kind():
+    stop_sets, stemmers, kinds, spacy_stop = [], [], [], []
+    for path in FILES:
+        rel = _rel(path)
+        for node in ast.walk(_tree(path)):
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    if isinstance(target, ast.Name) and "STOP" in target.id.upper() \
+                            and isinstance(node.value, (ast.Set, ast.Call, ast.List)) \
+                            and not (isinstance(node.value, ast.Call)
+                                     and getattr(node.value.func, "id", "") == "stop_words"):
+                        stop_sets.append(f"{rel}:{node.lineno}")
+            elif isinstance(node, ast.FunctionDef):
+                if "stem" in node.name and rel != "qg_studio/nlp.py":
+                    stemmers.append(f"{rel}:{node.name}")
+                if node.name == "answer_kind" and rel != "qg_studio/answer_kind.py":
+                    kinds.append(rel)
+            elif isinstance(node, ast.ImportFrom) and node.module == "spacy.lang.en.stop_words" \
+                    and rel != "qg_studio/nlp.py":
+                spacy_stop.append(rel)
+    assert not stop_sets, f"stop-word lists outside nlp.stop_words: {stop_sets}"
+    assert not stemmers, f"stemmers outside nlp.stem: {stemmers}"
+    assert not kinds, f"answer_kind defined outside qg_studio/answer_kind.py: {kinds}"
+    assert not spacy_stop, f"spaCy's stop words read outside nlp.stop_words: {spacy_stop}"
+
+
+def test_one_formula_guard():
+    homes = [_rel(p) for p in FILES if re.search(r"^FORMULA_STARTS\s*=", p.read_text(
+        encoding="utf-8"), re.M)]
+    assert homes == ["qg_studio/export/safety.py"]
+
+
+def test_sentences_keep_closing_quotes_and_split_paragraphs():
+    text = 'The fox ran. "Stop!" cried the hen.\n\nThen all was quiet'
+    spans = nlp.sentences(text)
+    assert [text[a:b] for a, b in spans] == [
+        "The fox ran.", '"Stop!"', "cried the hen.", "Then all was quiet"]
+    assert nlp.sentence_start(text, text.index("hen")) == text.index("cried")
+
+
+def test_stop_words_stems_and_numbers():
+    assert "the" in nlp.stop_words() and "fox" not in nlp.stop_words()
+    # The measured lists keep words spaCy drops: "give" matters to a question about a gift.
+    assert "give" in nlp.stop_words() and "give" not in nlp.stop_words("retrieval")
+    assert nlp.stem("walked") == nlp.stem("walking") == "walk"
+    assert nlp.like_num("twelve") and nlp.like_num("12") and not nlp.like_num("twelfth-night")
+
+
+def test_answer_kind_from_question_and_from_answer():
+    assert answer_kind("Did the fox run away?") is AnswerKind.YESNO
+    assert answer_kind("Was the hen brave or afraid?") is AnswerKind.EXTRACTIVE
+    assert answer_kind("What will the hen do next?") is AnswerKind.ABSTRACTIVE
+    assert answer_kind(answer="Yes, she will", explicitness="implicit") is AnswerKind.YESNO
+    assert answer_kind(answer="no one came", explicitness="explicit") is AnswerKind.EXTRACTIVE
+    # With the text: an explicit answer that is not in it is written, not copied.
+    assert answer_kind(answer="a red cart", explicitness="explicit",
+                       text="The fox ran off.") is AnswerKind.ABSTRACTIVE
+
+
+DATA_FILES = sorted(p for p in (PACKAGE / "resources").iterdir()
+                    if p.suffix in (".txt", ".json"))
+
+
+@pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)
+def test_every_data_file_loads_and_ships(path):
+    if path.suffix == ".json":
+        assert resources.data(path.name)
+    else:
+        assert resources.text(path.name).strip()
+    package_data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
+    globs = package_data["tool"]["setuptools"]["package-data"]["qg_studio"]
+    assert any(fnmatch.fnmatch(f"resources/{path.name}", g) for g in globs), \
+        f"{path.name} would not install: add it to [tool.setuptools.package-data]"
+
+
+def test_the_lexicons_hold_what_the_engines_rely_on():
+    from qg_studio.answering.feeling import feeling_answer
+    from qg_studio.generation.lexicon import feeling_word
+    from qg_studio.generation.mentions import GREETINGS
+
+    assert feeling_word("tremble", "trembling") == "afraid"  # shown, by lemma
+    assert feeling_word("happy", "happy") == "happy"  # named
+    assert feeling_answer("How did the trolls feel?", "the trolls screamed") == "scared"
+    assert "good-morning" in GREETINGS
+    groups = json.loads(resources.text("feeling_groups.json"))["groups"]
+    words = [w for g in groups for w in g]
+    assert len(words) == len(set(words)), "a feeling in two groups"
+    assert resources.words("feelings.txt") is resources.words("feelings.txt")  # loaded once
