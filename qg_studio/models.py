@@ -25,12 +25,8 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10: the same parser as the tomli package
-    import tomli as tomllib
-
 from qg_studio import causal_lm as lm  # the SmolLM2 adapter's checks (imports nothing heavy)
+from qg_studio import toml as tomllib
 
 log = logging.getLogger(__name__)
 

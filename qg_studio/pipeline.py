@@ -15,6 +15,7 @@ from qg_studio.mix import MixShortfall, check_mix
 from qg_studio.schema import GenerationRequest, QAItem, Section
 
 log = logging.getLogger(__name__)
+STORY_LEVEL_ENGINE = "story-level"  # whole-story questions come from rules, not the engine
 
 Progress = Callable[[float, str], None]
 
@@ -25,8 +26,9 @@ class QuestionSet(list):
     mix: MixShortfall | None = None
 
 
-def shortfall(items: Sequence[QAItem], request: GenerationRequest,
-              sections: Sequence[Section], engine: str) -> str | None:
+def shortfall(
+    items: Sequence[QAItem], request: GenerationRequest, sections: Sequence[Section], engine: str
+) -> str | None:
     """A line for the teacher when the set is smaller than asked or misses part of the
     mix (which elements, and why), else None."""
     mix = getattr(items, "mix", None)
@@ -40,11 +42,16 @@ def shortfall(items: Sequence[QAItem], request: GenerationRequest,
     return mix.message()
 
 
-def generate_items(sections: Sequence[Section], request: GenerationRequest,
-                   engine: str = "embedded", engine_options: dict[str, Any] | None = None,
-                   answerer=None, progress: Progress | None = None,
-                   use_embeddings: bool = True,
-                   existing: Sequence[QAItem] = ()) -> QuestionSet:
+def generate_items(
+    sections: Sequence[Section],
+    request: GenerationRequest,
+    engine: str = "embedded",
+    engine_options: dict[str, Any] | None = None,
+    answerer=None,
+    progress: Progress | None = None,
+    use_embeddings: bool = True,
+    existing: Sequence[QAItem] = (),
+) -> QuestionSet:
     """The questions for a story's sections, as the teacher asked for them.
 
     Any engine's candidates are joined by the story-level ones (who, where, the turning
@@ -85,20 +92,28 @@ def generate_items(sections: Sequence[Section], request: GenerationRequest,
         # Answering is the slow step: round-trip only the strongest candidates.
         score_items(candidates)
         need = request.total(len(sections))
-        candidates = shortlist(sorted(candidates, key=lambda i: -i.scores["rank"]),
-                               max(need * 3, 40))
+        candidates = shortlist(
+            sorted(candidates, key=lambda i: -i.scores["rank"]), max(need * 3, 40)
+        )
         report(0.65, "checking each question can be answered from the story")
         _answerability(candidates, sections, answerer)
     report(0.85, "ranking and removing near-duplicates")
-    chosen = QuestionSet(rank_and_select(candidates, request, sections,
-                                         use_embeddings=use_embeddings))
+    chosen = QuestionSet(
+        rank_and_select(candidates, request, sections, use_embeddings=use_embeddings)
+    )
     for item in chosen:
         item.engine = item.engine or generator.name
     from qg_studio.trust import mark_trust
 
     mark_trust(chosen)
-    chosen.mix = check_mix(chosen, request, len(sections), Counter(
-        i.element for i in candidates), repeats, engine=generator.name)
+    chosen.mix = check_mix(
+        chosen,
+        request,
+        len(sections),
+        Counter(i.element for i in candidates),
+        repeats,
+        engine=generator.name,
+    )
     report(1.0, f"{len(chosen)} questions ready")
     return chosen
 
@@ -108,10 +123,14 @@ def story_candidates(sections: Sequence[Section]) -> list[QAItem]:
     try:
         from qg_studio.generation.story_level import story_questions
 
-        return story_questions(sections)
+        items = story_questions(sections)
     except Exception as exc:  # the section-level questions still make a set
         log.warning("no story-level questions: %s", exc)
         return []
+    # Written by the story-level rules whatever the engine: the teacher sees who wrote what.
+    for item in items:
+        item.engine = item.engine or STORY_LEVEL_ENGINE
+    return items
 
 
 def _moral(sections: Sequence[Section]) -> tuple[int, int] | None:

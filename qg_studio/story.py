@@ -36,7 +36,6 @@ from qg_studio.ingest import (  # noqa: F401
 )
 from qg_studio.schema import Section
 
-
 # -- cleaning -------------------------------------------------------------------------
 
 _QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"',

@@ -6,8 +6,8 @@ import csv
 import json
 
 import pytest
-
 from answering_story import SECTIONS_TEXT, story_sections, story_text, tiny_span_model
+
 from qg_studio.cli import main
 
 ANSWER_KEYS = {"answers", "answer_kind", "explicit", "evidence", "sections", "element",

@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import pytest
-
 from answering_story import SECTIONS_TEXT, story_sections
+
 from qg_studio.answering.extractive import ExtractiveAnswerer
-from qg_studio.answering.retrieval import (choose_sections, content_words, rank_sections,
-                                           retrieve, sentences)
+from qg_studio.answering.retrieval import (
+    choose_sections,
+    content_words,
+    rank_sections,
+    retrieve,
+    sentences,
+)
 from qg_studio.schema import Section
 
 FILLER = (

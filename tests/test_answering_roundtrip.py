@@ -3,12 +3,17 @@
 from __future__ import annotations
 
 import pytest
-
 from answering_story import story_sections
+
 from qg_studio.answering import Answer
 from qg_studio.answering.extractive import DEFAULT_MODEL_DIR, ExtractiveAnswerer, model_present
-from qg_studio.answering.roundtrip import (ANSWERABILITY_FLOOR, SCORE_KEY, agreement, flagged,
-                                           score_answerability)
+from qg_studio.answering.roundtrip import (
+    ANSWERABILITY_FLOOR,
+    SCORE_KEY,
+    agreement,
+    flagged,
+    score_answerability,
+)
 from qg_studio.schema import AnswerKind, Evidence, QAItem
 
 

@@ -14,15 +14,15 @@ import zipfile
 from dataclasses import dataclass
 
 import pytest
-
 from bad_input_files import (
+    document_xml,
     docx_bomb,
     docx_of,
-    document_xml,
     entity_docx_bomb,
     lying_docx_bomb,
     spreadsheet,
 )
+
 from qg_studio.cli import main
 from qg_studio.ingest import MAX_DOCX_XML_BYTES, MAX_TEXT_BYTES
 from qg_studio.story import StoryInputError, edit_section, load_story_file, section_story

@@ -43,13 +43,13 @@ def sections():
 
 
 def test_training_and_inference_prompts_are_identical(tmp_path, tiny):
+    import random
+
+    from qg_studio.answer_kind import answer_kind
     from qg_studio.answering.causal_lm import CausalLMAnswerer
     from qg_studio.data.fairytaleqa import read_split
     from qg_studio.generation.causal_lm import CausalLMGenerator
     from qg_studio.train.causal_lm import LMTrainSettings, lm_examples
-    from qg_studio.answer_kind import answer_kind
-
-    import random
 
     base, adapter = tiny
     root = write_ftqa(tmp_path / "data", "train", "toy", [TEXT], QUESTIONS)

@@ -5,9 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from export_story import STORY, items, sections
 from streamlit.testing.v1 import AppTest
 
-from export_story import STORY, items, sections
 from qg_studio.store import Store
 from qg_studio.ui.pages.curate import apply_table_edits, highlight, parse_answers
 

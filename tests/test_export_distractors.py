@@ -4,9 +4,9 @@ and nothing written to a spreadsheet is a formula."""
 from __future__ import annotations
 
 import openpyxl
-
 from export_story import items, sections
-from qg_studio.export.distractors import DistractorFinder, FEELING_WORDS, same_answer
+
+from qg_studio.export.distractors import FEELING_WORDS, DistractorFinder, same_answer
 from qg_studio.export.safety import csv_cell, write_cell
 from qg_studio.schema import QAItem, Section
 

@@ -38,11 +38,12 @@ def test_worksheet_options_and_preview(seeded):
     assert not at.exception
     preview = at.dataframe[0].value
     assert len(preview) == 6 and "What did the king say about the weather?" not in set(
-        preview["Question"])
+        preview["Question"]
+    )
     at.radio(key="export_paper").set_value("letter")
     at.checkbox(key="export_q_only").check().run()
     assert not at.exception
-    label = _download(at).label
+    label = _download(at).label.replace("\\", "")  # the page escapes Markdown
     assert label.startswith("Download Greta-worksheet.xlsx")
     at.checkbox(key="export_kept_only").check().run()
     assert len(at.dataframe[0].value) == 5
@@ -52,9 +53,9 @@ def test_pasted_story_files_are_named_after_the_project():
     _seed("Year 3 owls", "Story")  # a pasted story without a title line
     at = AppTest.from_file(APP, default_timeout=90).run()
     assert not at.exception
-    assert _download(at).label.startswith("Download Year-3-owls-worksheet.xlsx")
+    assert _download(at).label.replace("\\", "").startswith("Download Year-3-owls-worksheet.xlsx")
     at.selectbox(key="export_format").set_value("gift").run()
-    assert _download(at).label.startswith("Download Year-3-owls-gift.gift.txt")
+    assert _download(at).label.replace("\\", "").startswith("Download Year-3-owls-gift.gift.txt")
 
 
 @pytest.mark.slow

@@ -6,11 +6,10 @@ import time
 from pathlib import Path
 
 import pytest
+from seq2seq_tiny import tiny_t5
 
 from qg_studio import models
 from qg_studio.models import ModelEntry, ModelError
-
-from seq2seq_tiny import tiny_t5
 
 
 @pytest.fixture

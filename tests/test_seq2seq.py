@@ -6,16 +6,17 @@ from __future__ import annotations
 import warnings
 
 import pytest
-
-from qg_studio import seq2seq as decoding
-from qg_studio.prompts import answer_window, qa_input, qg_input
-from qg_studio.schema import (AnswerKind, Element, Explicitness, GenerationRequest, QAItem,
-                              Section)
-
 from seq2seq_tiny import tiny_bart, tiny_t5, write_ftqa
 
-SECTIONS = [Section(1, "The fox ran in the forest. The hen was sad because it was hungry."),
-            Section(2, "Rain fell. The king went home to the barn.")]
+from qg_studio import seq2seq as decoding
+from qg_studio.pipeline import STORY_LEVEL_ENGINE
+from qg_studio.prompts import answer_window, qa_input, qg_input
+from qg_studio.schema import AnswerKind, Element, Explicitness, GenerationRequest, QAItem, Section
+
+SECTIONS = [
+    Section(1, "The fox ran in the forest. The hen was sad because it was hungry."),
+    Section(2, "Rain fell. The king went home to the barn."),
+]
 
 
 @pytest.fixture(scope="module")
@@ -50,29 +51,41 @@ def spy(monkeypatch):
 
 # -- formats -----------------------------------------------------------------------------
 
+
 def test_unified_qa_input_format():
     text = qa_input("Why was the Hen  SAD?", "The Hen was sad.\nIt was hungry.", "abstractive")
     assert text == "abstractive\nwhy was the hen sad?\nthe hen was sad. it was hungry."
-    assert qa_input("Did it rain?", "Rain fell.", AnswerKind.YESNO).startswith("yesno\ndid it rain?\n")
+    assert qa_input("Did it rain?", "Rain fell.", AnswerKind.YESNO).startswith(
+        "yesno\ndid it rain?\n"
+    )
     assert qa_input("Who ran?", "The Fox ran.", "extractive").split("\n") == [
-        "extractive", "who ran?", "the fox ran."]
+        "extractive",
+        "who ran?",
+        "the fox ran.",
+    ]
     # The public UnifiedQA checkpoints read a literal backslash-n, without a prefix.
     assert qa_input("Who ran?", "The Fox ran.", fmt="unifiedqa") == "who ran? \\n the fox ran."
 
 
 def test_qg_input_format_has_control_codes_in_fixed_order():
     text = qg_input("The hen was sad.", "feeling", "implicit", "she was sad")
-    assert text == ("element: feeling | explicitness: implicit | answer: she was sad | "
-                    "context: The hen was sad.")
+    assert text == (
+        "element: feeling | explicitness: implicit | answer: she was sad | "
+        "context: The hen was sad."
+    )
     assert qg_input("A | B", Element.CAUSAL, Explicitness.EXPLICIT).startswith(
-        "element: causal relationship | explicitness: explicit | context: A , B")
-    assert qg_input("The fox ran.", "character", "explicit", "fox", fmt="lmqg") == \
-        "generate question: The <hl> fox <hl> ran."
+        "element: causal relationship | explicitness: explicit | context: A , B"
+    )
+    assert (
+        qg_input("The fox ran.", "character", "explicit", "fox", fmt="lmqg")
+        == "generate question: The <hl> fox <hl> ran."
+    )
     with pytest.raises(ValueError):
         qg_input("x", "character", "explicit", fmt="nope")
 
 
 # -- the unified answerer ------------------------------------------------------------------
+
 
 def test_answerer_sends_prefixed_lowercased_inputs(t5_dir, spy):
     from qg_studio.answering import Answerer, get_answerer
@@ -80,15 +93,22 @@ def test_answerer_sends_prefixed_lowercased_inputs(t5_dir, spy):
     answerer = get_answerer("seq2seq", model=t5_dir, num_beams=1)
     assert isinstance(answerer, Answerer) and answerer.name == "seq2seq"
     assert answerer.loaded.max_new_tokens == 8  # from the checkpoint's generation config
-    answers = answerer.answer(["Who RAN in the forest?", "Did it rain?", "Why was the hen sad?"],
-                              SECTIONS, [[1], [2], [1]],
-                              kinds=[None, None, "abstractive"])
+    answers = answerer.answer(
+        ["Who RAN in the forest?", "Did it rain?", "Why was the hen sad?"],
+        SECTIONS,
+        [[1], [2], [1]],
+        kinds=[None, None, "abstractive"],
+    )
     assert spy["prompts"] == [
         "extractive\nwho ran in the forest?\n" + SECTIONS[0].text.lower(),
-        "abstractive\nwhy was the hen sad?\n" + SECTIONS[0].text.lower()]
+        "abstractive\nwhy was the hen sad?\n" + SECTIONS[0].text.lower(),
+    ]
     assert spy["scored"] == [("yesno\ndid it rain?\n" + SECTIONS[1].text.lower(), ("yes", "no"))]
-    assert [a.answer_kind for a in answers] == [AnswerKind.EXTRACTIVE, AnswerKind.YESNO,
-                                                AnswerKind.ABSTRACTIVE]
+    assert [a.answer_kind for a in answers] == [
+        AnswerKind.EXTRACTIVE,
+        AnswerKind.YESNO,
+        AnswerKind.ABSTRACTIVE,
+    ]
     assert answers[1].answers in (["Yes"], ["No"]) and answers[1].sections == [2]
     assert all(0.0 <= a.confidence <= 1.0 for a in answers)
 
@@ -117,11 +137,20 @@ def test_yes_no_decoding_is_constrained_and_follows_the_model(tmp_path):
 def test_batching_keeps_order_and_results(t5_dir):
     from qg_studio.answering.seq2seq import UnifiedSeq2SeqAnswerer
 
-    questions = ["Who ran?", "What fell on the king and the queen in the forest?", "Who sat?",
-                 "Where did the king go when the rain fell?", "What was it?"]
+    questions = [
+        "Who ran?",
+        "What fell on the king and the queen in the forest?",
+        "Who sat?",
+        "Where did the king go when the rain fell?",
+        "What was it?",
+    ]
     ids = [[1], [2], [1], [2], [1]]
-    one = UnifiedSeq2SeqAnswerer(model=t5_dir, num_beams=1, batch_size=1).answer(questions, SECTIONS, ids)
-    many = UnifiedSeq2SeqAnswerer(model=t5_dir, num_beams=1, batch_size=8).answer(questions, SECTIONS, ids)
+    one = UnifiedSeq2SeqAnswerer(model=t5_dir, num_beams=1, batch_size=1).answer(
+        questions, SECTIONS, ids
+    )
+    many = UnifiedSeq2SeqAnswerer(model=t5_dir, num_beams=1, batch_size=8).answer(
+        questions, SECTIONS, ids
+    )
     assert [a.answers for a in one] == [a.answers for a in many]
     assert [a.sections for a in many] == ids
 
@@ -150,6 +179,7 @@ def test_empty_question_gets_an_empty_answer_not_a_crash(t5_dir):
 
 # -- the question generator ----------------------------------------------------------------
 
+
 @pytest.mark.parametrize("which", ["t5", "bart"])
 def test_generate_gives_valid_items_from_any_checkpoint(which, t5_dir, bart_dir):
     from qg_studio.generation import QuestionGenerator, get_generator
@@ -169,8 +199,12 @@ def test_generate_gives_valid_items_from_any_checkpoint(which, t5_dir, bart_dir)
         assert item.engine == f"seq2seq:tiny-{which}"
         for ev in item.evidence:
             section = SECTIONS[ev.section - 1]
-            assert section.text[ev.start:ev.end] == ev.text
-        kind = AnswerKind.EXTRACTIVE if item.explicitness is Explicitness.EXPLICIT else AnswerKind.ABSTRACTIVE
+            assert section.text[ev.start : ev.end] == ev.text
+        kind = (
+            AnswerKind.EXTRACTIVE
+            if item.explicitness is Explicitness.EXPLICIT
+            else AnswerKind.ABSTRACTIVE
+        )
         assert item.answer_kind is kind
         assert 0.0 <= item.scores["confidence"] <= 1.0
 
@@ -179,8 +213,9 @@ def test_generate_prompts_carry_the_requested_control_codes(t5_dir, spy):
     from qg_studio.generation.seq2seq import Seq2SeqGenerator
 
     generator = Seq2SeqGenerator(model=t5_dir, oversample=1)
-    request = GenerationRequest(count=None, elements={"feeling": 1, "setting": 1},
-                                implicit_share=0.5)
+    request = GenerationRequest(
+        count=None, elements={"feeling": 1, "setting": 1}, implicit_share=0.5
+    )
     items = generator.generate(SECTIONS[:1], request, num_beams=1, do_sample=True, top_p=0.5)
     assert spy["prompts"][0].startswith("element: feeling | explicitness: implicit | answer: ")
     assert spy["prompts"][1].startswith("element: setting | explicitness: explicit | answer: ")
@@ -197,21 +232,42 @@ def test_training_and_inference_prompts_are_identical(tmp_path, spy, context_wor
     from qg_studio.generation.seq2seq import Seq2SeqGenerator
     from qg_studio.train.seq2seq import qg_pairs
 
-    text = ("The fox ran in the forest. It was hungry. The hen sat in the barn. "
-            "The wolf saw the hen. The king went home. Rain fell.")
-    root = write_ftqa(tmp_path / "data", "train", "toy", [text], [
-        {"question": "Where did the hen sit?", "answer1": "in the barn", "attribute1": "setting",
-         "ex-or-im1": "explicit"},
-        {"question": "How did the fox feel?", "answer1": "hungry", "attribute1": "feeling",
-         "ex-or-im1": "implicit"}])
+    text = (
+        "The fox ran in the forest. It was hungry. The hen sat in the barn. "
+        "The wolf saw the hen. The king went home. Rain fell."
+    )
+    root = write_ftqa(
+        tmp_path / "data",
+        "train",
+        "toy",
+        [text],
+        [
+            {
+                "question": "Where did the hen sit?",
+                "answer1": "in the barn",
+                "attribute1": "setting",
+                "ex-or-im1": "explicit",
+            },
+            {
+                "question": "How did the fox feel?",
+                "answer1": "hungry",
+                "attribute1": "feeling",
+                "ex-or-im1": "implicit",
+            },
+        ],
+    )
     pairs = qg_pairs(read_split(root, "train"), context_words=context_words)
     folder = tiny_t5(tmp_path / "m", meta={"context_words": context_words})
     generator = Seq2SeqGenerator(model=str(folder), num_beams=1)
     story = read_split(root, "train")[0]
     for q in story.questions:
         item = q.to_item()
-        generator.write_question([s for s in story.sections if s.id in item.sections],
-                                 q.answers[0], item.element, item.explicitness)
+        generator.write_question(
+            [s for s in story.sections if s.id in item.sections],
+            q.answers[0],
+            item.element,
+            item.explicitness,
+        )
     assert spy["prompts"] == [p.source for p in pairs]
     if context_words:
         assert "context: The hen sat in the barn. The wolf saw the hen." in pairs[0].source
@@ -263,9 +319,9 @@ def test_missing_model_is_a_one_line_error(tmp_path):
 
 
 @pytest.mark.parametrize("which", ["t5", "bart"])
-def test_generate_command_with_a_random_checkpoint_gives_valid_items(which, t5_dir, bart_dir,
-                                                                     tmp_path, story_text,
-                                                                     capsys):
+def test_generate_command_with_a_random_checkpoint_gives_valid_items(
+    which, t5_dir, bart_dir, tmp_path, story_text, capsys
+):
     """An untrained model writes nonsense; the teacher still gets a set to see and edit,
     each item flagged when it reads badly, not an empty result."""
     import json
@@ -274,18 +330,30 @@ def test_generate_command_with_a_random_checkpoint_gives_valid_items(which, t5_d
 
     story = tmp_path / "story.txt"
     story.write_text(story_text, encoding="utf-8")
-    code = main(["generate", str(story), "--engine", "seq2seq", "--model",
-                 t5_dir if which == "t5" else bart_dir, "--count", "6", "--json"])
+    code = main(
+        [
+            "generate",
+            str(story),
+            "--engine",
+            "seq2seq",
+            "--model",
+            t5_dir if which == "t5" else bart_dir,
+            "--count",
+            "6",
+            "--json",
+        ]
+    )
     assert code == 0
     out = capsys.readouterr()
     items = json.loads(out.out.strip().splitlines()[-1])["items"]
     assert items
     if len(items) < 6:  # an untrained model tends to write one question for every answer
         assert f"{len(items)} of the 6 questions asked for" in out.err
+    assert any(raw["engine"] == f"seq2seq:tiny-{which}" for raw in items)
     for raw in items:
         item = QAItem.from_dict(raw)
         assert item.question.endswith("?") and item.answer.strip()
-        assert item.engine == f"seq2seq:tiny-{which}"
+        assert item.engine in (f"seq2seq:tiny-{which}", STORY_LEVEL_ENGINE)
         assert item.sections
         readable = len(item.question.split()) >= 3
         assert readable or item.scores.get("low_quality") == 1.0
@@ -296,14 +364,41 @@ def test_eval_commands_take_a_seq2seq_checkpoint(t5_dir, tmp_path, capsys):
 
     from qg_studio.cli import main
 
-    root = write_ftqa(tmp_path / "data", "val", "toy", [SECTIONS[0].text], [
-        {"question": "Why was the hen sad?", "answer1": "it was hungry",
-         "attribute1": "causal relationship", "ex-or-im1": "explicit"},
-        {"question": "Where did the fox run?", "answer1": "in the forest",
-         "attribute1": "setting", "ex-or-im1": "explicit"}])
+    root = write_ftqa(
+        tmp_path / "data",
+        "val",
+        "toy",
+        [SECTIONS[0].text],
+        [
+            {
+                "question": "Why was the hen sad?",
+                "answer1": "it was hungry",
+                "attribute1": "causal relationship",
+                "ex-or-im1": "explicit",
+            },
+            {
+                "question": "Where did the fox run?",
+                "answer1": "in the forest",
+                "attribute1": "setting",
+                "ex-or-im1": "explicit",
+            },
+        ],
+    )
     for command in (["eval", "qg"], ["eval", "qa", "--given-sections"]):
-        code = main([*command, "--data", str(root), "--split", "val", "--engine", "seq2seq",
-                     "--model", t5_dir, "--json"])
+        code = main(
+            [
+                *command,
+                "--data",
+                str(root),
+                "--split",
+                "val",
+                "--engine",
+                "seq2seq",
+                "--model",
+                t5_dir,
+                "--json",
+            ]
+        )
         result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
         assert code == 0 and result["n"] == 2
         assert 0.0 <= result["rougeL_f"] <= 1.0

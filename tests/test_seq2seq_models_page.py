@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from seq2seq_tiny import tiny_t5
 from streamlit.testing.v1 import AppTest
 
 from qg_studio.models import ModelEntry, add_user_entry
-
-from seq2seq_tiny import tiny_t5
 
 APP = str(Path(__file__).parent / "apps" / "models_page.py")
 

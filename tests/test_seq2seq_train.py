@@ -6,10 +6,9 @@ from __future__ import annotations
 import json
 
 import pytest
+from seq2seq_tiny import tiny_t5, write_ftqa
 
 from qg_studio.schema import AnswerKind, Element, Explicitness
-
-from seq2seq_tiny import tiny_t5, write_ftqa
 
 TEXT = "The fox ran in the forest. The hen sat in the barn. The king was sad."
 QUESTIONS = [

@@ -6,7 +6,6 @@ The fables are the project's own (tests/fixtures/fable_*.txt)."""
 
 from __future__ import annotations
 
-from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -18,8 +17,7 @@ from qg_studio.generation.story_level import main_characters, moral_line, story_
 from qg_studio.mix import check_mix
 from qg_studio.pipeline import generate_items, shortfall
 from qg_studio.ranking import drop_repeats
-from qg_studio.schema import (AnswerKind, Element, Explicitness, GenerationRequest, QAItem,
-                              Section)
+from qg_studio.schema import AnswerKind, Element, Explicitness, GenerationRequest, QAItem, Section
 from qg_studio.trust import CHECK_KEY, CHECK_LABEL, mark_trust, needs_check, trust_note
 
 FIXTURES = Path(__file__).parent / "fixtures"

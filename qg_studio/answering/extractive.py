@@ -22,8 +22,13 @@ from qg_studio.answer_kind import answer_kind
 from qg_studio.answering import Answer
 from qg_studio.answering.feeling import feeling_answer
 from qg_studio.answering.kind import is_question, yesno_reply
-from qg_studio.answering.retrieval import (SECOND_SECTION_MARGIN, bm25_scores, choose_sections,
-                                           content_words, rank_sections)
+from qg_studio.answering.retrieval import (
+    SECOND_SECTION_MARGIN,
+    bm25_scores,
+    choose_sections,
+    content_words,
+    rank_sections,
+)
 from qg_studio.nlp import sentences
 from qg_studio.schema import AnswerKind, Evidence, Section
 

@@ -13,7 +13,14 @@ from typing import Any, Mapping, Sequence
 from qg_studio.answer_kind import in_text
 from qg_studio.data.fairytaleqa import parse_sections
 from qg_studio.schema import (
-    AnswerKind, Element, Explicitness, QAItem, Scope, Section, section_texts)
+    AnswerKind,
+    Element,
+    Explicitness,
+    QAItem,
+    Scope,
+    Section,
+    section_texts,
+)
 
 ERROR = "error"
 WARNING = "warning"

@@ -8,15 +8,12 @@ to a platform's limits while recording what it shortened, so the writers stay sm
 
 from __future__ import annotations
 
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Sequence
 
+from qg_studio import toml as tomllib
 from qg_studio.export.distractors import DistractorFinder, answer_position
 from qg_studio.export.safety import one_line
 from qg_studio.schema import QAItem, ReviewStatus, Section

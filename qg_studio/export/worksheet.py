@@ -11,11 +11,6 @@ from __future__ import annotations
 
 import io
 import math
-
-try:
-    import tomllib
-except ModuleNotFoundError:  # Python 3.10
-    import tomli as tomllib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Sequence
@@ -26,6 +21,7 @@ from openpyxl.utils.indexed_list import IndexedList
 from openpyxl.worksheet.page import PageMargins
 from openpyxl.worksheet.pagebreak import Break
 
+from qg_studio import toml as tomllib
 from qg_studio.export.quizset import TEMPLATES
 from qg_studio.export.safety import one_line, write_cell
 from qg_studio.schema import Explicitness, QAItem, Section

@@ -8,13 +8,26 @@ returns items whose evidence is the exact span of the section that answers them
 from __future__ import annotations
 
 from qg_studio.generation.analysis import Analysis
-from qg_studio.generation.grammar import (Clause, ask, ask_do, ask_subject, finish, state,
-                                          usable, words)
-from qg_studio.generation.lexicon import (FEELINGS, PLACE_NOUNS, PLACE_PREPOSITIONS,
-                                          REACTIONS, TIME_WORDS, feeling_word)
+from qg_studio.generation.grammar import (
+    Clause,
+    ask,
+    ask_do,
+    ask_subject,
+    finish,
+    state,
+    usable,
+    words,
+)
+from qg_studio.generation.lexicon import (
+    FEELINGS,
+    PLACE_NOUNS,
+    PLACE_PREPOSITIONS,
+    REACTIONS,
+    TIME_WORDS,
+    feeling_word,
+)
 from qg_studio.generation.mentions import is_animate
-from qg_studio.schema import (AnswerKind, Element, Evidence, Explicitness, QAItem, Scope,
-                              Section)
+from qg_studio.schema import AnswerKind, Element, Evidence, Explicitness, QAItem, Scope, Section
 
 REASON = {"because", "since", "for"}
 WHEN = {"when", "after", "as", "once", "whenever", "before", "until", "till", "while"}

@@ -17,8 +17,16 @@ import dataclasses
 from typing import Any, Sequence
 
 from qg_studio.prompts import QG_WINDOW_WORDS, lm_qg_prompt
-from qg_studio.schema import (AnswerKind, Element, Evidence, Explicitness, GenerationRequest,
-                              QAItem, Section, section_texts)
+from qg_studio.schema import (
+    AnswerKind,
+    Element,
+    Evidence,
+    Explicitness,
+    GenerationRequest,
+    QAItem,
+    Section,
+    section_texts,
+)
 
 ENGINE = "smollm"
 

@@ -12,8 +12,16 @@ from typing import Any, Sequence
 
 from qg_studio.generation.analysis import analyse_many, locate
 from qg_studio.generation.variants import choose
-from qg_studio.schema import (AnswerKind, Element, Evidence, Explicitness, GenerationRequest,
-                              QAItem, Scope, Section)
+from qg_studio.schema import (
+    AnswerKind,
+    Element,
+    Evidence,
+    Explicitness,
+    GenerationRequest,
+    QAItem,
+    Scope,
+    Section,
+)
 
 
 class EmbeddedGenerator:

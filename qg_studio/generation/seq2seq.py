@@ -18,8 +18,17 @@ from typing import Any, Sequence
 
 from qg_studio.generation.lexicon import FEELINGS
 from qg_studio.prompts import answer_window, qg_input
-from qg_studio.schema import (ELEMENTS, AnswerKind, Element, Evidence, Explicitness,
-                              GenerationRequest, QAItem, Section, section_texts)
+from qg_studio.schema import (
+    ELEMENTS,
+    AnswerKind,
+    Element,
+    Evidence,
+    Explicitness,
+    GenerationRequest,
+    QAItem,
+    Section,
+    section_texts,
+)
 
 # Elements whose answers are usually inferred; they take the implicit share first.
 _IMPLICIT_FIRST = (Element.FEELING, Element.CAUSAL, Element.PREDICTION, Element.OUTCOME,

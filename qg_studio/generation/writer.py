@@ -11,10 +11,19 @@ own clauses, with pronouns resolved.
 from __future__ import annotations
 
 from qg_studio.generation.analysis import Analysis, Location, content
-from qg_studio.generation.grammar import (Clause, ask, ask_do, ask_subject, build_clause,
-                                          finish, mention_text, state, usable)
-from qg_studio.generation.mentions import is_animate
+from qg_studio.generation.grammar import (
+    Clause,
+    ask,
+    ask_do,
+    ask_subject,
+    build_clause,
+    finish,
+    mention_text,
+    state,
+    usable,
+)
 from qg_studio.generation.lexicon import FEELINGS, TIME_WORDS, feeling_word
+from qg_studio.generation.mentions import is_animate
 from qg_studio.schema import Element
 
 REASON_MARKERS = {"because", "for", "since", "as", "so"}
@@ -235,7 +244,7 @@ def _feeling(analysis: Analysis, loc: Location, answer: str = "") -> str:
     verb = "does" if present else "did"
     who = c.subject_text if _animate_subject(c) else (main_character(analysis) or c.subject_text)
     ctx = _context_clause(analysis, loc)
-    if ctx is None and not (c.head.lemma_ in ("be", "feel", "become", "grow", "look")):
+    if ctx is None and c.head.lemma_ not in ("be", "feel", "become", "grow", "look"):
         ctx_text = f"when {state(c, tense_past=not present)}"
     elif ctx is not None:
         ctx_text = f"{_connective(ctx, 'when')} {state(ctx)}"

@@ -25,8 +25,13 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable
 
-from qg_studio.prompts import (QA_WINDOW_WORDS, QG_WINDOW_WORDS, lm_qa_prompt, lm_qg_prompt,
-                               qa_target)
+from qg_studio.prompts import (
+    QA_WINDOW_WORDS,
+    QG_WINDOW_WORDS,
+    lm_qa_prompt,
+    lm_qg_prompt,
+    qa_target,
+)
 from qg_studio.schema import AnswerKind, section_texts
 
 

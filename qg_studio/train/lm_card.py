@@ -19,8 +19,14 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any, Sequence
 
-from qg_studio.causal_lm import (ADAPTER_FILES, ENGINE, VAL_FILE, default_adapter,
-                                 read_adapter_meta, read_val)
+from qg_studio.causal_lm import (
+    ADAPTER_FILES,
+    ENGINE,
+    VAL_FILE,
+    default_adapter,
+    read_adapter_meta,
+    read_val,
+)
 
 QA_ANSWERERS = ("smollm", "extractive")
 
@@ -152,7 +158,7 @@ def card_text(adapter: Path) -> str:
         f"- steps: {meta.get('steps', '?')} of {settings.get('max_steps', '?')}, batch "
         f"{settings.get('batch_size', '?')}, learning rate {settings.get('learning_rate', '?')}"
         f", LoRA r={settings.get('lora_rank', '?')} alpha={settings.get('lora_alpha', '?')} on"
-        " every linear layer", f"- recipe: `qg-studio train lm --data DIR --out "
+        " every linear layer", "- recipe: `qg-studio train lm --data DIR --out "
         "models/smollm-qgqa` (resumable; prompts from `qg_studio/prompts.py`)", "",
         "### Loss curve", "", _table([("step", "train loss", "val loss"), *curve])
         if curve else "(no log yet)", "", "## Val figures", ""]

@@ -2,7 +2,7 @@
 
 Streamlit reruns a page's whole script on every click. Work that depends only on the
 story and its questions (the quiz preview, an export file, the annotator's statistics)
-is cached under the story's *stamp*: its id, its sections' version and its last logged
+is cached under the story's *stamp*: its database, its id, its sections' version and its last logged
 question change. Every edit, add, delete, move and undo is logged, so a changed set
 gets a new stamp and anything else (a rerun, another page, a different format) finds
 the cached result. The content itself is passed in underscore arguments, which
@@ -18,13 +18,19 @@ import streamlit as st
 
 from qg_studio.schema import QAItem, Section
 
-Stamp = tuple[int, int, int]
+Stamp = tuple[str, int, int, int]
 
 
 def stamp(store, story) -> Stamp:
-    """The story's last change: (id, sections' version, last question change)."""
+    """The story's last change: (database, id, sections' version, last question change).
+    Ids restart in every database, and the cache outlives a switch of data folder."""
     history = store.history(story.id)
-    return story.id, int(getattr(story, "version", 0)), history[-1]["id"] if history else 0
+    return (
+        str(store.path),
+        story.id,
+        int(getattr(story, "version", 0)),
+        history[-1]["id"] if history else 0,
+    )
 
 
 def project_stamp(store, project_id: int) -> tuple[Stamp, ...]:
@@ -33,8 +39,9 @@ def project_stamp(store, project_id: int) -> tuple[Stamp, ...]:
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def quiz_preview(key: Stamp, kept_only: bool, _chosen: Sequence[QAItem],
-                 _sections: Sequence[Section]) -> list[Any]:
+def quiz_preview(
+    key: Stamp, kept_only: bool, _chosen: Sequence[QAItem], _sections: Sequence[Section]
+) -> list[Any]:
     """The questions as a quiz shows them (options and all), for the Export preview."""
     from qg_studio.export.quizset import prepare
 
@@ -42,23 +49,42 @@ def quiz_preview(key: Stamp, kept_only: bool, _chosen: Sequence[QAItem],
 
 
 @st.cache_data(show_spinner=False, max_entries=64)
-def export_file(key: Stamp, fmt: str, title: str, kept_only: bool, paper: str,
-                questions_only: bool, show_element: bool, _sections: Sequence[Section],
-                _items: Sequence[QAItem]):
+def export_file(
+    key: Stamp,
+    fmt: str,
+    title: str,
+    kept_only: bool,
+    paper: str,
+    questions_only: bool,
+    show_element: bool,
+    _sections: Sequence[Section],
+    _items: Sequence[QAItem],
+):
     """One export (data, filename, mime, warnings, written) per format and options."""
     from qg_studio.export import export_story
     from qg_studio.export.worksheet import WorksheetOptions
 
-    result = export_story(fmt, title, list(_sections), list(_items), kept_only=kept_only,
-                          worksheet=WorksheetOptions(paper=paper, questions_only=questions_only,
-                                                     show_element=show_element))
-    return (result.data, result.filename, result.mime, result.report.warnings(),
-            result.report.written)
+    result = export_story(
+        fmt,
+        title,
+        list(_sections),
+        list(_items),
+        kept_only=kept_only,
+        worksheet=WorksheetOptions(
+            paper=paper, questions_only=questions_only, show_element=show_element
+        ),
+    )
+    return (
+        result.data,
+        result.filename,
+        result.mime,
+        result.report.warnings(),
+        result.report.written,
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=32)
-def annotation_stats(key: Stamp, title: str, _section_ids: Sequence[int],
-                     _items: Sequence[QAItem]):
+def annotation_stats(key: Stamp, title: str, _section_ids: Sequence[int], _items: Sequence[QAItem]):
     """The Annotate page's progress and agreement figures."""
     from qg_studio.data.stats import story_stats
 

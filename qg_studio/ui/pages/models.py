@@ -6,8 +6,16 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from qg_studio.models import (FALLBACK, ROLE_NAMES, ModelError, availability, choose_device,
-                              choose_engine, load_registry, user_registry_path)
+from qg_studio.models import (
+    FALLBACK,
+    ROLE_NAMES,
+    ModelError,
+    availability,
+    choose_device,
+    choose_engine,
+    load_registry,
+    user_registry_path,
+)
 
 _ROLE_TITLES = {"qg": "Question generation", "qa": "Answering"}
 

@@ -1,0 +1,8 @@
+"""The TOML reader: the standard library's from Python 3.11, the same parser (tomli) on 3.10."""
+
+try:
+    from tomllib import TOMLDecodeError, load, loads
+except ModuleNotFoundError:  # Python 3.10
+    from tomli import TOMLDecodeError, load, loads
+
+__all__ = ["TOMLDecodeError", "load", "loads"]
