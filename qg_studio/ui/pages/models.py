@@ -3,6 +3,8 @@ with what is available on this machine; how to get or train more."""
 
 from __future__ import annotations
 
+import os
+
 import pandas as pd
 import streamlit as st
 
@@ -21,9 +23,17 @@ _ROLE_TITLES = {"qg": "Question generation", "qa": "Answering"}
 
 
 @st.cache_resource(show_spinner="Checking the models available here…")
-def _engines(refresh: int) -> dict[str, object]:
-    # Loading a checkpoint is what proves it works; cached so each rerun does not reload.
+def _engines(refresh: int, registry: tuple) -> dict[str, object]:
+    # Loading a checkpoint is what proves it works; cached so each rerun does not reload,
+    # and keyed on the user's registry so a model trained or added since is seen.
     return {role: choose_engine(role) for role in ("qg", "qa")}
+
+
+def _registry_stamp() -> tuple:
+    from qg_studio.causal_lm import SWITCH
+
+    path = user_registry_path()
+    return (str(path), path.stat().st_mtime_ns if path.exists() else 0, os.environ.get(SWITCH))
 
 
 def _routes_text(model: str | None) -> str:
@@ -45,7 +55,7 @@ def render() -> None:
                "Neural models run on a GPU in bf16/fp16 when one is present, else on the CPU.")
 
     refresh = st.session_state.get("models_refresh", 0)
-    engines = _engines(refresh)
+    engines = _engines(refresh, _registry_stamp())
     cols = st.columns(2)
     for col, role in zip(cols, ("qg", "qa")):
         choice = engines[role]
