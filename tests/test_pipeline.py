@@ -207,9 +207,9 @@ def test_auto_uses_the_embedded_engine_when_no_model_is_here(sections, monkeypat
 
 def test_dedupe_by_meaning_uses_embeddings():
     items = [
-        _item("Why did the king get angry?", Element.CAUSAL, "his daughter ran off", 0.9),
+        _item("Why did the baker get angry?", Element.CAUSAL, "his daughter ran off", 0.9),
         _item(
-            "Why did the king become angry?", Element.CAUSAL, "because his daughter ran off", 0.5
+            "Why did the baker become angry?", Element.CAUSAL, "because his daughter ran off", 0.5
         ),
         _item("Where did the girl find the key?", Element.SETTING, "in a well", 0.5),
         _item("Why did the girl laugh?", Element.CAUSAL, "the frog sang", 0.5),
