@@ -11,40 +11,10 @@ from dataclasses import dataclass
 
 from qg_studio import resources
 
-MALE = {
-    "king", "prince", "man", "boy", "father", "son", "brother", "husband", "lord",
-    "knight", "giant", "emperor", "monk", "priest", "fisherman", "farmer", "peasant",
-    "woodcutter", "hunter", "shepherd", "sultan", "duke", "earl", "master", "lad", "youth",
-    "uncle", "grandfather", "nephew", "wizard", "sorcerer", "tailor", "miller", "merchant",
-    "soldier", "servant", "gentleman", "old man", "chief", "warrior", "tsar", "czar",
-    "bridegroom", "fellow", "beggar", "dwarf", "count", "baron", "squire", "god",
-    "schoolmaster", "smith", "blacksmith", "cook", "captain", "sailor", "thief", "robber",
-}
-FEMALE = {
-    "queen", "princess", "woman", "girl", "mother", "daughter", "sister", "wife", "lady",
-    "maiden", "maid", "witch", "fairy", "grandmother", "aunt", "niece", "empress", "duchess",
-    "bride", "stepmother", "widow", "nun", "goddess", "mistress", "hen", "countess",
-    "godmother", "damsel", "lass", "old woman", "housewife", "nurse", "girl",
-}
-ANIMATE = MALE | FEMALE | {
-    "child", "baby", "people", "fox", "wolf", "bear", "cat", "dog", "mouse", "rat", "bird",
-    "hare", "rabbit", "frog", "toad", "lion", "tiger", "monkey", "deer", "horse", "cow",
-    "goat", "pig", "sheep", "ox", "snake", "serpent", "dragon", "troll", "goblin", "elf",
-    "crow", "raven", "owl", "eagle", "duck", "goose", "swan", "fish", "crab", "tortoise",
-    "turtle", "ant", "bee", "spider", "jackal", "elephant", "ogre", "imp", "devil", "ghost",
-    "spirit", "stranger", "friend", "neighbour", "neighbor", "guest", "host", "parent",
-    "stepsister", "cousin", "orphan", "creature", "animal", "squirrel", "badger", "weasel",
-    "sparrow", "pigeon", "dove", "stork", "crane", "beast", "family", "villager", "courtier",
-    "hero", "heroine", "pooka", "fairies", "shoemaker", "boatman", "cobbler", "porter",
-    "student", "teacher", "doctor", "physician", "minister", "officer", "guard", "ruler",
-    "nobleman", "emperor", "mandarin", "hermit", "traveller", "traveler",
-    # Fable animals: two of them often hold the stage alone.
-    "camel", "heron", "otter", "lamb", "ass", "donkey", "mule", "ape", "peacock", "cock",
-    "rooster", "lark", "nightingale", "magpie", "wren", "robin", "beaver", "mole", "hedgehog",
-    "lizard", "grasshopper", "cricket", "butterfly", "fly", "gnat", "kid", "calf", "bull",
-    "stag", "boar", "leopard", "panther", "buffalo", "kangaroo", "parrot", "kite", "hawk",
-    "vulture", "falcon", "swallow", "pelican", "whale", "dolphin", "seal", "gnome", "giantess",
-}
+# The nouns are data files under qg_studio/resources/ (one word a line).
+MALE = resources.words("male_nouns.txt")
+FEMALE = resources.words("female_nouns.txt")
+ANIMATE = MALE | FEMALE | resources.words("animate_nouns.txt")
 # Greetings and thanks in dialogue are parsed as nouns, even names ("Good-morning,
 # Camel"): none of them is a character.
 GREETINGS = resources.words("greetings.txt")
@@ -52,8 +22,7 @@ GREETINGS = resources.words("greetings.txt")
 # a fable ("the Heron", "the Monkey") is often labelled ORG or PRODUCT, so those stay in.
 NOT_PERSON_LABELS = ("GPE", "LOC", "FAC", "DATE", "TIME", "CARDINAL", "ORDINAL",
                      "QUANTITY", "MONEY", "PERCENT", "EVENT", "LANGUAGE", "LAW")
-NOT_CHARACTERS = {"one", "no", "nobody", "everyone", "everybody", "someone", "somebody",
-                  "anyone", "anybody", "none", "other", "others", "each", "all"}
+NOT_CHARACTERS = resources.words("not_characters.txt")
 
 PRONOUNS = {
     "he": "m", "him": "m", "his": "m", "himself": "m",
@@ -161,8 +130,7 @@ def mention_text(tokens) -> str:
 
 
 SUBJECT_ROLES = ("nsubj", "nsubjpass")
-SPEECH_VERBS = {"say", "ask", "cry", "reply", "answer", "shout", "exclaim", "whisper", "call",
-                "scream", "tell"}
+SPEECH_VERBS = resources.words("speech_verbs.txt")
 MENTION_ROLES = {"nsubj", "nsubjpass", "dobj", "pobj", "appos", "conj", "dative", "ROOT", "npadvmod", "oprd"}
 
 
