@@ -6,7 +6,7 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from qg_studio.generation.grammar import Clause, clauses, usable
+from qg_studio.generation.clauses import Clause, clauses, usable
 from qg_studio.generation.mentions import Resolver, quoted_tokens
 from qg_studio.nlp import get_nlp, stop_words
 

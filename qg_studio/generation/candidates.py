@@ -1,6 +1,6 @@
 """Answer candidates of every narrative element in a section, each with its question.
 
-Each finder reads the section's clauses (see :mod:`~qg_studio.generation.grammar`) and
+Each finder reads the section's clauses (see :mod:`~qg_studio.generation.clauses`) and
 returns items whose evidence is the exact span of the section that answers them
 (explicit) or the sentence a best answer is inferred from (implicit).
 """
@@ -8,16 +8,8 @@ returns items whose evidence is the exact span of the section that answers them
 from __future__ import annotations
 
 from qg_studio.generation.analysis import Analysis
-from qg_studio.generation.grammar import (
-    Clause,
-    ask,
-    ask_do,
-    ask_subject,
-    finish,
-    state,
-    usable,
-    words,
-)
+from qg_studio.generation.clauses import Clause, usable
+from qg_studio.generation.grammar import ask, ask_do, ask_subject, finish, state, words
 from qg_studio.generation.lexicon import (
     FEELINGS,
     PLACE_NOUNS,

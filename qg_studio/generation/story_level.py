@@ -15,7 +15,8 @@ from collections import Counter
 from typing import Sequence
 
 from qg_studio.generation.analysis import Analysis, analyse_many
-from qg_studio.generation.grammar import finish, state, usable
+from qg_studio.generation.clauses import usable
+from qg_studio.generation.grammar import finish, state
 from qg_studio.generation.lexicon import PLACE_NOUNS, PLACE_PREPOSITIONS
 from qg_studio.generation.mentions import PRONOUNS, is_animate
 from qg_studio.schema import AnswerKind, Element, Evidence, Explicitness, QAItem, Scope, Section

@@ -18,7 +18,8 @@ from pathlib import Path
 
 from qg_studio.generation import writer as w
 from qg_studio.generation.analysis import Analysis, Location
-from qg_studio.generation.grammar import ask, ask_do, ask_subject, finish, state, usable
+from qg_studio.generation.clauses import usable
+from qg_studio.generation.grammar import ask, ask_do, ask_subject, finish, state
 from qg_studio.schema import Element
 
 CHOICES_FILE = Path(__file__).resolve().parents[2] / "models" / "embedded-qg" / "choices.json"

@@ -11,19 +11,10 @@ own clauses, with pronouns resolved.
 from __future__ import annotations
 
 from qg_studio.generation.analysis import Analysis, Location, content
-from qg_studio.generation.grammar import (
-    Clause,
-    ask,
-    ask_do,
-    ask_subject,
-    build_clause,
-    finish,
-    mention_text,
-    state,
-    usable,
-)
+from qg_studio.generation.clauses import Clause, build_clause, usable
+from qg_studio.generation.grammar import ask, ask_do, ask_subject, finish, state
 from qg_studio.generation.lexicon import FEELINGS, TIME_WORDS, feeling_word
-from qg_studio.generation.mentions import is_animate
+from qg_studio.generation.mentions import is_animate, mention_text
 from qg_studio.schema import Element
 
 REASON_MARKERS = {"because", "for", "since", "as", "so"}
