@@ -10,22 +10,23 @@ from __future__ import annotations
 from qg_studio.generation.analysis import Analysis
 from qg_studio.generation.clauses import Clause, usable
 from qg_studio.generation.grammar import ask, ask_do, ask_subject, finish, state, words
+from qg_studio.generation.items import found_item, span_of
 from qg_studio.generation.lexicon import (
     FEELINGS,
     PLACE_NOUNS,
     PLACE_PREPOSITIONS,
     REACTIONS,
+    SAYING_VERBS,
     TIME_WORDS,
+    WEAK_VERBS,
     feeling_word,
 )
 from qg_studio.generation.mentions import is_animate
-from qg_studio.schema import AnswerKind, Element, Evidence, Explicitness, QAItem, Scope, Section
+from qg_studio.generation.predictions import predictions_between
+from qg_studio.schema import Element, Explicitness, QAItem, Section
 
 REASON = {"because", "since", "for"}
 WHEN = {"when", "after", "as", "once", "whenever", "before", "until", "till", "while"}
-SPEECH = {"say", "ask", "reply", "answer", "cry", "exclaim", "shout", "whisper", "call"}
-WEAK_VERBS = {"be", "have", "say", "seem", "let", "begin", "feel", "know", "think", "become",
-              "look", "appear", "can", "get"}
 
 
 def find_candidates(section: Section, analysis: Analysis, following: Section | None = None,
@@ -55,40 +56,8 @@ def _context(clause_list: list[Clause], clause: Clause) -> Clause | None:
     return None
 
 
-def _span(analysis: Analysis, tokens: list) -> tuple[int, int]:
-    tokens = [t for t in tokens if not t.is_space and (not t.is_punct or t.text in "'-")]
-    if not tokens:
-        return 0, 0
-    first, last = min(tokens, key=lambda t: t.i), max(tokens, key=lambda t: t.i)
-    return first.idx, last.idx + len(last.text)
-
-
-def _item(section: Section, question: str, answer: str, element: Element,
-          explicit: bool, start: int, end: int, confidence: float,
-          sections: list[int] | None = None, evidence_section: Section | None = None) -> QAItem | None:
-    answer = answer.strip(" ,;:.\"'“”")
-    if not question or not answer:
-        return None
-    where = evidence_section or section
-    start, end = max(0, start), min(len(where.text), end)
-    if end <= start:
-        return None
-    evidence = Evidence(where.id, start, end, where.text[start:end])
-    ids = sections or [section.id]
-    return QAItem(
-        question=question, answers=[answer], element=element,
-        explicitness=Explicitness.EXPLICIT if explicit else Explicitness.IMPLICIT,
-        answer_kind=AnswerKind.EXTRACTIVE if explicit else AnswerKind.ABSTRACTIVE,
-        scope=Scope.SUMMARY if len(ids) > 1 else Scope.LOCAL,
-        sections=ids, evidence=[evidence], scores={"confidence": round(confidence, 3)})
-
-
 def _sentence_of(analysis: Analysis, clause: Clause):
     return clause.head.sent
-
-
-def _tail_len(clause: Clause) -> int:
-    return len([t for t in clause.tail if not t.is_punct])
 
 
 # --------------------------------------------------------------------------- finders
@@ -97,17 +66,17 @@ def _character(section, analysis, clause, context, clause_list):
     heads = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
     if clause.inherited or not heads or not is_animate(heads[0]):
         return None
-    if clause.head.lemma_ in SPEECH or _tail_len(clause) < 2 or _tail_len(clause) > 14:
+    if clause.head.lemma_ in SAYING_VERBS or clause.tail_words < 2 or clause.tail_words > 14:
         return None
     question = ask_subject(clause, "Who")
     answer = clause.subject_text
-    start, end = _span(analysis, clause.subject)
+    start, end = span_of(clause.subject)
     if heads[0].lower_ in ("he", "she", "they"):
         # The text says "he": the answer names him, the evidence is the sentence.
         sent = _sentence_of(analysis, clause)
         start, end = sent.start_char, sent.end_char
     named = heads[0].pos_ == "PROPN" or heads[0].ent_type_ == "PERSON"
-    return _item(section, question, answer, Element.CHARACTER, True, start, end,
+    return found_item(question, answer, Element.CHARACTER, True, section, start, end,
                  0.6 + 0.15 * named)
 
 
@@ -127,7 +96,7 @@ def _place_phrase(clause: Clause):
 
 def _setting(section, analysis, clause, context, clause_list):
     found = _place_phrase(clause)
-    if found is None or clause.head.lemma_ in SPEECH:
+    if found is None or clause.head.lemma_ in SAYING_VERBS:
         return None
     wh, prep = found
     phrase = list(prep.subtree)
@@ -135,18 +104,18 @@ def _setting(section, analysis, clause, context, clause_list):
     question = ask(clause, wh, gap=gap)
     if len(question.split()) < 4:
         return None
-    start, end = _span(analysis, phrase)
-    return _item(section, question, section.text[start:end], Element.SETTING, True, start,
+    start, end = span_of(phrase)
+    return found_item(question, section.text[start:end], Element.SETTING, True, section, start,
                  end, 0.7)
 
 
 def _action(section, analysis, clause, context, clause_list):
-    if clause.head.pos_ != "VERB" or clause.head.lemma_ in WEAK_VERBS | SPEECH:
+    if clause.head.pos_ != "VERB" or clause.head.lemma_ in WEAK_VERBS | SAYING_VERBS:
         return None
     heads = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
     if not heads or not (is_animate(heads[0]) or heads[0].lower_ in ("he", "she", "they")):
         return None  # what characters do; "What did the mill do?" is not a question
-    if not clause.tail or _tail_len(clause) > 16 or _negated(clause):
+    if not clause.tail or clause.tail_words > 16 or clause.negated:
         return None
     if context is None and any(t.lower_ in ("had", "'d") for t in clause.aux):
         return None  # "What had the travellers done?" says nothing about when
@@ -161,14 +130,14 @@ def _action(section, analysis, clause, context, clause_list):
             extra = f"after {state(before, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text)}"
     question = ask_do(clause, extra=extra)
     vp = [clause.head] + clause.tail
-    start, end = _span(analysis, vp)
-    return _item(section, question, section.text[start:end], Element.ACTION, True, start, end,
+    start, end = span_of(vp)
+    return found_item(question, section.text[start:end], Element.ACTION, True, section, start, end,
                  0.65 + 0.1 * bool(context))
 
 
 def _object(section, analysis, clause, context, clause_list):
     """"What did the fisherman catch?" — the direct object is the answer."""
-    if clause.head.pos_ != "VERB" or clause.head.lemma_ in SPEECH | {"be"}:
+    if clause.head.pos_ != "VERB" or clause.head.lemma_ in SAYING_VERBS | {"be"}:
         return None
     objs = [t for t in clause.tail if t.dep_ == "dobj" and t.head.i == clause.head.i]
     if not objs or objs[0].pos_ == "PRON" or is_animate(objs[0]):
@@ -177,8 +146,8 @@ def _object(section, analysis, clause, context, clause_list):
     if len(phrase) > 8:
         return None
     question = ask(clause, "What", gap={t.i for t in phrase})
-    start, end = _span(analysis, phrase)
-    return _item(section, question, section.text[start:end], Element.ACTION, True, start, end,
+    start, end = span_of(phrase)
+    return found_item(question, section.text[start:end], Element.ACTION, True, section, start, end,
                  0.55)
 
 
@@ -186,22 +155,18 @@ def _feels(clause: Clause) -> bool:
     return any(feeling_word(t.lemma_.lower(), t.text) for t in [clause.head] + clause.tail)
 
 
-def _negated(clause: Clause) -> bool:
-    return any(t.dep_ == "neg" or t.lower_ == "never" for t in clause.aux + clause.tail[:2])
-
-
 def _before(analysis: Analysis, clause_list: list[Clause], clause: Clause) -> Clause | None:
     """The event told just before ``clause``: an earlier clause of its sentence, else
     the last clause of the sentence before (not speech)."""
     same = [c for c in clause_list if c.head.i < clause.head.i and usable(c)
-            and c.head.i not in analysis.quoted and c.head.lemma_ not in SPEECH
+            and c.head.i not in analysis.quoted and c.head.lemma_ not in SAYING_VERBS
             and c.head.i not in {t.i for t in clause.tokens}]
     if same:
         return same[-1]
     index = next((i for i, cl in enumerate(analysis.sentence_clauses) if clause in cl), 0)
     for j in range(index - 1, max(index - 2, -1), -1):
         prior = [c for c in analysis.sentence_clauses[j] if usable(c)
-                 and c.head.i not in analysis.quoted and c.head.lemma_ not in SPEECH
+                 and c.head.i not in analysis.quoted and c.head.lemma_ not in SAYING_VERBS
                  and c.head.pos_ == "VERB" and len(c.tail) <= 16]
         # The sentence's own events, not what is embedded in them ("asked her how
         # she had found her way": the asking happened, the finding is reported).
@@ -249,7 +214,7 @@ def _feeling(section, analysis, clause, context, clause_list):
         sent = _sentence_of(analysis, clause)
         start, end = sent.start_char, sent.end_char
         answer = REACTIONS.get(token.lemma_.lower(), word)
-    return _item(section, question, answer, Element.FEELING, shown, start, end,
+    return found_item(question, answer, Element.FEELING, shown, section, start, end,
                  0.7 + 0.1 * bool(extra))
 
 
@@ -269,16 +234,16 @@ def _causal(section, analysis, clause, context, clause_list):
             return None
         question = ask(host, "Why")
         answer = state(clause)
-        start, end = _span(analysis, clause.tokens)
-        return _item(section, question, answer, Element.CAUSAL, True, start, end, 0.8)
+        start, end = span_of(clause.tokens)
+        return found_item(question, answer, Element.CAUSAL, True, section, start, end, 0.8)
     # "X, so Y": X answers why Y.
     if clause.marker == "so":
         earlier = [c for c in clause_list if c.head.i < clause.head.i and usable(c)]
         if earlier:
             cause = earlier[-1]
             question = ask(clause, "Why")
-            start, end = _span(analysis, cause.tokens)
-            return _item(section, question, state(cause), Element.CAUSAL, True, start, end, 0.75)
+            start, end = span_of(cause.tokens)
+            return found_item(question, state(cause), Element.CAUSAL, True, section, start, end, 0.75)
     # "He went to the wood to fetch water": the purpose answers why.
     for t in clause.tail:
         if t.dep_ == "advcl" and t.head.i == clause.head.i and t.pos_ == "VERB" \
@@ -286,9 +251,9 @@ def _causal(section, analysis, clause, context, clause_list):
                 and t.i > clause.head.i + 1 and clause.head.lemma_ not in WEAK_VERBS | {"want", "try", "wish", "like", "go"}:
             phrase = list(t.subtree)
             question = ask(clause, "Why", gap={x.i for x in phrase})
-            start, end = _span(analysis, phrase)
+            start, end = span_of(phrase)
             answer = "to " + words([x for x in phrase if not (x.lower_ == "to" and x.head.i == t.i)])
-            return _item(section, question, answer, Element.CAUSAL, True, start, end, 0.7)
+            return found_item(question, answer, Element.CAUSAL, True, section, start, end, 0.7)
     # A feeling or a reaction and the event before it: why the character felt or
     # acted so (implicit: the text does not say "because").
     feel = [t for t in clause.tail if t.dep_ == "acomp" and t.lower_ in FEELINGS]
@@ -307,8 +272,8 @@ def _causal(section, analysis, clause, context, clause_list):
                 any(t.lower_ in ("had", "'d") for t in clause.aux):
             return None
         question = ask(clause, "Why")
-        start, end = _span(analysis, cause.tokens)
-        return _item(section, question, state(cause), Element.CAUSAL, False, start, end, 0.7)
+        start, end = span_of(cause.tokens)
+        return found_item(question, state(cause), Element.CAUSAL, False, section, start, end, 0.7)
     return None
 
 
@@ -316,58 +281,16 @@ def _outcome(section, analysis, clause, context, clause_list):
     if context is not None and context.marker in ("when", "after", "as", "once"):
         question = finish(f"What happened {_when(context)} {state(context, tense_past=True)}")
         answer = state(clause)
-        start, end = _span(analysis, clause.tokens)
-        return _item(section, question, answer, Element.OUTCOME, True, start, end, 0.75)
+        start, end = span_of(clause.tokens)
+        return found_item(question, answer, Element.OUTCOME, True, section, start, end, 0.75)
     if clause.marker == "so":
         earlier = [c for c in clause_list if c.head.i < clause.head.i and usable(c)]
         if earlier:
             question = finish(f"What happened because {state(earlier[-1], tense_past=True)}")
-            start, end = _span(analysis, clause.tokens)
-            return _item(section, question, state(clause), Element.OUTCOME, True, start, end,
+            start, end = span_of(clause.tokens)
+            return found_item(question, state(clause), Element.OUTCOME, True, section, start, end,
                          0.75)
     return None
-
-
-def predictions_between(section, analysis, following, next_analysis) -> list[QAItem]:
-    """What a character of this section does early in the next one, asked from the
-    last event of this one (implicit: the reader has to guess it)."""
-    last = None
-    for clause_list in reversed(analysis.sentence_clauses):
-        good = [c for c in clause_list if usable(c) and c.head.lemma_ not in SPEECH
-                and c.head.i not in analysis.quoted and c.head.pos_ == "VERB"
-                and not _negated(c) and _tail_len(c) >= 2]
-        if good:
-            last = good[-1]
-            break
-    if last is None:
-        return []
-    actors = [c.subject_text for cl in analysis.sentence_clauses for c in cl if usable(c)]
-    out = []
-    for index, clause_list in enumerate(next_analysis.sentence_clauses[:4]):
-        for clause in clause_list:
-            if not usable(clause) or clause.head.pos_ != "VERB" \
-                    or clause.head.lemma_ in WEAK_VERBS | SPEECH or not clause.tail \
-                    or clause.head.i in next_analysis.quoted or _negated(clause):
-                continue
-            if clause.subject_text not in actors:
-                continue
-            after = state(last, tense_past=True, resolver=analysis.resolver,
-                          same_as=clause.subject_text)
-            if clause.passive:
-                question = finish(f"What will happen to {clause.subject_text} after {after}")
-            else:
-                question = finish(f"What will {clause.subject_text} do after {after}")
-            answer = state(clause)
-            start, end = _span(next_analysis, clause.tokens)
-            confidence = 0.6 + 0.15 * (clause.subject_text == last.subject_text)
-            item = _item(section, question, answer, Element.PREDICTION, False, start, end,
-                         confidence, sections=[section.id, following.id],
-                         evidence_section=following)
-            if item is not None:
-                out.append(item)
-            if len(out) >= 2:
-                return out
-    return out
 
 
 def _well_formed(item: QAItem) -> bool:

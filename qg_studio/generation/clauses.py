@@ -46,6 +46,15 @@ class Clause:
         return last.idx + len(last.text)
 
     @property
+    def negated(self) -> bool:
+        return any(t.dep_ == "neg" or t.lower_ == "never" for t in self.aux + self.tail[:2])
+
+    @property
+    def tail_words(self) -> int:
+        """How many words follow the verb (punctuation not counted)."""
+        return len([t for t in self.tail if not t.is_punct])
+
+    @property
     def passive(self) -> bool:
         return any(t.dep_ == "auxpass" for t in self.aux)
 

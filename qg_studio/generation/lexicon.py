@@ -1,4 +1,4 @@
-"""Word lists the candidate finder and the writer share: feelings, times, places."""
+"""Word lists the finders and the writer share: feelings, times, places, verbs."""
 
 from __future__ import annotations
 
@@ -13,6 +13,9 @@ REACTIONS: dict[str, str] = resources.data("shown_feelings.json")["by_lemma"]
 TIME_WORDS = resources.words("time_words.txt")
 PLACE_PREPOSITIONS = resources.words("place_prepositions.txt")
 PLACE_NOUNS = resources.words("place_nouns.txt")
+# Verbs a question is not asked about: reported speech, and verbs too weak to act.
+SAYING_VERBS = resources.words("saying_verbs.txt")
+WEAK_VERBS = resources.words("weak_verbs.txt")
 
 
 def feeling_word(lemma: str, text: str) -> str | None:

@@ -14,19 +14,22 @@ import re
 from collections import Counter
 from typing import Sequence
 
+from qg_studio import resources
 from qg_studio.generation.analysis import Analysis, analyse_many
 from qg_studio.generation.clauses import usable
-from qg_studio.generation.grammar import finish, state
+from qg_studio.generation.grammar import ask, finish, state
+from qg_studio.generation.items import found_item
 from qg_studio.generation.lexicon import PLACE_NOUNS, PLACE_PREPOSITIONS
 from qg_studio.generation.mentions import PRONOUNS, is_animate
-from qg_studio.schema import AnswerKind, Element, Evidence, Explicitness, QAItem, Scope, Section
+from qg_studio.generation.predictions import part_end_predictions
+from qg_studio.schema import Element, QAItem, Section
 
 STORY_LEVEL = "story_level"  # scores key: the item asks about the whole story
-SECTION_END = "section_end"  # scores key: a prediction asked where a part of the story ends
-TURNS = ("one day", "suddenly", "but one day", "then one day", "one morning", "one night",
-         "one evening", "at last", "but when", "soon after", "the next day", "but then", "when")
-WANTS = {"want": "want to do", "wish": "wish to do", "long": "long to do", "hope": "hope to do",
-         "decide": "decide to do", "try": "try to do", "plan": "plan to do"}
+# The word lists are data files under qg_studio/resources/.
+TURNS = resources.words("turn_openers.txt")  # "One day, ...": where the story turns
+WANTS = resources.words("want_verbs.txt")  # "What did the Heron want to do?"
+# Seeing, saying, being and going: not acting on the story's turn.
+NON_ACTION_VERBS = resources.words("non_action_verbs.txt")
 _MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
 
 
@@ -81,21 +84,6 @@ def _key(name: str) -> str:
     return re.sub(r"^(the|a|an)\s+", "", name.lower()).strip()
 
 
-def _item(question: str, answer: str, element: Element, explicit: bool, section: Section,
-          start: int, end: int, confidence: float, ids: list[int]) -> QAItem | None:
-    answer = answer.strip(" ,;:.\"'“”")
-    start, end = max(0, start), min(len(section.text), end)
-    if not question or not answer or end <= start:
-        return None
-    return QAItem(
-        question=question, answers=[answer], element=element,
-        explicitness=Explicitness.EXPLICIT if explicit else Explicitness.IMPLICIT,
-        answer_kind=AnswerKind.EXTRACTIVE if explicit else AnswerKind.ABSTRACTIVE,
-        scope=Scope.SUMMARY if len(ids) > 1 else Scope.LOCAL, sections=list(ids),
-        evidence=[Evidence(section.id, start, end, section.text[start:end])],
-        scores={"confidence": round(confidence, 3)})
-
-
 def _first_sentence_with(sections, analyses, name: str):
     key = _key(name)
     for section, analysis in zip(sections, analyses):
@@ -115,7 +103,7 @@ def _who(sections, analyses, cast, ids) -> QAItem | None:
     else:
         answer, question = cast[0], "Who is the main character of the story?"
     section, sent = _first_sentence_with(sections, analyses, cast[0])
-    return _item(question, answer, Element.CHARACTER, True, section, sent.start_char,
+    return found_item(question, answer, Element.CHARACTER, True, section, sent.start_char,
                  sent.end_char, 0.8, ids)
 
 
@@ -145,7 +133,7 @@ def _where(section: Section, analysis: Analysis, ids) -> QAItem | None:
             if len(phrase) > 10:
                 continue
             start, end = phrase[0].idx, phrase[-1].idx + len(phrase[-1].text)
-            return _item("Where does the story take place?", section.text[start:end],
+            return found_item("Where does the story take place?", section.text[start:end],
                          Element.SETTING, True, section, start, end, 0.75, ids)
     return None
 
@@ -168,9 +156,9 @@ def _want(sections, analyses, cast, ids) -> QAItem | None:
                 start, end = phrase[0].idx, phrase[-1].idx + len(phrase[-1].text)
                 if any(ch in section.text[start:end] for ch in '\n:;"“”'):
                     continue
-                verb = WANTS[clause.head.lemma_]
+                verb = f"{clause.head.lemma_} to do"
                 question = finish(f"What did {clause.subject_text} {verb}")
-                return _item(question, section.text[start:end], Element.ACTION, True,
+                return found_item(question, section.text[start:end], Element.ACTION, True,
                              section, start, end, 0.75, ids)
     return None
 
@@ -209,18 +197,14 @@ def _turning_point(sections, analyses, ids) -> QAItem | None:
         if not context:
             return None
         question = finish(f"What happened when {state(context[0], tense_past=True)}")
-        return _item(question, state(clause), Element.OUTCOME, True, section,
+        return found_item(question, state(clause), Element.OUTCOME, True, section,
                      clause.start_char, clause.end_char, 0.75, ids)
     answer = state(clause, skip={t.i for t in clause.front})
     answer = re.sub(rf"^{re.escape(opener)}\s*,?\s*", "", answer, flags=re.I)
     when = opener.replace("but ", "").replace("then ", "")
     question = finish(f"What important thing happened {when}")
-    return _item(question, answer, Element.ACTION, False, section, clause.start_char,
+    return found_item(question, answer, Element.ACTION, False, section, clause.start_char,
                  clause.end_char, 0.7, ids)
-
-
-SEEING = {"see", "hear", "notice", "look", "watch", "find", "know", "think", "feel", "say",
-          "tell", "ask", "be", "have", "come", "go", "begin", "seem"}
 
 
 def _why_act(sections, analyses, cast, ids) -> QAItem | None:
@@ -233,12 +217,10 @@ def _why_act(sections, analyses, cast, ids) -> QAItem | None:
     at, turn, _ = found
     keys = {_key(c) for c in cast[:3]}
     section, analysis = sections[at], analyses[at]
-    from qg_studio.generation.grammar import ask
-
     for index in range(turn + 1, min(turn + 4, len(analysis.sentences))):
         for clause in analysis.sentence_clauses[index]:
             if clause.head.dep_ != "ROOT" or clause.head.pos_ != "VERB" or \
-                    clause.head.lemma_ in SEEING or clause.head.i in analysis.quoted or \
+                    clause.head.lemma_ in NON_ACTION_VERBS or clause.head.i in analysis.quoted or \
                     _key(clause.subject_text) not in keys or not clause.tail or \
                     any(t.dep_ == "neg" for t in clause.aux):
                 continue
@@ -248,7 +230,7 @@ def _why_act(sections, analyses, cast, ids) -> QAItem | None:
             if not before or not question or len(question.split()) > 14:
                 continue
             cause = before[0]
-            return _item(question, state(cause, tense_past=True), Element.CAUSAL, False,
+            return found_item(question, state(cause, tense_past=True), Element.CAUSAL, False,
                          section, cause.start_char, cause.end_char, 0.65, ids)
     return None
 
@@ -304,7 +286,7 @@ def _ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
         answer = " ".join(state(c) for c in analysis.sentence_clauses[index]
                           if usable(c) and c.head.dep_ in ("ROOT", "conj"))
         answer = answer or state(clause)
-        return _item("How does the story end?", answer, Element.OUTCOME, True, section,
+        return found_item("How does the story end?", answer, Element.OUTCOME, True, section,
                      sent.start_char, sent.end_char, 0.8, ids)
     return None
 
@@ -314,43 +296,5 @@ def _lesson(section: Section, moral, ids) -> QAItem | None:
         return None
     start, end = moral
     answer = _MORAL.sub("", section.text[start:end])
-    return _item("What lesson does the story teach?", answer, Element.OUTCOME, False,
+    return found_item("What lesson does the story teach?", answer, Element.OUTCOME, False,
                  section, start, end, 0.8, ids)
-
-
-def part_end_predictions(sections: Sequence[Section], analyses: Sequence[Analysis]
-                         ) -> list[QAItem]:
-    """"What will the Goat do after she saw the fox?" asked where a section or a
-    paragraph ends, answered by what the next part tells (implicit: a guess)."""
-    from qg_studio.generation.candidates import predictions_between
-
-    out: list[QAItem] = []
-    for index, (section, analysis) in enumerate(zip(sections, analyses)):
-        if index + 1 < len(sections):
-            out.extend(predictions_between(section, analysis, sections[index + 1],
-                                           analyses[index + 1]))
-        out.extend(_paragraph_predictions(section))
-    for item in out:
-        item.scores[SECTION_END] = 1.0
-    return out
-
-
-def _paragraph_predictions(section: Section) -> list[QAItem]:
-    from qg_studio.generation.candidates import predictions_between
-
-    spans = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*",
-                                                      section.text)]
-    spans = [s for s in spans if len(section.text[s[0]:s[1]].split()) >= 12]
-    out: list[QAItem] = []
-    for (a0, a1), (b0, b1) in zip(spans, spans[1:]):
-        here = Section(section.id, section.text[a0:a1])
-        after = Section(section.id, section.text[b0:b1])
-        first, second = analyse_many([here.text, after.text])
-        for item in predictions_between(here, first, after, second):
-            # Offsets were read in the paragraph: move them into the section.
-            ev = item.evidence[0]
-            item.evidence = [Evidence(section.id, ev.start + b0, ev.end + b0, ev.text)]
-            item.sections = [section.id]
-            item.scope = Scope.LOCAL
-            out.append(item)
-    return out

@@ -1,0 +1,42 @@
+"""One candidate item from an answer a finder has found: its evidence, kind and scope.
+
+The section finders (candidates.py), the story-level rules (story_level.py) and the
+predictions across parts (predictions.py) all end the same way: a question, an answer
+and the span of the text that answers it become a :class:`~qg_studio.schema.QAItem`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from qg_studio.schema import AnswerKind, Element, Evidence, Explicitness, QAItem, Scope, Section
+
+
+def found_item(question: str, answer: str, element: Element, explicit: bool, where: Section,
+               start: int, end: int, confidence: float,
+               sections: Sequence[int] | None = None) -> QAItem | None:
+    """The item, its evidence ``where.text[start:end]``; ``sections`` (by default the
+    evidence's own) makes it a summary question when it spans more than one. None when
+    the question or the answer is empty or the span is."""
+    answer = answer.strip(" ,;:.\"'“”")
+    start, end = max(0, start), min(len(where.text), end)
+    if not question or not answer or end <= start:
+        return None
+    ids = list(sections) if sections else [where.id]
+    return QAItem(
+        question=question, answers=[answer], element=element,
+        explicitness=Explicitness.EXPLICIT if explicit else Explicitness.IMPLICIT,
+        answer_kind=AnswerKind.EXTRACTIVE if explicit else AnswerKind.ABSTRACTIVE,
+        scope=Scope.SUMMARY if len(ids) > 1 else Scope.LOCAL, sections=ids,
+        evidence=[Evidence(where.id, start, end, where.text[start:end])],
+        scores={"confidence": round(confidence, 3)})
+
+
+def span_of(tokens: list) -> tuple[int, int]:
+    """The character span of some tokens, edge spaces and punctuation left out
+    (an apostrophe or a hyphen kept)."""
+    tokens = [t for t in tokens if not t.is_space and (not t.is_punct or t.text in "'-")]
+    if not tokens:
+        return 0, 0
+    first, last = min(tokens, key=lambda t: t.i), max(tokens, key=lambda t: t.i)
+    return first.idx, last.idx + len(last.text)

@@ -1,0 +1,97 @@
+"""Predictions: what a character does early in the next part, asked where a part ends.
+
+"What will the Goat do after she saw the fox?" is asked from the last event of a section
+(or a paragraph) and answered by what the next one tells; the answer is a guess for the
+reader (implicit). The section finders ask it between two sections, the story-level rules
+at the end of every section and paragraph.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+
+from qg_studio.generation.analysis import Analysis, analyse_many
+from qg_studio.generation.clauses import usable
+from qg_studio.generation.grammar import finish, state
+from qg_studio.generation.items import found_item, span_of
+from qg_studio.generation.lexicon import SAYING_VERBS, WEAK_VERBS
+from qg_studio.schema import Element, Evidence, QAItem, Scope, Section
+
+SECTION_END = "section_end"  # scores key: a prediction asked where a part of the story ends
+
+
+def predictions_between(section: Section, analysis: Analysis, following: Section,
+                        next_analysis: Analysis) -> list[QAItem]:
+    """What a character of this section does early in the next one, asked from the
+    last event of this one (implicit: the reader has to guess it)."""
+    last = None
+    for clause_list in reversed(analysis.sentence_clauses):
+        good = [c for c in clause_list if usable(c) and c.head.lemma_ not in SAYING_VERBS
+                and c.head.i not in analysis.quoted and c.head.pos_ == "VERB"
+                and not c.negated and c.tail_words >= 2]
+        if good:
+            last = good[-1]
+            break
+    if last is None:
+        return []
+    actors = [c.subject_text for cl in analysis.sentence_clauses for c in cl if usable(c)]
+    out = []
+    for index, clause_list in enumerate(next_analysis.sentence_clauses[:4]):
+        for clause in clause_list:
+            if not usable(clause) or clause.head.pos_ != "VERB" \
+                    or clause.head.lemma_ in WEAK_VERBS | SAYING_VERBS or not clause.tail \
+                    or clause.head.i in next_analysis.quoted or clause.negated:
+                continue
+            if clause.subject_text not in actors:
+                continue
+            after = state(last, tense_past=True, resolver=analysis.resolver,
+                          same_as=clause.subject_text)
+            if clause.passive:
+                question = finish(f"What will happen to {clause.subject_text} after {after}")
+            else:
+                question = finish(f"What will {clause.subject_text} do after {after}")
+            answer = state(clause)
+            start, end = span_of(clause.tokens)
+            confidence = 0.6 + 0.15 * (clause.subject_text == last.subject_text)
+            item = found_item(question, answer, Element.PREDICTION, False, following, start,
+                              end, confidence, [section.id, following.id])
+            if item is not None:
+                out.append(item)
+            if len(out) >= 2:
+                return out
+    return out
+
+
+def part_end_predictions(sections: Sequence[Section], analyses: Sequence[Analysis]
+                         ) -> list[QAItem]:
+    """"What will the Goat do after she saw the fox?" asked where a section or a
+    paragraph ends, answered by what the next part tells (implicit: a guess)."""
+    out: list[QAItem] = []
+    for index, (section, analysis) in enumerate(zip(sections, analyses)):
+        if index + 1 < len(sections):
+            out.extend(predictions_between(section, analysis, sections[index + 1],
+                                           analyses[index + 1]))
+        out.extend(_paragraph_predictions(section))
+    for item in out:
+        item.scores[SECTION_END] = 1.0
+    return out
+
+
+def _paragraph_predictions(section: Section) -> list[QAItem]:
+    spans = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*",
+                                                      section.text)]
+    spans = [s for s in spans if len(section.text[s[0]:s[1]].split()) >= 12]
+    out: list[QAItem] = []
+    for (a0, a1), (b0, b1) in zip(spans, spans[1:]):
+        here = Section(section.id, section.text[a0:a1])
+        after = Section(section.id, section.text[b0:b1])
+        first, second = analyse_many([here.text, after.text])
+        for item in predictions_between(here, first, after, second):
+            # Offsets were read in the paragraph: move them into the section.
+            ev = item.evidence[0]
+            item.evidence = [Evidence(section.id, ev.start + b0, ev.end + b0, ev.text)]
+            item.sections = [section.id]
+            item.scope = Scope.LOCAL
+            out.append(item)
+    return out
