@@ -1,4 +1,4 @@
-"""The seq2seq model registry, device choice and the one cached load per checkpoint.
+"""The model registry, where each model lives, device choice and the engine choice.
 
 The registry is ``models/registry.toml`` (shipped) with ``$QG_STUDIO_HOME/registry.toml``
 (what ``qg-studio train`` adds on this machine) merged over it by name. An entry::
@@ -20,8 +20,7 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import dataclass, field
-from functools import lru_cache
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -71,10 +70,7 @@ class ModelEntry:
             _looks_like_hub_id(self.source)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"name": self.name, "source": self.source, "architecture": self.architecture,
-                "prompt_format": self.prompt_format, "roles": list(self.roles),
-                "stage": self.stage, "needs_download": self.needs_download,
-                "description": self.description, "origin": self.origin, "engine": self.engine}
+        return asdict(self)
 
 
 # -- registry ---------------------------------------------------------------------------
@@ -311,7 +307,7 @@ def pull(name: str, registry: dict[str, ModelEntry] | None = None,
     return Path(path)
 
 
-# -- device, dtype, loading ------------------------------------------------------------------
+# -- device and dtype ------------------------------------------------------------------
 
 def choose_device(device: str | None = None):
     """(torch.device, dtype): CUDA in bf16 (fp16 on older GPUs) when there is one, else CPU fp32."""
@@ -325,71 +321,6 @@ def choose_device(device: str | None = None):
     else:
         dtype = torch.float32  # half precision on CPU is slower than fp32, and less exact
     return dev, dtype
-
-
-@dataclass
-class LoadedModel:
-    model: Any
-    tokenizer: Any
-    device: Any
-    dtype: Any
-    location: str
-    max_input_tokens: int
-    max_new_tokens: int
-    meta: dict[str, Any]
-
-    @property
-    def is_encoder_decoder_warm_start(self) -> bool:
-        return getattr(self.model.config, "model_type", "") == "encoder-decoder"
-
-
-def _max_input_tokens(config, tokenizer, meta: dict[str, Any]) -> int:
-    if meta.get("max_source_length"):
-        return int(meta["max_source_length"])
-    for cfg in (config, getattr(config, "encoder", None)):
-        for key in ("max_position_embeddings", "n_positions"):
-            value = getattr(cfg, key, None) if cfg is not None else None
-            if isinstance(value, int) and value > 0:
-                return value
-    limit = getattr(tokenizer, "model_max_length", None)
-    # T5 has relative positions and no hard limit; its tokenizer says 512, as it was trained.
-    return int(limit) if isinstance(limit, int) and 0 < limit < 100_000 else 512
-
-
-def _max_new_tokens(model, meta: dict[str, Any]) -> int:
-    if meta.get("max_target_length"):
-        return int(meta["max_target_length"])
-    gen = getattr(model, "generation_config", None)
-    if gen is not None and getattr(gen, "max_new_tokens", None):
-        return int(gen.max_new_tokens)
-    if gen is not None and getattr(gen, "max_length", None) not in (None, 20):
-        return int(gen.max_length)  # 20 is transformers' placeholder default, not the model's
-    return 64
-
-
-@lru_cache(maxsize=4)
-def _load(location: str, device: str | None) -> LoadedModel:
-    from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
-
-    dev, dtype = choose_device(device)
-    try:
-        tokenizer = AutoTokenizer.from_pretrained(location)
-        model = AutoModelForSeq2SeqLM.from_pretrained(location, dtype=dtype)
-    except Exception as exc:
-        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
-        raise ModelError(f"cannot load the seq2seq model at {location}: {first}") from None
-    model.to(dev)
-    model.eval()
-    meta = read_meta(location) if Path(location).is_dir() else {}
-    return LoadedModel(model=model, tokenizer=tokenizer, device=dev, dtype=dtype,
-                       location=location, max_input_tokens=_max_input_tokens(
-                           model.config, tokenizer, meta),
-                       max_new_tokens=_max_new_tokens(model, meta), meta=meta)
-
-
-def load_seq2seq(source: str, device: str | None = None) -> LoadedModel:
-    """Load a seq2seq checkpoint once per process (a folder, a cached hub model or a hub id)."""
-    return _load(locate(source), device)
 
 
 # -- engine choice -----------------------------------------------------------------------
@@ -437,6 +368,8 @@ def choose_engine(role: str, registry: dict[str, ModelEntry] | None = None,
             problems.append(f"{entry.name}: {problem}")
             continue
         try:
+            from qg_studio.seq2seq import load_seq2seq
+
             loaded = load_seq2seq(entry.source, device)
         except Exception as exc:  # a broken checkpoint must not take the app down
             problems.append(f"{entry.name}: broken ({exc})")

@@ -1,7 +1,9 @@
-"""Batched decoding for any loaded seq2seq model (T5, BART, BERT2BERT).
+"""Any seq2seq model (T5, BART, BERT2BERT): loaded once per checkpoint, decoded in batches.
 
-Shared by the question generator, the unified answerer and the training recipes'
-validation, so that all three decode the same way: inputs sorted by length (less
+:func:`load_seq2seq` opens a folder, a cached hub model or a hub id (found through
+:func:`qg_studio.models.locate`) on the device :func:`qg_studio.models.choose_device` picks.
+The decoding is shared by the question generator, the unified answerer and the training
+recipes' validation, so that all three decode the same way: inputs sorted by length (less
 padding), per-call beam/sampling settings, one confidence per output.
 """
 
@@ -10,7 +12,100 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import asdict, dataclass
+from functools import lru_cache
+from pathlib import Path
 from typing import Any, Sequence
+
+from qg_studio.models import (
+    ModelError,
+    ResolvedModel,
+    choose_device,
+    default_model,
+    locate,
+    read_meta,
+    resolve,
+)
+
+
+@dataclass
+class LoadedModel:
+    model: Any
+    tokenizer: Any
+    device: Any
+    dtype: Any
+    location: str
+    max_input_tokens: int
+    max_new_tokens: int
+    meta: dict[str, Any]
+
+    @property
+    def is_encoder_decoder_warm_start(self) -> bool:
+        return getattr(self.model.config, "model_type", "") == "encoder-decoder"
+
+
+def _max_input_tokens(config, tokenizer, meta: dict[str, Any]) -> int:
+    if meta.get("max_source_length"):
+        return int(meta["max_source_length"])
+    for cfg in (config, getattr(config, "encoder", None)):
+        for key in ("max_position_embeddings", "n_positions"):
+            value = getattr(cfg, key, None) if cfg is not None else None
+            if isinstance(value, int) and value > 0:
+                return value
+    limit = getattr(tokenizer, "model_max_length", None)
+    # T5 has relative positions and no hard limit; its tokenizer says 512, as it was trained.
+    return int(limit) if isinstance(limit, int) and 0 < limit < 100_000 else 512
+
+
+def _max_new_tokens(model, meta: dict[str, Any]) -> int:
+    if meta.get("max_target_length"):
+        return int(meta["max_target_length"])
+    gen = getattr(model, "generation_config", None)
+    if gen is not None and getattr(gen, "max_new_tokens", None):
+        return int(gen.max_new_tokens)
+    if gen is not None and getattr(gen, "max_length", None) not in (None, 20):
+        return int(gen.max_length)  # 20 is transformers' placeholder default, not the model's
+    return 64
+
+
+@lru_cache(maxsize=4)
+def _load(location: str, device: str | None) -> LoadedModel:
+    from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+
+    dev, dtype = choose_device(device)
+    try:
+        tokenizer = AutoTokenizer.from_pretrained(location)
+        model = AutoModelForSeq2SeqLM.from_pretrained(location, dtype=dtype)
+    except Exception as exc:
+        first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise ModelError(f"cannot load the seq2seq model at {location}: {first}") from None
+    model.to(dev)
+    model.eval()
+    meta = read_meta(location) if Path(location).is_dir() else {}
+    return LoadedModel(model=model, tokenizer=tokenizer, device=dev, dtype=dtype,
+                       location=location, max_input_tokens=_max_input_tokens(
+                           model.config, tokenizer, meta),
+                       max_new_tokens=_max_new_tokens(model, meta), meta=meta)
+
+
+def load_seq2seq(source: str, device: str | None = None) -> LoadedModel:
+    """Load a seq2seq checkpoint once per process (a folder, a cached hub model or a hub id)."""
+    return _load(locate(source), device)
+
+
+_NO_MODEL = {"qg": "no question-generation model", "qa": "no seq2seq answering model"}
+
+
+def load_for_role(model: str | None, role: str,
+                  device: str | None = None) -> tuple[ResolvedModel, LoadedModel]:
+    """An engine's model: ``model`` (a registry name, a checkpoint folder or a hub id), or
+    the first ready registry model for ``role`` ("qg" or "qa") that is here."""
+    if model is None:
+        model = default_model(role)
+    if not model:
+        raise ModelError(f"{_NO_MODEL[role]} is available: pass --model DIR "
+                         f"(a checkpoint folder or hub id) or train one (qg-studio train {role})")
+    resolved = resolve(model, role)
+    return resolved, load_seq2seq(resolved.location, device)
 
 
 @dataclass

@@ -190,9 +190,11 @@ def test_device_and_dtype_choice(monkeypatch, cuda, bf16, expected):
 
 def test_load_is_cached_once_per_process(tmp_path):
     folder = tiny_t5(tmp_path / "cached")
-    first = models.load_seq2seq(str(folder))
-    assert models.load_seq2seq(str(folder)) is first
+    from qg_studio.seq2seq import load_seq2seq
+
+    first = load_seq2seq(str(folder))
+    assert load_seq2seq(str(folder)) is first
     assert first.device.type in ("cpu", "cuda")
     with pytest.raises(ModelError) as err:
-        models.load_seq2seq(str(tmp_path / "missing-dir"))
+        load_seq2seq(str(tmp_path / "missing-dir"))
     assert "\n" not in str(err.value)

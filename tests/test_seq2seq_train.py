@@ -109,7 +109,7 @@ def test_checkpoints_of_a_run_cut_short_carry_their_prompt_settings(tmp_path, on
                                                                      monkeypatch):
     from transformers import Seq2SeqTrainer
 
-    from qg_studio.models import load_seq2seq
+    from qg_studio.seq2seq import load_seq2seq
     from qg_studio.train.seq2seq import TrainSettings, run
 
     data = tmp_path / "data"

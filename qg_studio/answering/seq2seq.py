@@ -68,16 +68,9 @@ class UnifiedSeq2SeqAnswerer:
     def __init__(self, model: str | None = None, device: str | None = None,
                  num_beams: int = 4, batch_size: int = 16, max_new_tokens: int | None = None,
                  **_ignored: Any):
-        from qg_studio.models import ModelError, default_model, load_seq2seq, resolve
-        from qg_studio.seq2seq import DecodeSettings
+        from qg_studio.seq2seq import DecodeSettings, load_for_role
 
-        if model is None:
-            model = default_model("qa")
-        if not model:
-            raise ModelError("no seq2seq answering model is available: pass --model DIR "
-                             "(a checkpoint folder or hub id) or train one (qg-studio train qa)")
-        self.resolved = resolve(model, "qa")
-        self.loaded = load_seq2seq(self.resolved.location, device)
+        self.resolved, self.loaded = load_for_role(model, "qa", device)
         self.settings = DecodeSettings(num_beams=num_beams, batch_size=batch_size,
                                        max_new_tokens=max_new_tokens, no_repeat_ngram_size=0)
 

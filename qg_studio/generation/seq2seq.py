@@ -57,16 +57,9 @@ class Seq2SeqGenerator:
                  num_beams: int = 4, do_sample: bool = False, temperature: float = 1.0,
                  top_p: float = 0.95, batch_size: int = 16, max_new_tokens: int | None = None,
                  seed: int | None = 0, oversample: int = 2, **_ignored: Any):
-        from qg_studio.models import ModelError, default_model, load_seq2seq, resolve
-        from qg_studio.seq2seq import DecodeSettings
+        from qg_studio.seq2seq import DecodeSettings, load_for_role
 
-        if model is None:
-            model = default_model("qg")
-        if not model:
-            raise ModelError("no question-generation model is available: pass --model DIR "
-                             "(a checkpoint folder or hub id) or train one (qg-studio train qg)")
-        self.resolved = resolve(model, "qg")
-        self.loaded = load_seq2seq(self.resolved.location, device)
+        self.resolved, self.loaded = load_for_role(model, "qg", device)
         self.settings = DecodeSettings(num_beams=num_beams, do_sample=do_sample,
                                        temperature=temperature, top_p=top_p,
                                        batch_size=batch_size, max_new_tokens=max_new_tokens,

@@ -199,7 +199,8 @@ def train_pairs(model, tokenizer, train: Sequence[Pair], val: Sequence[Pair], ou
         Seq2SeqTrainingArguments,
     )
 
-    from qg_studio.models import LoadedModel, choose_device, write_meta
+    from qg_studio.models import choose_device, write_meta
+    from qg_studio.seq2seq import LoadedModel
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
