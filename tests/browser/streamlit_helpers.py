@@ -29,6 +29,13 @@ def wait_for_app(page, timeout: float = 60_000) -> None:
     except PlaywrightTimeout:
         pass  # no rerun was triggered, or it was over before we looked
     page.wait_for_selector(IDLE, timeout=timeout)
+    # A widget's callback can start one more run right after the first ends.
+    for _ in range(3):
+        try:
+            page.wait_for_selector(RUNNING, timeout=400)
+        except PlaywrightTimeout:
+            return
+        page.wait_for_selector(IDLE, timeout=timeout)
 
 
 def open_page(page, app_url: str, path: str = "") -> None:

@@ -52,16 +52,20 @@ def _select(page, label: str, option: str) -> None:
 def _question_options(page) -> list[str]:
     """The entries of the "Question to review" list, as the teacher sees them."""
     picker = page.get_by_label("Question to review", exact=True)
-    for _ in range(3):  # a click that lands during a rerun is lost: try again
+    texts: list[str] = []
+    for _ in range(6):  # a rerun that lands while the list is open closes it: try again
+        wait_for_app(page)
         picker.click()
         try:
             page.get_by_role("option").first.wait_for(timeout=5_000)
-            break
         except PlaywrightTimeout:
-            wait_for_app(page)
-    page.wait_for_timeout(300)  # the list renders all its options after the first
-    texts = page.get_by_role("option").all_inner_texts()
+            continue
+        page.wait_for_timeout(300)  # the list renders all its options after the first
+        texts = page.get_by_role("option").all_inner_texts()
+        if texts:
+            break
     page.keyboard.press("Escape")
+    assert texts, "the Question to review list never opened"
     return [t.split(". ", 1)[1] for t in texts]
 
 
