@@ -230,7 +230,7 @@ def test_generate_prompts_carry_the_requested_control_codes(t5_dir, spy):
 def test_training_and_inference_prompts_are_identical(tmp_path, spy, context_words):
     from qg_studio.data.fairytaleqa import read_split
     from qg_studio.generation.seq2seq import Seq2SeqGenerator
-    from qg_studio.train.seq2seq import qg_pairs
+    from qg_studio.train.examples import qg_pairs
 
     text = (
         "The fox ran in the forest. It was hungry. The hen sat in the barn. "

@@ -33,7 +33,7 @@ def test_answer_kinds_for_unified_qa_training():
 
 def test_qa_pairs_use_prefixes_and_lowercase_targets(tmp_path):
     from qg_studio.data.fairytaleqa import read_split
-    from qg_studio.train.seq2seq import qa_pairs
+    from qg_studio.train.examples import qa_pairs
 
     root = write_ftqa(tmp_path, "train", "toy", [TEXT], QUESTIONS + [
         {"question": "Was the king sad?", "answer1": "Yes, he was.", "attribute1": "feeling",
@@ -45,7 +45,7 @@ def test_qa_pairs_use_prefixes_and_lowercase_targets(tmp_path):
 
 
 def test_export_folder_without_val_split_holds_out_stories(tmp_path):
-    from qg_studio.train.seq2seq import load_splits
+    from qg_studio.train.examples import load_splits
 
     for i in range(10):
         write_ftqa(tmp_path, "train", f"story{i}", [TEXT], QUESTIONS)

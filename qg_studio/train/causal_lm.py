@@ -32,7 +32,8 @@ from qg_studio.prompts import (
     lm_qg_prompt,
     qa_target,
 )
-from qg_studio.schema import AnswerKind, section_texts
+from qg_studio.schema import AnswerKind
+from qg_studio.train.examples import YES_NO, expert_pairs, load_splits
 
 
 @dataclass
@@ -65,29 +66,23 @@ class LMExample:
 
 def lm_examples(stories, settings: LMTrainSettings, rng: random.Random) -> list[LMExample]:
     from qg_studio.answer_kind import answer_kind
-    from qg_studio.train.seq2seq import YES_NO
 
     examples: list[LMExample] = []
-    for story in stories:
-        for q in story.questions:
-            context = section_texts(story.sections, q.sections)
-            question = q.row.get("question", "").strip()
-            if not context.strip() or not q.answers or not question:
-                continue
-            item = q.to_item()
-            answer = q.answers[0]
-            examples.append(LMExample("qg", lm_qg_prompt(
-                context, answer, item.element, item.explicitness, settings.qg_window_words),
-                question, f"{item.element.value}/{item.explicitness.value}"))
-            kind = answer_kind(answer=answer, explicitness=item.explicitness)
-            if kind is AnswerKind.EXTRACTIVE and rng.random() > settings.explicit_qa_share:
-                continue
-            target = qa_target(answer)
-            if kind is AnswerKind.YESNO:
-                target = next(w for w in YES_NO if target.startswith(w))
-            examples.append(LMExample("qa", lm_qa_prompt(question, context, kind,
-                                                       settings.qa_window_words),
-                                      target, kind.value))
+    for q, item, context in expert_pairs(stories):
+        question = q.row["question"].strip()
+        answer = q.answers[0]
+        examples.append(LMExample("qg", lm_qg_prompt(
+            context, answer, item.element, item.explicitness, settings.qg_window_words),
+            question, f"{item.element.value}/{item.explicitness.value}"))
+        kind = answer_kind(answer=answer, explicitness=item.explicitness)
+        if kind is AnswerKind.EXTRACTIVE and rng.random() > settings.explicit_qa_share:
+            continue
+        target = qa_target(answer)
+        if kind is AnswerKind.YESNO:
+            target = next(w for w in YES_NO if target.startswith(w))
+        examples.append(LMExample("qa", lm_qa_prompt(question, context, kind,
+                                                   settings.qa_window_words),
+                                  target, kind.value))
     return examples
 
 
@@ -161,7 +156,7 @@ def run(data: str | Path, out: str | Path, settings: LMTrainSettings,
     from transformers import AutoModelForCausalLM, AutoTokenizer, Trainer, TrainingArguments
 
     from qg_studio.causal_lm import BASE_NAME, base_folder
-    from qg_studio.train.seq2seq import _TimeLimit, load_splits
+    from qg_studio.train.callbacks import time_limit
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -202,7 +197,7 @@ def run(data: str | Path, out: str | Path, settings: LMTrainSettings,
         bf16=torch.cuda.is_available(), remove_unused_columns=False)
     callbacks = [_adapter_export_callback(out, meta)()]
     if settings.max_minutes:
-        callbacks.append(_TimeLimit(settings.max_minutes * 60))
+        callbacks.append(time_limit(settings.max_minutes * 60))
     trainer = Trainer(model=model, args=args, train_dataset=train_ds, eval_dataset=val_ds,
                       data_collator=_collate(tokenizer.pad_token_id), callbacks=callbacks)
     resume = last_checkpoint(work)

@@ -24,81 +24,16 @@ import logging
 import random
 import shutil
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any, Callable, Sequence
 
-from qg_studio.answer_kind import YESNO_ANSWER, answer_kind
-from qg_studio.data.fairytaleqa import FtqaStory, read_split
-from qg_studio.prompts import answer_window, qa_input, qa_target, qg_input
-from qg_studio.schema import AnswerKind, section_texts
+from qg_studio.train.callbacks import time_limit
+from qg_studio.train.examples import Pair, load_splits, qa_pairs, qg_pairs
 
 log = logging.getLogger(__name__)
 
 MINILM_BERT2BERT = "minilm-bert2bert"
-YES_NO = {"yes", "no"}
-
-
-@dataclass
-class Pair:
-    source: str
-    target: str
-    references: list[str] = field(default_factory=list)  # what val ROUGE-L is scored against
-    kind: str = ""
-
-
-# -- examples ----------------------------------------------------------------------------
-
-def qg_pairs(stories: Sequence[FtqaStory], fmt: str = "qg-control",
-             context_words: int | None = None) -> list[Pair]:
-    pairs = []
-    for story in stories:
-        for q in story.questions:
-            context = section_texts(story.sections, q.sections)
-            if not context.strip() or not q.answers or not q.row.get("question", "").strip():
-                continue
-            item = q.to_item()
-            context = answer_window(context, q.answers[0], context_words)
-            pairs.append(Pair(qg_input(context, item.element, item.explicitness, q.answers[0],
-                                       fmt=fmt), item.question.strip(), [item.question.strip()],
-                              f"{item.element.value}/{item.explicitness.value}"))
-    return pairs
-
-
-def qa_pairs(stories: Sequence[FtqaStory], fmt: str = "storyqa",
-             context_words: int | None = None) -> list[Pair]:
-    # context_words is accepted for a uniform call but unused: at answering time the
-    # answer is unknown, so a window around it could not be rebuilt.
-    pairs = []
-    for story in stories:
-        for q in story.questions:
-            context = section_texts(story.sections, q.sections)
-            if not context.strip() or not q.answers:
-                continue
-            item = q.to_item()
-            kind = answer_kind(answer=q.answers[0], explicitness=item.explicitness)
-            target = (YESNO_ANSWER.match(q.answers[0]).group(1).lower()
-                      if kind is AnswerKind.YESNO else qa_target(q.answers[0]))
-            refs = [a for a in (q.answers[0], *(q.second_answers[:1])) if a.strip()]
-            pairs.append(Pair(qa_input(item.question, context, kind, fmt=fmt), target, refs,
-                              kind.value))
-    return pairs
-
-
-def load_splits(data: str | Path, train_split: str = "train", val_split: str = "val",
-                val_share: float = 0.1) -> tuple[list[FtqaStory], list[FtqaStory]]:
-    """Train and val stories; a folder without a val split (an export) gives up every
-    tenth story to val, so early stopping and the card's figure are still held out."""
-    root = Path(data)
-    train = read_split(root, train_split)
-    if (root / "section-stories" / val_split).is_dir():
-        return train, read_split(root, val_split)
-    if len(train) < 2:
-        return train, []
-    step = max(2, round(1 / val_share)) if val_share > 0 else len(train) + 1
-    held = {i for i in range(len(train)) if i % step == step - 1} or {len(train) - 1}
-    return ([s for i, s in enumerate(train) if i not in held],
-            [s for i, s in enumerate(train) if i in held])
 
 
 # -- model -------------------------------------------------------------------------------
@@ -238,7 +173,7 @@ def train_pairs(model, tokenizer, train: Sequence[Pair], val: Sequence[Pair], ou
     # read with the prompt settings they were trained on.
     callbacks.append(_meta_callback()(meta))
     if settings.max_minutes:
-        callbacks.append(_TimeLimit(settings.max_minutes * 60))
+        callbacks.append(time_limit(settings.max_minutes * 60))
     collator = DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100)
     trainer = Seq2SeqTrainer(model=model, args=args, data_collator=collator, train_dataset=train_ds,
                              eval_dataset=val_ds if has_val else None, processing_class=tokenizer,
@@ -298,12 +233,6 @@ def _meta_callback():
             return control
 
     return CheckpointMeta
-
-
-def _TimeLimit(seconds: float):
-    from qg_studio.train.callbacks import time_limit
-
-    return time_limit(seconds)
 
 
 def validation_rouge(loaded, pairs: Sequence[Pair], beams: int = 1) -> float:
