@@ -76,7 +76,7 @@ def write_ftqa(root: Path, split: str, story: str, sections: list[str],
     """A one-story folder in the FairytaleQA layout."""
     import csv
 
-    from qg_studio.data.fairytaleqa import QUESTION_COLUMNS
+    from qg_studio.data.question_rows import QUESTION_COLUMNS
 
     (root / "section-stories" / split).mkdir(parents=True, exist_ok=True)
     (root / "questions" / split).mkdir(parents=True, exist_ok=True)

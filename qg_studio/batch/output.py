@@ -17,12 +17,12 @@ from qg_studio.data.fairytaleqa import (
     META_COLUMNS,
     META_FILE,
     CsvLayout,
-    FtqaQuestion,
     FtqaStory,
     write_csv,
     write_story,
 )
 from qg_studio.data.projects import PROVENANCE_COLUMNS
+from qg_studio.data.question_rows import FtqaQuestion
 from qg_studio.schema import Section
 
 FOLDERS = {"section-stories": "-story.csv", "questions": "-questions.csv",

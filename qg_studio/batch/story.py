@@ -146,7 +146,7 @@ def _questions(sections: list[Section], worker: Worker) -> list[QAItem]:
 
 def _rows(items: list[QAItem], engine: str) -> tuple[list[dict[str, str]],
                                                       list[dict[str, str]]]:
-    from qg_studio.data.fairytaleqa import QUESTION_COLUMNS, question_row
+    from qg_studio.data.question_rows import QUESTION_COLUMNS, question_row
 
     rows, provenance = [], []
     for number, item in enumerate(items, start=1):

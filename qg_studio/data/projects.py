@@ -13,13 +13,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Sequence
 
-from qg_studio.data.fairytaleqa import (
-    QUESTION_COLUMNS,
-    CsvLayout,
-    FtqaQuestion,
-    FtqaStory,
-    question_row,
-)
+from qg_studio.data.fairytaleqa import CsvLayout, FtqaStory
+from qg_studio.data.question_rows import QUESTION_COLUMNS, FtqaQuestion, question_row
 from qg_studio.schema import QAItem, ReviewStatus, Section
 from qg_studio.store import Store, StoredStory
 

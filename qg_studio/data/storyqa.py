@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from qg_studio.answer_kind import answer_kind, in_text
-from qg_studio.data.fairytaleqa import FtqaStory, parse_sections
+from qg_studio.data.fairytaleqa import FtqaStory
+from qg_studio.data.question_rows import parse_sections
 from qg_studio.schema import Explicitness
 
 

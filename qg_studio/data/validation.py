@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
 from qg_studio.answer_kind import in_text
-from qg_studio.data.fairytaleqa import parse_sections
+from qg_studio.data.question_rows import parse_sections
 from qg_studio.schema import (
     AnswerKind,
     Element,

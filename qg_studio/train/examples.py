@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Sequence
 
 from qg_studio.answer_kind import YESNO_ANSWER, answer_kind
-from qg_studio.data.fairytaleqa import FtqaQuestion, FtqaStory, read_split
+from qg_studio.data.fairytaleqa import FtqaStory, read_split
+from qg_studio.data.question_rows import FtqaQuestion
 from qg_studio.prompts import answer_window, qa_input, qa_target, qg_input
 from qg_studio.schema import AnswerKind, QAItem, section_texts
 
