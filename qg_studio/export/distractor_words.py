@@ -8,75 +8,44 @@ import re
 from qg_studio import resources
 from qg_studio.nlp import stem, stop_words
 
-# -- lexicons (fallbacks and type cues) -----------------------------------------------
-
-CHARACTER_NOUNS = {
-    "king", "queen", "prince", "princess", "man", "woman", "boy", "girl", "child",
-    "children", "mother", "father", "son", "daughter", "brother", "sister", "wife",
-    "husband", "grandmother", "grandfather", "witch", "wizard", "giant", "dwarf", "fairy",
-    "elf", "troll", "dragon", "fox", "wolf", "bear", "cat", "dog", "bird", "horse", "hen",
-    "goose", "duck", "mouse", "rabbit", "hare", "frog", "lion", "pig", "goat", "cow",
-    "sheep", "owl", "crow", "raven", "miller", "farmer", "soldier", "servant", "maid",
-    "shepherd", "hunter", "tailor", "fisherman", "merchant", "beggar", "knight", "lord",
-    "lady", "stepmother", "youth", "peasant", "emperor", "master", "friend", "people",
-    "huntsman", "cook", "baker", "smith", "woodcutter", "priest", "monk", "robber",
-    "thief", "ogre", "gnome", "mermaid", "stranger", "guard", "ant", "bee", "snake",
-}
-PLACE_NOUNS = {
-    "forest", "wood", "woods", "castle", "palace", "village", "town", "city", "river",
-    "lake", "sea", "ocean", "mountain", "hill", "valley", "garden", "field", "meadow",
-    "house", "home", "cottage", "hut", "cave", "well", "kitchen", "room", "hall",
-    "tower", "church", "market", "road", "path", "bridge", "island", "shore", "beach",
-    "kingdom", "country", "land", "farm", "barn", "stable", "mill", "inn", "court",
-    "door", "window", "bed", "tree", "cellar", "yard", "sky", "world", "school", "shop",
-    "pond", "stream", "desert", "ship", "boat", "bank", "street", "chamber", "dungeon",
-}
-TIME_NOUNS = {
-    "morning", "evening", "night", "day", "midnight", "noon", "dawn", "dusk", "sunset",
-    "sunrise", "winter", "summer", "spring", "autumn", "week", "year", "month", "hour",
-    "christmas", "today", "tomorrow", "yesterday", "afternoon",
-}
+# The lexicons are data files (qg_studio/resources/distractor_*.json): the words that tell
+# an answer's type, and the fallback options, in the order they are offered.
+_CUES = {key: frozenset(words) for key, words in resources.data("distractor_cues.json").items()
+         if not key.startswith("_")}
+CHARACTER_NOUNS = _CUES["character_nouns"]
+PLACE_NOUNS = _CUES["place_nouns"]
+TIME_NOUNS = _CUES["time_nouns"]
+PLACE_PREPS = _CUES["place_prepositions"]
+TIME_PREPS = _CUES["time_prepositions"]
+CLAUSE_LEADS = _CUES["clause_leads"]
+PRONOUNS = _CUES["pronouns"]
+DETERMINERS = _CUES["determiners"]
+NUMBER_WORDS = _CUES["number_words"]
+_FALLBACKS = resources.data("distractor_fallbacks.json")
+FALLBACK_FEELINGS: list[str] = _FALLBACKS["feelings"]
+FALLBACK_CHARACTERS: list[str] = _FALLBACKS["characters"]
+FALLBACK_PLACES: list[str] = _FALLBACKS["places"]
+FALLBACK_TIMES: list[str] = _FALLBACKS["times"]
 # Feelings grouped by meaning (a data file): a distractor never comes from the answer's
 # own group.
 FEELING_GROUPS: list[frozenset[str]] = [
     frozenset(g) for g in resources.data("feeling_groups.json")["groups"]]
 FEELING_WORDS = {word: i for i, group in enumerate(FEELING_GROUPS) for word in group}
-FALLBACK_FEELINGS = ["happy", "sad", "angry", "afraid", "surprised", "proud", "ashamed",
-                     "jealous", "calm", "curious", "grateful", "confused"]
-FALLBACK_CHARACTERS = ["the king", "the old woman", "the miller", "the fox", "the giant",
-                       "the fairy", "the soldier", "the queen", "the farmer", "the wolf"]
-FALLBACK_PLACES = ["the forest", "the castle", "the village", "the river", "the mountain",
-                   "the garden", "the cottage", "the sea", "the market", "the cave"]
-FALLBACK_TIMES = ["in the morning", "at night", "in winter", "at midnight",
-                  "in the evening", "in summer", "the next day", "at dawn"]
-
-PLACE_PREPS = {"in", "at", "to", "into", "from", "near", "under", "through", "across",
-               "inside", "on", "by", "behind", "beside", "over", "onto", "toward",
-               "towards", "outside", "beyond", "within", "up", "down"}
-TIME_PREPS = {"in", "at", "on", "during", "after", "before", "until", "since", "by"}
-CLAUSE_LEADS = {"because", "so", "when", "after", "before", "that", "since", "as",
-                "while", "if", "until"}
-PRONOUNS = {"i", "you", "he", "she", "it", "we", "they", "him", "her", "them", "me", "us",
-            "his", "its", "their", "who", "whom", "which", "what", "that", "this",
-            "these", "those", "himself", "herself", "themselves", "itself", "one",
-            "everyone", "someone", "nobody", "anyone", "something", "nothing"}
 # Not spaCy's list, which holds number words: "two coins" must differ from "three coins".
 STOPWORDS = stop_words("answers")
-DETERMINERS = {"the", "a", "an", "his", "her", "their", "its", "my", "our", "your",
-               "this", "that", "these", "those", "some", "every", "each"}
 
 # -- normalising and the "answer in disguise" test ------------------------------------
 
-_WORD = re.compile(r"[\w']+", re.UNICODE)
+WORD = re.compile(r"[\w']+", re.UNICODE)
 
 
 def normalise(text: str) -> str:
-    words = [w for w in _WORD.findall(text.lower()) if w not in ("a", "an", "the")]
+    words = [w for w in WORD.findall(text.lower()) if w not in ("a", "an", "the")]
     return " ".join(words)
 
 
 def content_words(text: str) -> set[str]:
-    return {stem(w) for w in _WORD.findall(text.lower()) if w not in STOPWORDS}
+    return {stem(w) for w in WORD.findall(text.lower()) if w not in STOPWORDS}
 
 
 def same_answer(candidate: str, answer: str) -> bool:
@@ -94,10 +63,7 @@ def same_answer(candidate: str, answer: str) -> bool:
     jaccard = len(ca & cb) / len(ca | cb)
     if jaccard >= 0.5:
         return True
-    fa = {FEELING_WORDS[w] for w in _WORD.findall(candidate.lower()) if w in FEELING_WORDS}
-    fb = {FEELING_WORDS[w] for w in _WORD.findall(answer.lower()) if w in FEELING_WORDS}
+    fa = {FEELING_WORDS[w] for w in WORD.findall(candidate.lower()) if w in FEELING_WORDS}
+    fb = {FEELING_WORDS[w] for w in WORD.findall(answer.lower()) if w in FEELING_WORDS}
     # "glad" for "happy" is the right answer reworded.
     return bool(fa) and fa == fb
-
-_NUMBER_WORDS = {"one", "two", "three", "four", "five", "six", "seven", "eight", "nine",
-                 "ten", "eleven", "twelve", "twenty", "hundred", "thousand", "seven"}

@@ -13,13 +13,12 @@ from __future__ import annotations
 
 import hashlib
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable, Sequence
 
-from qg_studio.export.distractor_words import (  # noqa: F401 - re-exported
-    _NUMBER_WORDS,
-    _WORD,
+from qg_studio.export.distractor_pool import Phrase, StoryPool, parse, story_pool
+from qg_studio.export.distractor_words import (
     CHARACTER_NOUNS,
     CLAUSE_LEADS,
     DETERMINERS,
@@ -27,161 +26,19 @@ from qg_studio.export.distractor_words import (  # noqa: F401 - re-exported
     FALLBACK_FEELINGS,
     FALLBACK_PLACES,
     FALLBACK_TIMES,
-    FEELING_GROUPS,
     FEELING_WORDS,
+    NUMBER_WORDS,
     PLACE_NOUNS,
     PLACE_PREPS,
     PRONOUNS,
-    STOPWORDS,
     TIME_NOUNS,
     TIME_PREPS,
+    WORD,
     content_words,
     normalise,
     same_answer,
 )
 from qg_studio.schema import AnswerKind, Element, QAItem, Section
-
-
-@dataclass
-class Phrase:
-    text: str
-    sentence: int  # index of the sentence in the story, to keep options apart
-    kind: str  # "clause" (with its subject) or "predicate" (verb phrase) or "base"
-
-
-@dataclass
-class StoryPool:
-    characters: list[str] = field(default_factory=list)
-    places: list[str] = field(default_factory=list)
-    times: list[str] = field(default_factory=list)
-    feelings: list[str] = field(default_factory=list)
-    numbers: list[str] = field(default_factory=list)
-    phrases: list[Phrase] = field(default_factory=list)
-    sentences: list[str] = field(default_factory=list)
-
-
-def _nlp():
-    from qg_studio.nlp import get_nlp
-
-    return get_nlp()
-
-
-def _add(bucket: list[str], text: str, by_head: bool = False) -> None:
-    """Add once; ``by_head``: "a poor miller" and "the miller" are one character."""
-    text = text.strip(" \t\n,.;:!?\"'“”‘’")
-    if not text:
-        return
-    key = normalise(text).split()[-1:] if by_head else [normalise(text)]
-    for other in bucket:
-        if (normalise(other).split()[-1:] if by_head else [normalise(other)]) == key:
-            return
-    bucket.append(text)
-
-
-def _chunk_text(chunk) -> str:
-    """A noun chunk without a leading possessive pronoun ("his wife" → "the wife")."""
-    tokens = list(chunk)
-    while tokens and tokens[-1].tag_ == "POS":
-        tokens = tokens[:-1]
-    if tokens and tokens[0].lower_ in {"his", "her", "their", "its", "my", "your", "our"}:
-        return "the " + " ".join(t.text for t in tokens[1:])
-    return " ".join(t.text for t in tokens).replace(" 's", "'s")
-
-
-@lru_cache(maxsize=16)
-def _pool_for(texts: tuple[str, ...]) -> StoryPool:
-    pool = StoryPool()
-    nlp = _nlp()
-    sentence_index = 0
-    for doc in nlp.pipe(texts):
-        for ent in doc.ents:
-            if ent.label_ == "PERSON":
-                _add(pool.characters, ent.text, by_head=True)
-            elif ent.label_ in ("GPE", "LOC", "FAC"):
-                _add(pool.places, ent.text)
-            elif ent.label_ in ("DATE", "TIME"):
-                _add(pool.times, ent.text)
-            elif ent.label_ == "CARDINAL":
-                _add(pool.numbers, ent.text)
-        for chunk in doc.noun_chunks:
-            root = chunk.root
-            lemma = root.lemma_.lower()
-            if root.lower_ in PRONOUNS:
-                continue
-            if lemma in CHARACTER_NOUNS or root.text.lower() in CHARACTER_NOUNS:
-                _add(pool.characters, _lower_first(chunk, _chunk_text(chunk)), by_head=True)
-            elif lemma in TIME_NOUNS:
-                # with its preposition when it has one: "at midnight", "in the morning"
-                head = chunk.root.head
-                if chunk.root.dep_ == "pobj" and head.lower_ in TIME_PREPS:
-                    _add(pool.times, head.lower_ + " " + _lower_first(chunk, _chunk_text(chunk)))
-                else:
-                    _add(pool.times, _lower_first(chunk, _chunk_text(chunk)))
-            elif lemma in PLACE_NOUNS or (root.dep_ == "pobj" and root.head.lower_ in PLACE_PREPS
-                                          and root.ent_type_ in ("GPE", "LOC", "FAC")):
-                _add(pool.places, _lower_first(chunk, _chunk_text(chunk)))
-        for token in doc:
-            if token.lower_ in FEELING_WORDS:
-                _add(pool.feelings, token.lower_)
-        for sent in doc.sents:
-            _add(pool.sentences, sent.text)
-            for phrase in _phrases(sent):
-                pool.phrases.append(Phrase(phrase[0], sentence_index, phrase[1]))
-            sentence_index += 1
-    return pool
-
-
-def _phrases(sent) -> list[tuple[str, str]]:
-    """Clauses and verb phrases of one sentence: the raw material of phrase distractors."""
-    out: list[tuple[str, str]] = []
-    for verb in sent:
-        if verb.pos_ not in ("VERB", "AUX") or verb.dep_ not in ("ROOT", "conj", "advcl", "ccomp"):
-            continue
-        subtree = [t for t in verb.subtree if t.i >= sent.start and t.i < sent.end]
-        # cut at a coordinated verb so "ran home and hid" gives two phrases
-        conj_starts = [t.left_edge.i for t in verb.children
-                       if t.dep_ == "conj" and t.pos_ in ("VERB", "AUX")]
-        cut = min(conj_starts) if conj_starts else None
-        tokens = [t for t in subtree if cut is None or t.i < cut]
-        tokens = [t for t in tokens if t.dep_ not in ("cc", "mark") or t.i > verb.i]
-        while tokens and (tokens[-1].is_punct or tokens[-1].dep_ in ("cc", "nsubj")
-                          and tokens[-1].lower_ in PRONOUNS | {"and", "but", "or"}):
-            tokens.pop()
-        while tokens and (tokens[0].is_punct or tokens[0].dep_ in ("cc", "mark")):
-            tokens.pop(0)
-        if not tokens:
-            continue
-        subject = [t for t in tokens if t.dep_ in ("nsubj", "nsubjpass") and t.head == verb]
-        clause = _join(tokens)
-        if subject and 3 <= len(tokens) <= 25:
-            out.append((clause, "clause"))
-        predicate = [t for t in tokens if t.i >= verb.i and not any(
-            t in s.subtree for s in subject)]
-        aux_start = [t for t in tokens if t.head == verb and t.dep_ in ("aux", "neg", "auxpass")]
-        if aux_start:
-            predicate = [t for t in tokens if t.i >= aux_start[0].i and not any(
-                t in s.subtree for s in subject)]
-        if 2 <= len(predicate) <= 20:
-            out.append((_join(predicate), "predicate"))
-            base = [verb.lemma_ if t == verb else t.text for t in predicate if t.i >= verb.i]
-            if len(base) >= 2:
-                out.append((" ".join(base), "base"))
-    return out
-
-
-def _join(tokens) -> str:
-    text = "".join(t.text_with_ws for t in tokens).strip()
-    text = re.sub(r"\s+", " ", text)
-    return _lower_first(tokens, text)
-
-
-def _lower_first(tokens, text: str) -> str:
-    """Sentence-initial "The miller" becomes "the miller"; names keep their capital."""
-    first = tokens[0] if len(tokens) else None
-    if first is not None and first.pos_ != "PROPN" and first.text != "I" and text[:1].isupper():
-        return text[0].lower() + text[1:]
-    return text
-
 
 # -- the answer's type ----------------------------------------------------------------
 
@@ -201,7 +58,7 @@ def answer_type(item: QAItem, pool: StoryPool) -> tuple[str, str]:
     words = low.split()
     if item.answer_kind == AnswerKind.YESNO or low in ("yes", "no"):
         return "yesno", ""
-    if words and (words[0].isdigit() or words[0] in _NUMBER_WORDS) and len(words) <= 3:
+    if words and (words[0].isdigit() or words[0] in NUMBER_WORDS) and len(words) <= 3:
         return "number", ""
     lead = ""
     if len(words) > 1 and words[0] in PLACE_PREPS | TIME_PREPS:
@@ -230,7 +87,7 @@ def answer_type(item: QAItem, pool: StoryPool) -> tuple[str, str]:
 
 @lru_cache(maxsize=4096)
 def _has_verb(text: str) -> bool:
-    return any(t.pos_ in ("VERB", "AUX") for t in _nlp()(text))
+    return any(t.pos_ in ("VERB", "AUX") for t in parse()(text))
 
 
 def _number_options(answer: str, pool: StoryPool) -> list[str]:
@@ -262,7 +119,7 @@ class DistractorFinder:
 
     def __init__(self, sections: Sequence[Section], answerer=None):
         self.sections = list(sections)
-        self.pool = _pool_for(tuple(s.text for s in self.sections))
+        self.pool = story_pool(tuple(s.text for s in self.sections))
         # With an answerer, an option it also gives for the question is true too: a
         # question with two right answers must not offer the second as "wrong".
         self.answerer = answerer
@@ -323,7 +180,7 @@ class DistractorFinder:
         return self._phrase_candidates(item, answer), list(pool.sentences)
 
     def _phrase_candidates(self, item: QAItem, answer: str) -> list[str]:
-        doc = _nlp()(answer)
+        doc = parse()(answer)
         tokens = [t for t in doc if not t.is_punct]
         if not tokens:
             return []
@@ -396,9 +253,9 @@ def _with_lead(lead: str, candidate: str) -> str:
 
 def _feeling_swaps(answer: str, feelings: Iterable[str]) -> list[str]:
     """The answer with its feeling word replaced by feelings of other groups."""
-    words = _WORD.findall(answer.lower())
+    words = WORD.findall(answer.lower())
     own = {FEELING_WORDS[w] for w in words if w in FEELING_WORDS}
-    target = next((w for w in _WORD.findall(answer) if w.lower() in FEELING_WORDS), None)
+    target = next((w for w in WORD.findall(answer) if w.lower() in FEELING_WORDS), None)
     out: list[str] = []
     taken: set[int] = set(own)
     for feeling in feelings:
