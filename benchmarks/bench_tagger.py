@@ -44,7 +44,8 @@ def main() -> None:
                                             args.questions)
 
     start = time.perf_counter()
-    from qg_studio.tagging import load_model, tag_many
+    from qg_studio.tagging import tag_many
+    from qg_studio.tagging.model import load_model
 
     if load_model() is None:
         print("model file missing: timing the rules fallback")

@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from qg_studio import tagging
 from qg_studio.cli import main
 from qg_studio.schema import Element, Explicitness, Section
-from qg_studio.tagging import MODEL_ENV, Tag, load_model, tag, tag_many
+from qg_studio.tagging import Tag, tag, tag_many
+from qg_studio.tagging.model import DEFAULT_MODEL, MODEL_ENV, load_model
 
 SECTIONS = [
     Section(1, "Once upon a time a poor miller lived by the river with his three sons. "
@@ -50,7 +50,7 @@ def no_model(monkeypatch, tmp_path):
 @pytest.fixture
 def shipped():
     if load_model() is None:
-        pytest.fail(f"the shipped model {tagging.DEFAULT_MODEL} is missing")
+        pytest.fail(f"the shipped model {DEFAULT_MODEL} is missing")
 
 
 @pytest.mark.parametrize("question,element", TYPICAL)
@@ -281,7 +281,7 @@ def test_train_tagger_reproduces_the_shipped_model(shipped, tmp_path, capsys):
     import numpy as np
 
     assert main(["train", "tagger", "--data", str(SHARED), "--out", str(tmp_path)]) == 0
-    with np.load(tagging.DEFAULT_MODEL, allow_pickle=False) as old, \
+    with np.load(DEFAULT_MODEL, allow_pickle=False) as old, \
             np.load(tmp_path / "tagger.npz", allow_pickle=False) as new:
         assert sorted(old.files) == sorted(new.files)
         for key in old.files:

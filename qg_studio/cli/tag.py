@@ -74,7 +74,7 @@ def _table(labels, counts: Counter, short: dict) -> str:
 
 
 def run_train(args: argparse.Namespace) -> int:
-    from qg_studio.tagging import DEFAULT_MODEL
+    from qg_studio.tagging.model import DEFAULT_MODEL
     from qg_studio.train.tagger import train_tagger
 
     root = Path(args.data)

@@ -157,7 +157,8 @@ def eval_qa(stories, answerer, given_sections: bool = False) -> dict[str, Any]:
 def eval_tags(stories) -> dict[str, Any]:
     """The tagger on expert questions: element and explicitness accuracy, with and
     without the answer and its sections, and both confusion counts."""
-    from qg_studio.tagging import load_model, tag_many
+    from qg_studio.tagging import tag_many
+    from qg_studio.tagging.model import load_model
 
     questions, answers, sections, gold_el, gold_ex = [], [], [], [], []
     skipped = 0

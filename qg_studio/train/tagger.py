@@ -24,18 +24,16 @@ from typing import Callable, Sequence
 
 from qg_studio.data.fairytaleqa import read_split
 from qg_studio.schema import ELEMENTS, section_texts
-from qg_studio.tagging import (
+from qg_studio.tagging.features import (
     EXPLICITNESS_CLASSES,
     MODE_ANSWER,
     MODE_FULL,
     MODE_QUESTION,
     MODES,
-    LinearModel,
-    TaggerModel,
     explicitness_features,
     question_features,
-    save_model,
 )
+from qg_studio.tagging.model import LinearModel, TaggerModel, save_model
 
 L2_GRID = (3e-4, 1e-3, 3e-3, 1e-2)
 MIN_FEATURE_COUNT = 2  # a feature seen once would only memorise its question
