@@ -7,8 +7,6 @@ the form with messages naming the fields, and nothing already saved is touched.
 
 from __future__ import annotations
 
-from typing import Any
-
 import pandas as pd
 import streamlit as st
 
@@ -17,17 +15,20 @@ from qg_studio.data.projects import (
 )
 from qg_studio.data.validation import ERROR, check_annotation, item_fields
 from qg_studio.schema import ELEMENTS, QAItem, Section
+from qg_studio.ui.annotate_form import (
+    NO_ELEMENT2,
+    clear_form,
+    fill_form,
+    form_fields,
+    suggest,
+    suggested_items,
+    widget_key,
+)
 from qg_studio.ui.annotate_widgets import exports, open_controls, progress
 from qg_studio.ui.state import current_project_id, current_story, get_store
 from qg_studio.ui.text import plain
 
 FIRST_PASS, SECOND_PASS = "First annotator", "Second annotator"
-NO_ELEMENT2 = "(none)"
-
-
-def _k(story_id: int, name: str) -> str:
-    """Widget keys per story, so opening another story starts from a clean form."""
-    return f"ann_{story_id}_{name}"
 
 
 def render() -> None:
@@ -80,7 +81,7 @@ def _show_sections(sections: list[Section], items: list[QAItem]) -> None:
 
 
 def _feedback(story_id: int) -> None:
-    feedback = st.session_state.pop(_k(story_id, "feedback"), None)
+    feedback = st.session_state.pop(widget_key(story_id, "feedback"), None)
     if not feedback:
         return
     for level, message in feedback:
@@ -89,171 +90,66 @@ def _feedback(story_id: int) -> None:
          "info": st.info}[level](plain(message))
 
 
-# -- first pass -------------------------------------------------------------------------
-
-def _form_fields(story_id: int) -> dict[str, Any]:
-    s = st.session_state
-    element2 = s.get(_k(story_id, "element2"))
-    return {"question": s.get(_k(story_id, "question"), ""),
-            "element": s.get(_k(story_id, "element")),
-            "element2": None if element2 in (None, NO_ELEMENT2) else element2,
-            "explicitness": s.get(_k(story_id, "explicitness")),
-            "scope": s.get(_k(story_id, "scope")) or "local",
-            "sections": list(s.get(_k(story_id, "sections")) or []),
-            "answers": [s.get(_k(story_id, f"a{i}"), "") for i in (1, 2, 3)]}
-
-
-def _fill_form(story_id: int, fields: dict[str, Any]) -> None:
-    s = st.session_state
-    if "question" in fields:
-        s[_k(story_id, "question")] = fields["question"]
-    if fields.get("element"):
-        s[_k(story_id, "element")] = fields["element"]
-    if "element2" in fields:
-        s[_k(story_id, "element2")] = fields["element2"] or NO_ELEMENT2
-    if fields.get("explicitness"):
-        s[_k(story_id, "explicitness")] = fields["explicitness"]
-    if fields.get("scope"):
-        s[_k(story_id, "scope")] = fields["scope"]
-    if "sections" in fields:
-        s[_k(story_id, "sections")] = list(fields["sections"])
-    if "answers" in fields:
-        answers = list(fields["answers"]) + ["", "", ""]
-        for i in (1, 2, 3):
-            s[_k(story_id, f"a{i}")] = answers[i - 1]
-
-
-FORM_DEFAULTS: dict[str, Any] = {"question": "", "element": None, "element2": NO_ELEMENT2,
-                                 "explicitness": "explicit", "scope": "local", "sections": [],
-                                 "a1": "", "a2": "", "a3": ""}
-
-
-def _clear_form(story_id: int) -> None:
-    s = st.session_state
-    # Set, not delete: a deleted key leaves the browser showing the old value.
-    for key, value in FORM_DEFAULTS.items():
-        s[_k(story_id, key)] = list(value) if isinstance(value, list) else value
-    s.pop(_k(story_id, "editing"), None)
-    s.pop(_k(story_id, "suggested"), None)
-
-
 def _first_pass(story_id: int, sections: list[Section], items: list[QAItem],
                 actor: str) -> None:
-    editing = st.session_state.get(_k(story_id, "editing"))
+    editing = st.session_state.get(widget_key(story_id, "editing"))
     st.subheader(f"Editing QA pair {_position(items, editing)}" if editing
                  else "New QA pair")
     ids = [s.id for s in sections]
-    st.text_area("Question", key=_k(story_id, "question"), height=80)
+    st.text_area("Question", key=widget_key(story_id, "question"), height=80)
     cols = st.columns(2)
     cols[0].selectbox("Element", [e.value for e in ELEMENTS], index=None,
-                      placeholder="Choose an element", key=_k(story_id, "element"))
+                      placeholder="Choose an element", key=widget_key(story_id, "element"))
     cols[1].selectbox("Second element (optional)", [NO_ELEMENT2] + [e.value for e in ELEMENTS],
-                      key=_k(story_id, "element2"))
+                      key=widget_key(story_id, "element2"))
     cols = st.columns(2)
     cols[0].radio("Explicitness", ["explicit", "implicit"], horizontal=True,
-                  key=_k(story_id, "explicitness"))
-    cols[1].radio("Scope", ["local", "summary"], horizontal=True, key=_k(story_id, "scope"))
-    st.multiselect("Sections", ids, key=_k(story_id, "sections"),
+                  key=widget_key(story_id, "explicitness"))
+    cols[1].radio("Scope", ["local", "summary"], horizontal=True, key=widget_key(story_id, "scope"))
+    st.multiselect("Sections", ids, key=widget_key(story_id, "sections"),
                    format_func=lambda i: f"Section {i}", placeholder="Cite the section(s)")
     for i in (1, 2, 3):
         st.text_input(f"Answer {i}" + ("" if i == 1 else " (optional)"),
-                      key=_k(story_id, f"a{i}"))
+                      key=widget_key(story_id, f"a{i}"))
     # Buttons in a row at their own width: fixed columns cut "Save QA pair" at 1400 px.
     buttons = st.container(horizontal=True)
-    buttons.button("Save QA pair", type="primary", key=_k(story_id, "save"),
+    buttons.button("Save QA pair", type="primary", key=widget_key(story_id, "save"),
                    on_click=_save_first, args=(story_id, sections, actor))
-    buttons.button("Clear form", key=_k(story_id, "clear"), on_click=_clear_form,
+    buttons.button("Clear form", key=widget_key(story_id, "clear"), on_click=clear_form,
                    args=(story_id,))
     with st.expander("Suggestions from the engines"):
         st.caption("Accept or edit what comes back; the exported provenance records "
                    "whether an engine or a person wrote each pair, and any edits.")
         row = st.container(horizontal=True)
-        row.button("Suggest labels", key=_k(story_id, "sug_labels"),
-                      on_click=_suggest, args=(story_id, sections, "labels"))
-        row.button("Suggest an answer", key=_k(story_id, "sug_answer"),
-                      on_click=_suggest, args=(story_id, sections, "answer"))
-        row.button("Suggest a question", key=_k(story_id, "sug_question"),
-                      on_click=_suggest, args=(story_id, sections, "question"))
-        count = st.number_input("Questions to suggest", 1, 10, 3, key=_k(story_id, "sug_n"))
-        st.button("Suggest QA pairs for the cited sections", key=_k(story_id, "sug_items"),
-                  on_click=_suggest, args=(story_id, sections, "items", int(count)))
-        _suggested_items(story_id, sections, actor)
+        row.button("Suggest labels", key=widget_key(story_id, "sug_labels"),
+                      on_click=suggest, args=(story_id, sections, "labels"))
+        row.button("Suggest an answer", key=widget_key(story_id, "sug_answer"),
+                      on_click=suggest, args=(story_id, sections, "answer"))
+        row.button("Suggest a question", key=widget_key(story_id, "sug_question"),
+                      on_click=suggest, args=(story_id, sections, "question"))
+        count = st.number_input("Questions to suggest", 1, 10, 3, key=widget_key(story_id, "sug_n"))
+        st.button("Suggest QA pairs for the cited sections", key=widget_key(story_id, "sug_items"),
+                  on_click=suggest, args=(story_id, sections, "items", int(count)))
+        suggested_items(story_id, sections, actor)
 
 
 def _position(items: list[QAItem], item_id: int | None) -> int:
     return next((n for n, i in enumerate(items, 1) if i.id == item_id), 0)
 
 
-def _chosen_sections(story_id: int, sections: list[Section]) -> list[Section]:
-    wanted = set(st.session_state.get(_k(story_id, "sections")) or [])
-    return [s for s in sections if s.id in wanted] or list(sections)
-
-
-def _suggest(story_id: int, sections: list[Section], what: str, count: int = 3) -> None:
-    from qg_studio.services import suggestions
-
-    fields = _form_fields(story_id)
-    chosen = _chosen_sections(story_id, sections)
-    if what == "labels":
-        result = suggestions.suggest_labels(fields["question"], fields["answers"][0], chosen)
-    elif what == "answer":
-        result = suggestions.suggest_answer(fields["question"], chosen)
-    elif what == "question":
-        result = suggestions.suggest_question(chosen, fields["answers"][0],
-                                              fields["element"] or "action",
-                                              fields["explicitness"])
-    else:
-        result = suggestions.suggest_items(chosen, count)
-        st.session_state[_k(story_id, "candidates")] = [i.to_dict() for i in result.items]
-    if result.fields:
-        _fill_form(story_id, result.fields)
-    message = (f"Suggested by {result.engine}." if result.ok else result.note)
-    st.session_state[_k(story_id, "feedback")] = [("info" if result.ok else "warning",
-                                                  message)]
-
-
-def _suggested_items(story_id: int, sections: list[Section], actor: str) -> None:
-    candidates = st.session_state.get(_k(story_id, "candidates")) or []
-    for n, data in enumerate(candidates):
-        item = QAItem.from_dict(data)
-        st.markdown(f"**{plain(item.question)}** — {plain(item.answer)} · {item.element.value}, "
-                    f"{item.explicitness.value}, sections {item.sections}")
-        row = st.container(horizontal=True)
-        row.button("Accept", key=_k(story_id, f"acc_{n}"), on_click=_accept,
-                       args=(story_id, n))
-        row.button("Edit", key=_k(story_id, f"edit_{n}"), on_click=_edit_candidate,
-                       args=(story_id, n))
-
-
-def _accept(story_id: int, n: int) -> None:
-    candidates = st.session_state.get(_k(story_id, "candidates")) or []
-    item = QAItem.from_dict({**candidates.pop(n), "id": None})
-    get_store().add_items(story_id, [item], actor=item.engine or "embedded")
-    st.session_state[_k(story_id, "feedback")] = [("success", "Suggested pair saved.")]
-
-
-def _edit_candidate(story_id: int, n: int) -> None:
-    candidates = st.session_state.get(_k(story_id, "candidates")) or []
-    data = candidates.pop(n)
-    item = QAItem.from_dict({**data, "id": None})
-    _clear_form(story_id)
-    _fill_form(story_id, item_fields(item))
-    st.session_state[_k(story_id, "suggested")] = data
-
-
 def _save_first(story_id: int, sections: list[Section], actor: str) -> None:
     store = get_store()
-    fields = _form_fields(story_id)
+    fields = form_fields(story_id)
     item, issues = check_annotation(fields, sections)
     errors = [str(i) for i in issues if i.level == ERROR]
     warnings = [str(i) for i in issues if i.level != ERROR]
     if item is None:
-        st.session_state[_k(story_id, "feedback")] = (
+        st.session_state[widget_key(story_id, "feedback")] = (
             [("error", "Not saved — fix these first:")] + [("error", e) for e in errors]
             + [("warning", w) for w in warnings])
         return  # the form keeps what was typed
-    editing = st.session_state.get(_k(story_id, "editing"))
-    suggested = st.session_state.get(_k(story_id, "suggested"))
+    editing = st.session_state.get(widget_key(story_id, "editing"))
+    suggested = st.session_state.get(widget_key(story_id, "suggested"))
     changes = {k: v for k, v in item_fields(item).items() if k not in ("engine", "ref")}
     if editing:
         store.update_item(editing, actor, **changes)
@@ -267,8 +163,8 @@ def _save_first(story_id: int, sections: list[Section], actor: str) -> None:
     else:
         store.add_items(story_id, [item], actor=actor)
         done = "QA pair saved."
-    _clear_form(story_id)
-    st.session_state[_k(story_id, "feedback")] = [("success", done)] + [
+    clear_form(story_id)
+    st.session_state[widget_key(story_id, "feedback")] = [("success", done)] + [
         ("warning", w) for w in warnings]
 
 
@@ -283,19 +179,19 @@ def _second_pass(story_id: int, sections: list[Section], items: list[QAItem],
     ids = [i.id for i in items]
     labels = {i.id: f"{n}. {i.question}" + (" ✓" if i.second_answers else "")
               for n, i in enumerate(items, 1)}
-    chosen = st.selectbox("QA pair", ids, format_func=labels.get, key=_k(story_id, "second_pick"))
+    chosen = st.selectbox("QA pair", ids, format_func=labels.get, key=widget_key(story_id, "second_pick"))
     item = next(i for i in items if i.id == chosen)
     st.markdown(f"**{plain(item.question)}**  \nSections {', '.join(map(str, item.sections))}")
     st.caption("The first annotator's answers are hidden: answer from the text.")
-    with st.form(_k(story_id, f"second_{chosen}")):
+    with st.form(widget_key(story_id, f"second_{chosen}")):
         values = list(item.second_answers) + ["", "", ""]
         answers = [st.text_input(f"Answer {n}" + ("" if n == 4 else " (optional)"),
-                                 value=values[n - 4], key=_k(story_id, f"s{n}_{chosen}"))
+                                 value=values[n - 4], key=widget_key(story_id, f"s{n}_{chosen}"))
                    for n in (4, 5, 6)]
         current = item.second_explicitness.value if item.second_explicitness else "explicit"
         explicitness = st.radio("Explicitness (second annotator)", ["explicit", "implicit"],
                                 index=["explicit", "implicit"].index(current), horizontal=True,
-                                key=_k(story_id, f"sx_{chosen}"))
+                                key=widget_key(story_id, f"sx_{chosen}"))
         submitted = st.form_submit_button("Save second answers", type="primary")
     if submitted:
         fields = {**item_fields(item), "second_answers": answers,
@@ -309,7 +205,7 @@ def _second_pass(story_id: int, sections: list[Section], items: list[QAItem],
             return
         get_store().update_item(item.id, actor, second_answers=checked.second_answers,
                                 second_explicitness=explicitness)
-        st.session_state[_k(story_id, "feedback")] = [("success", "Second answers saved.")] + [
+        st.session_state[widget_key(story_id, "feedback")] = [("success", "Second answers saved.")] + [
             ("warning", str(i)) for i in issues if i.field.startswith("answer")
             and i.field[-1] in "456"]
         st.rerun()
@@ -341,22 +237,22 @@ def _items_table(story_id: int, items: list[QAItem], hide_answers: bool, actor: 
     names = {i.id: f"{n}. {i.question[:70]}" for n, i in enumerate(items, 1)}
     cols = st.columns([3, 2], vertical_alignment="bottom")
     picked = cols[0].selectbox("Pick a saved pair", ids, format_func=names.get,
-                               key=_k(story_id, "pick"))
+                               key=widget_key(story_id, "pick"))
     row = cols[1].container(horizontal=True)
-    row.button("Edit", key=_k(story_id, "edit_saved"), on_click=_load_saved,
+    row.button("Edit", key=widget_key(story_id, "edit_saved"), on_click=_load_saved,
                args=(story_id, picked))
-    row.button("Delete", key=_k(story_id, "delete_saved"), on_click=_delete_saved,
+    row.button("Delete", key=widget_key(story_id, "delete_saved"), on_click=_delete_saved,
                args=(story_id, picked, actor))
 
 
 def _load_saved(story_id: int, item_id: int) -> None:
     item = get_store().get_item(item_id)
-    _clear_form(story_id)
-    _fill_form(story_id, item_fields(item))
-    st.session_state[_k(story_id, "editing")] = item_id
+    clear_form(story_id)
+    fill_form(story_id, item_fields(item))
+    st.session_state[widget_key(story_id, "editing")] = item_id
 
 
 def _delete_saved(story_id: int, item_id: int, actor: str) -> None:
     get_store().delete_items(story_id, [item_id], actor)
-    st.session_state[_k(story_id, "feedback")] = [
+    st.session_state[widget_key(story_id, "feedback")] = [
         ("info", "QA pair deleted (Undo on the Curate page brings it back).")]
