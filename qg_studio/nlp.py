@@ -32,6 +32,15 @@ def get_nlp():
         ) from exc
 
 
+def gap(token) -> str:
+    """The space after a token as a question should print it: one space wherever the text
+    had any. A line break is a token of its own, so ``whitespace_`` alone would glue the
+    words of a hard-wrapped line together ("the headline\nof Kallernas")."""
+    doc = token.doc
+    follows = token.i + 1 < len(doc) and doc[token.i + 1].is_space
+    return " " if token.whitespace_ or follows else ""
+
+
 # A sentence ends after . ! or ? (closing quotes and brackets stay with it) and at a line
 # break; a paragraph break is always a boundary.
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])([\"'\u201d\u2019)]*)\s+|\n+")

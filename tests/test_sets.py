@@ -90,6 +90,37 @@ def test_generated_questions_credit_each_animal_with_its_own_deeds(otter):
             assert "heron" not in q.split("after")[0], item.question
 
 
+NAMED_PAIR = ("Under a hill lived a mole named Dorrit. Dorrit was patient, and every spring "
+              "he dug new tunnels. One wet night a small wren called Lark tapped at his "
+              "window. Lark was cold, and her feathers dripped. Dorrit sighed, because his "
+              "burrow was narrow. But when he saw how Lark shook, he let her in. When an owl "
+              "came hunting, Lark hid herself under the roots, and the mole blocked the door.")
+
+
+def test_names_given_in_the_story_keep_their_pronouns_apart():
+    from qg_studio.nlp import get_nlp
+    from qg_studio.generation.mentions import Resolver
+
+    doc = get_nlp()(NAMED_PAIR)
+    resolver = Resolver(doc)
+    resolved = [(t.text, resolver.resolve(t)) for t in doc if t.lower_ in
+                ("he", "his", "her", "herself")]
+    # "a wren called Lark tapped at his window": his is Dorrit's, not Lark's; the mole
+    # and Dorrit are one character, "she" never becomes "he".
+    assert resolved == [("he", "Dorrit"), ("his", "Dorrit"), ("her", "Lark"),
+                        ("his", "Dorrit"), ("he", "Dorrit"), ("he", "Dorrit"),
+                        ("her", "Lark"), ("herself", "Lark")]
+    assert resolver.gender_of("Dorrit") == "m" and resolver.gender_of("Lark") == "f"
+    items = generate_items([Section(1, NAMED_PAIR)], GenerationRequest(count=8),
+                           use_embeddings=False)
+    for item in items:
+        q, a = item.question.lower(), item.answer.lower()
+        # Dorrit let the wren in; Lark hid under the roots.
+        assert "lark let" not in q + a and "dorrit hid" not in q + a, item.question
+        if a.startswith("let "):  # the deed is the answer, the doer in the question
+            assert "dorrit" in q or "mole" in q, item.question
+
+
 def test_greetings_and_called_out_names_are_not_characters():
     text = ('"Good-morning, Camel," said the Monkey. "Will you dance for us?"\n\n'
             '"Good-morning," said the Camel. The Camel danced badly, and the animals '
@@ -251,3 +282,22 @@ def test_a_true_distractor_is_rejected(crow):
     second = QAItem("Who sat on the hill?", ["the Goat"], "character", "explicit",
                     sections=[1], second_answers=["the Crow"])
     assert not any("crow" in o.lower() for o in DistractorFinder(crow).find(second).options)
+
+
+WRAPPED = ("Deep in Hollin Wood there lived a squirrel named Nutkin. One morning a crow\n"
+           "knocked at the door of his tree and asked for a nut. Nutkin gave him the\n"
+           "biggest one. In the spring the crow came back with a ripe cherry, and from\n"
+           "that day on he shared every cherry he found with Nutkin.\n\n"
+           "Kindness returns to the one who gives it.")
+
+
+def test_ending_setting_and_moral_read_as_the_story_tells_them():
+    items = {i.question: i for i in story_questions([Section(1, WRAPPED)])}
+    # Where the story is set, not the door a scene happens at.
+    assert "Hollin Wood" in items["Where does the story take place?"].answer
+    # A bare abstract noun states a truth: the closing line is the lesson.
+    assert items["What lesson does the story teach?"].answer.startswith("Kindness returns")
+    ending = items["How does the story end?"].answer
+    # The whole last sentence of narration, its "he" named, no words glued at line ends.
+    assert ending == ("In the spring the crow came back with a ripe cherry, and from that "
+                      "day on the crow shared every cherry he found with Nutkin")

@@ -265,7 +265,7 @@ def _causal(section, analysis, clause, context, clause_list):
             cause = context
         elif reacts:
             # The event that set off the reaction is told in the sentence before.
-            cause = _before(analysis, [], clause)
+            cause = _before(analysis, clause_list, clause)
         else:
             return None
         if cause is None or _feels(cause) or cause.subject_text == "" or \

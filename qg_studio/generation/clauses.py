@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 
 from qg_studio import resources
 from qg_studio.generation.mentions import PRONOUNS, Resolver, mention_text
+from qg_studio.nlp import gap
 
 CLAUSE_DEPS = {"ROOT", "conj", "advcl", "ccomp", "parataxis"}
 SUBJECT_DEPS = {"nsubj", "nsubjpass", "expl", "csubj"}
@@ -212,9 +213,9 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
         if t.dep_ == "poss" and t.lower_ in ("his", "her", "their") and resolver is not None:
             name = resolver.resolve(t)
             if name:
-                parts.append(_possessive(name) + t.whitespace_)
+                parts.append(_possessive(name) + gap(t))
                 continue
-        parts.append(t.text_with_ws)
+        parts.append(t.text + gap(t))
     if tokens[0].lower_ in ("a", "an") and tokens[0].dep_ == "det":
         # In a question the character is already known: "the grey fox", not "a grey fox".
         parts[0] = "the "

@@ -10,6 +10,7 @@ from __future__ import annotations
 from qg_studio.generation.clauses import Clause, trim
 from qg_studio.generation.inflect import do_support, lemma_of, past_of
 from qg_studio.generation.mentions import Resolver
+from qg_studio.nlp import gap
 
 _CONTRACT = {"will": "won't", "can": "can't", "shall": "shan't", "am": "am not"}
 
@@ -47,12 +48,12 @@ def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = No
     resolver = clause.resolver if clause is not None else None
     parts = []
     for t in kept:
-        text = t.text_with_ws
+        text = t.text + gap(t)
         if resolver is not None and t.lower_ in OBJECT_PRONOUNS and t.dep_ in (
                 "dobj", "pobj", "dative", "iobj"):
             name = resolver.resolve(t)
             if name and name != clause.subject_text:
-                text = name + t.whitespace_
+                text = name + gap(t)
         parts.append(text)
     text = "".join(parts).strip()
     text = text.replace(" ,", ",").replace(",,", ",").strip(" ,;:")

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from qg_studio import resources
+from qg_studio.nlp import gap
 
 # The nouns are data files under qg_studio/resources/ (one word a line).
 MALE = resources.words("male_nouns.txt")
@@ -23,6 +24,7 @@ GREETINGS = resources.words("greetings.txt")
 NOT_PERSON_LABELS = ("GPE", "LOC", "FAC", "DATE", "TIME", "CARDINAL", "ORDINAL",
                      "QUANTITY", "MONEY", "PERCENT", "EVENT", "LANGUAGE", "LAW")
 NOT_CHARACTERS = resources.words("not_characters.txt")
+PLACES = resources.words("place_nouns.txt")  # "Fernwood Forest" is somewhere, not someone
 
 PRONOUNS = {
     "he": "m", "him": "m", "his": "m", "himself": "m",
@@ -70,7 +72,7 @@ def _after_good(head) -> bool:
 
 
 def is_animate(head) -> bool:
-    if head.lower_ in NOT_CHARACTERS or is_greeting(head):
+    if head.lower_ in NOT_CHARACTERS or is_greeting(head) or head.lemma_.lower() in PLACES:
         return False
     if head.ent_type_ in ("PERSON", "NORP"):
         return True
@@ -121,7 +123,7 @@ def mention_text(tokens) -> str:
     if not words:
         return ""
     first = words[0]
-    parts = [t.text_with_ws for t in words]
+    parts = [t.text + gap(t) for t in words]
     if first.lower_ in ("a", "an", "one", "some"):
         parts[0] = "the "
     elif first.pos_ == "DET" and first.lower_ == "the":
@@ -152,6 +154,8 @@ class Resolver:
         # once it has, "he" can no longer mean her.
         self._gender: dict[str, str] = {}
         mentions: list[tuple[Mention, bool]] = []  # (mention, was a subject)
+        # "a badger named Bramble": the name and "the badger" are one character.
+        self.names, self._alias = named_characters(doc)
         self._verb_args: dict[int, set[int]] = {}
         for token in doc:
             if token.pos_ in ("NOUN", "PROPN", "PRON"):
@@ -162,7 +166,7 @@ class Resolver:
             if kind is not None:
                 if token.i in self.quoted:
                     continue  # speech: "he" there may be anyone the speaker means
-                found = self._pick(mentions, kind, token)
+                found = self._reflexive(mentions, token) or self._pick(mentions, kind, token)
                 if found is not None:
                     if kind in "mf" and not found.gender:
                         self._learn(mentions, found.text, kind)
@@ -174,12 +178,14 @@ class Resolver:
                                          token.dep_ in SUBJECT_ROLES))
                 continue
             chunk = chunk_at.get(token.i)
-            if chunk is None or token.pos_ == "PRON" or not is_animate(token):
+            named = self._named(token)
+            if named is None and (chunk is None or token.pos_ == "PRON" or not is_animate(token)):
                 continue
             if token.dep_ not in MENTION_ROLES or is_vocative(token, self.quoted):
                 continue
-            tokens = [t for t in chunk if not (t.dep_ == "poss" and t.pos_ == "PRON")]
-            text = mention_text(tokens)
+            tokens = [t for t in chunk or [token]
+                      if not (t.dep_ == "poss" and t.pos_ == "PRON")]
+            text = named or mention_text(tokens)
             if not text:
                 continue
             if text[0].islower() and not text.startswith("the "):
@@ -188,6 +194,29 @@ class Resolver:
             gender = _gender(token) or self._gender.get(text, "")
             mentions.append((Mention(text, gender, plural, token.i),
                              token.dep_ in SUBJECT_ROLES))
+
+    def _named(self, token) -> str | None:
+        """The character's name when ``token`` is it, or a noun it was given to."""
+        if token.text in self.names:
+            return token.text
+        if token.pos_ in ("NOUN", "PROPN") and token.tag_ in ("NN", "NNP"):
+            return self._alias.get(token.lemma_.lower()) or self._alias.get(token.lower_)
+        return None
+
+    def _reflexive(self, mentions, token) -> Mention | None:
+        """"Pip rolled herself into a ball", "She was proud of her beak": a reflexive, and
+        a possessive whose gender fits, stand for their own verb's subject."""
+        kind = PRONOUNS[token.lower_]
+        if not token.lower_.endswith(("self", "selves")) and token.dep_ != "poss":
+            return None
+        subjects = {c.i for c in token.doc[_governor(token)].children
+                    if c.dep_ in SUBJECT_ROLES and c.i < token.i}
+        found = next((m for m, _ in reversed(mentions) if m.index in subjects), None)
+        if found is None or token.dep_ != "poss":
+            return found
+        # Only a subject whose gender is known: "Pip knocked at his door" is not Pip's door.
+        fits = found.plural if kind == "p" else not found.plural and found.gender == kind
+        return found if fits else None
 
     def _learn(self, mentions, text: str, kind: str) -> None:
         self._gender[text] = kind
@@ -202,11 +231,14 @@ class Resolver:
     def _pick(self, mentions, kind: str, token) -> Mention | None:
         verb = _governor(token)
         reflexive = token.lower_.endswith(("self", "selves"))
+        own = self._verb_args.get(verb, set())
+        same_verb = {m.text for m, _ in mentions if m.index in own}
 
         def fits(m: Mention) -> bool:
             # "The Crow laughed at her": her is not the Crow (a non-reflexive pronoun
-            # never means a character named by its own verb), nor "her dried fish" him.
-            if not reflexive and m.index in self._verb_args.get(verb, ()):
+            # never means a character named by its own verb, by any of its names), nor
+            # "her dried fish" him.
+            if not reflexive and m.text in same_verb:
                 return False
             if kind == "p":
                 return m.plural
@@ -260,6 +292,38 @@ class Resolver:
             if not any(t.i in self.quoted for t in span):
                 break  # narration between: the speech before is someone else's
         return None
+
+
+NAMING_WORDS = ("named", "called")
+
+
+def named_characters(doc) -> tuple[set[str], dict[str, str]]:
+    """Names the story gives ("a hedgehog called Pip", "a badger named Bramble") and the
+    nouns they were given to (``{"hedgehog": "Pip"}``).
+
+    The parser often tags such a name as a common noun, or a place, where it opens a
+    sentence ("Bramble frowned"); the naming phrase is the surer sign. A noun given two
+    names (two foxes) is left out of the aliases."""
+    names: set[str] = set()
+    alias: dict[str, str] = {}
+    doubled: set[str] = set()
+    for t in doc:
+        if t.lower_ not in NAMING_WORDS or t.i + 1 >= len(doc):
+            continue
+        words = []
+        for nxt in doc[t.i + 1:t.i + 4]:
+            if not nxt.text[:1].isupper() or nxt.is_punct:
+                break
+            words.append(nxt.text)
+        noun = next((n for n in reversed(doc[max(0, t.i - 3):t.i]) if n.pos_ == "NOUN"), None)
+        if len(words) != 1 or noun is None or not is_animate(noun):
+            continue  # "a village called Hill End": a place, or no noun it names
+        names.add(words[0])
+        key = noun.lemma_.lower()
+        if key in alias and alias[key] != words[0]:
+            doubled.add(key)
+        alias[key] = words[0]
+    return names, {k: v for k, v in alias.items() if k not in doubled}
 
 
 def _governor(token) -> int:

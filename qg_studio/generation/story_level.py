@@ -22,6 +22,7 @@ from qg_studio.generation.items import found_item
 from qg_studio.generation.lexicon import PLACE_NOUNS, PLACE_PREPOSITIONS
 from qg_studio.generation.mentions import PRONOUNS, is_animate
 from qg_studio.generation.predictions import part_end_predictions
+from qg_studio.nlp import gap
 from qg_studio.schema import Element, QAItem, Section
 
 STORY_LEVEL = "story_level"  # scores key: the item asks about the whole story
@@ -30,6 +31,7 @@ TURNS = resources.words("turn_openers.txt")  # "One day, ...": where the story t
 WANTS = resources.words("want_verbs.txt")  # "What did the Heron want to do?"
 # Seeing, saying, being and going: not acting on the story's turn.
 NON_ACTION_VERBS = resources.words("non_action_verbs.txt")
+SCENE_PLACES = resources.words("scene_places.txt")  # a door, a table: not a story's setting
 _MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
 
 
@@ -125,11 +127,13 @@ def _where(section: Section, analysis: Analysis, ids) -> QAItem | None:
             if token.dep_ != "prep" or token.lower_ not in PLACE_PREPOSITIONS or \
                     token.i in analysis.quoted:
                 continue
-            objs = [c for c in token.children if c.dep_ == "pobj"]
-            if not objs or not (objs[0].lemma_.lower() in PLACE_NOUNS
-                                or objs[0].ent_type_ in ("GPE", "LOC", "FAC")):
-                continue
             phrase = list(token.subtree)
+            nouns = [t for t in phrase if t.pos_ in ("NOUN", "PROPN")]
+            # "At the edge of Fernwood Forest": a place anywhere in the phrase; a door or
+            # a corner is where a scene happens, not the story.
+            if not any(t.lemma_.lower() in PLACE_NOUNS or t.ent_type_ in ("GPE", "LOC", "FAC")
+                       for t in nouns) or nouns[0].lemma_.lower() in SCENE_PLACES:
+                continue
             if len(phrase) > 10:
                 continue
             start, end = phrase[0].idx, phrase[-1].idx + len(phrase[-1].text)
@@ -261,10 +265,13 @@ def moral_line(section: Section) -> tuple[int, int] | None:
     present = root.tag_ in ("VBZ", "VBP") or any(a.tag_ == "MD" or a.tag_ in ("VBZ", "VBP")
                                                   for a in aux)
     subject = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
+    # "Pride closes the ears": a bare abstract noun, with no article, states a truth too.
+    bare = bool(subject) and subject[0].pos_ == "NOUN" and subject[0].tag_ == "NN" and \
+        not any(c.dep_ in ("det", "poss") for c in subject[0].children)
     generic = bool(subject) and (subject[0].tag_ in ("NNS",) or subject[0].lower_ in
                                  ("those", "who", "one", "he", "they", "a", "whoever")
                                  or any(c.lower_ in ("a", "an", "every", "those", "who")
-                                        for c in subject[0].subtree))
+                                        for c in subject[0].subtree) or bare)
     if present and generic:
         return begin, begin + len(last)
     return None
@@ -278,17 +285,27 @@ def _ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
             continue
         if any(t.i in analysis.quoted for t in sent) or '"' in sent.text or "“" in sent.text:
             continue
-        main = [c for c in analysis.sentence_clauses[index]
-                if usable(c) and c.head.dep_ == "ROOT"]
-        if not main or len(sent.text.split()) > 30:
+        if len(sent.text.split()) > 30 or not any(t.pos_ in ("VERB", "AUX") for t in sent):
             continue
-        clause = main[0]
-        answer = " ".join(state(c) for c in analysis.sentence_clauses[index]
-                          if usable(c) and c.head.dep_ in ("ROOT", "conj"))
-        answer = answer or state(clause)
-        return found_item("How does the story end?", answer, Element.OUTCOME, True, section,
-                     sent.start_char, sent.end_char, 0.8, ids)
+        # The sentence as the story tells it (a clause rebuilt from the parse loses what
+        # reported speech and "whenever" clauses say), its first "he"/"she" named.
+        return found_item("How does the story end?", _told(sent, analysis), Element.OUTCOME,
+                          True, section, sent.start_char, sent.end_char, 0.8, ids)
     return None
+
+
+def _told(sent, analysis: Analysis) -> str:
+    words, named = [], False
+    for t in sent:
+        if t.is_space:
+            continue
+        text = t.text
+        if not named and t.lower_ in PRONOUNS and t.dep_ in ("nsubj", "nsubjpass"):
+            text = analysis.resolver.resolve(t) or text
+            named = True
+        words.append(text + gap(t))
+    told = "".join(words).strip().rstrip(".!")
+    return told[:1].upper() + told[1:]
 
 
 def _lesson(section: Section, moral, ids) -> QAItem | None:
