@@ -177,6 +177,9 @@ class QAItem:
     second_answers: list[str] = field(default_factory=list)
     second_explicitness: Explicitness | None = None
     ref: str = ""  # an external id, e.g. FairytaleQA's question_id
+    # Wrong options for a multiple-choice quiz as the teacher saw and kept them in Curate;
+    # empty: the quiz export chooses them.
+    distractors: list[str] = field(default_factory=list)
     id: int | None = None  # set by the store
 
     def __setattr__(self, name: str, value: Any) -> None:
@@ -203,6 +206,7 @@ class QAItem:
                          for e in self.evidence]
         self.sections = [int(s) for s in self.sections]
         self.answers = [str(a) for a in self.answers]
+        self.distractors = [str(d).strip() for d in self.distractors if str(d).strip()]
 
     @property
     def answer(self) -> str:
@@ -227,6 +231,7 @@ class QAItem:
             "second_explicitness": (self.second_explicitness.value
                                     if self.second_explicitness else None),
             "ref": self.ref,
+            "distractors": list(self.distractors),
         }
 
     @classmethod
@@ -247,6 +252,7 @@ class QAItem:
             second_answers=list(data.get("second_answers") or []),
             second_explicitness=data.get("second_explicitness"),
             ref=str(data.get("ref") or ""),
+            distractors=list(data.get("distractors") or []),
             id=data.get("id"),
         )
 

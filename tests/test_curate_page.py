@@ -180,3 +180,19 @@ def test_regenerate_a_section_keeps_kept_questions(seeded):
     fresh = [i for i in after if i.id not in {b.id for b in before}]
     assert fresh and all(i.sections == [2] for i in fresh)
     assert {i.id for i in before if 2 not in i.sections} <= ids_after
+
+
+def test_wrong_options_are_shown_and_edited_before_any_quiz(seeded):
+    story, ids = seeded
+    at = _app()
+    key = next(t.key for t in at.text_area if t.key.startswith("curate_distractors_"))
+    suggested = at.text_area(key=key).value.splitlines()
+    assert len(suggested) == 3 and "the king" not in [s.lower() for s in suggested]
+    with Store() as store:
+        assert store.get_item(ids[0]).distractors == []  # shown, not yet the teacher's
+    at.text_area(key=key).input("the miller\nthe King\na shepherd").run()
+    assert not at.exception
+    with Store() as store:
+        assert store.get_item(ids[0]).distractors == ["the miller", "the King", "a shepherd"]
+    # A right answer typed as a wrong option is pointed out.
+    assert any("is also an answer" in w.value for w in at.warning)

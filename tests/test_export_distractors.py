@@ -97,3 +97,21 @@ def test_workbook_cells_are_text_even_when_they_look_like_formulas(tmp_path):
     assert all(back.cell(r, 1).data_type == "s" for r in range(1, 6))
     assert back.cell(5, 1).value == "bell and nul"  # characters a workbook cannot hold
     assert back.cell(6, 1).value == 42 and back.cell(6, 1).data_type == "n"
+
+
+def test_the_quiz_gives_the_wrong_options_curate_showed_or_the_teachers_own():
+    from qg_studio.export.quizset import prepare
+    from qg_studio.services.exports import quiz_options
+
+    secs = sections()
+    item = items(secs)[0]  # "Who rode past the mill?" - "the king"
+    shown = quiz_options(item, secs)
+    quiz = prepare([item], secs)[0]
+    assert len(shown) == 3 and sorted(quiz.options) == sorted(shown + ["the king"])
+    # The teacher's options win; one that is a right answer never reaches the quiz.
+    item.distractors = ["the miller", "The King", "a shepherd"]
+    assert quiz_options(item, secs) == ["the miller", "a shepherd"]
+    quiz = prepare([item], secs)[0]
+    assert sorted(quiz.options) == ["a shepherd", "the king", "the miller"]
+    assert quiz.options[quiz.correct] == "the king"
+    assert quiz_options(items(secs)[4], secs) == []  # yes/no: Yes and No

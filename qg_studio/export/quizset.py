@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Any, Sequence
 
 from qg_studio import toml as tomllib
-from qg_studio.export.distractors import DistractorFinder, answer_position
+from qg_studio.export.distractor_words import same_answer
+from qg_studio.export.distractors import DistractorFinder, Distractors, answer_position
 from qg_studio.export.safety import one_line
 from qg_studio.schema import QAItem, ReviewStatus, Section
 
@@ -95,9 +96,11 @@ def prepare(items: Sequence[QAItem], sections: Sequence[Section],
         question = QuizQuestion(number, item, one_line(item.question), answer, accepted)
         long_answer = len(answer.split()) > settings["open_answer_words"]
         if finder is not None and answer and not long_answer:
-            found = finder.find(item, settings["distractors"])
+            found = wrong_options(item, finder, settings["distractors"])
             question.kind = found.kind
             needed = 1 if found.kind == "yesno" else settings["distractors"]
+            if item.distractors and found.options:
+                needed = len(found.options)  # the teacher's choice, even of fewer
             if found.kind == "yesno":
                 # Yes/No in a fixed order reads better than a shuffled pair.
                 question.options = ["Yes", "No"]
@@ -109,6 +112,17 @@ def prepare(items: Sequence[QAItem], sections: Sequence[Section],
                 question.options, question.correct = options, position
         out.append(question)
     return out
+
+
+def wrong_options(item: QAItem, finder: DistractorFinder, n: int) -> Distractors:
+    """The options the teacher kept in Curate (never one that is a right answer), else
+    the finder's: the quiz shows what Curate showed."""
+    found = finder.find(item, n)
+    if not item.distractors or found.kind == "yesno":
+        return found
+    rights = [a for a in [*item.answers, *item.second_answers] if a.strip()]
+    kept = [d for d in item.distractors if not any(same_answer(d, r) for r in rights)]
+    return Distractors(found.answer, found.kind, kept[:n], len(kept[:n]))
 
 
 def shorten(text: str, limit: int, what: str, report: ExportReport) -> str:

@@ -14,7 +14,19 @@ from pathlib import Path
 from qg_studio.export import ExportResult, export_story
 from qg_studio.services import ServiceError
 
-__all__ = ["ExportResult", "export_story", "training_data", "write_training_data"]
+__all__ = ["ExportResult", "export_story", "quiz_options", "training_data",
+           "write_training_data"]
+
+def quiz_options(item, sections) -> list[str]:
+    """The wrong options a multiple-choice quiz will give ``item``: what Curate shows the
+    teacher before any export (the same choice the quiz export makes). None for yes/no."""
+    from qg_studio.export.distractors import DistractorFinder
+    from qg_studio.export.quizset import quiz_settings, wrong_options
+
+    n = quiz_settings()["common"]["distractors"]
+    found = wrong_options(item, DistractorFinder(sections), n)
+    return [] if found.kind == "yesno" else found.options
+
 
 # A fixed timestamp: the same data gives the same zip on every download.
 _ZIP_TIME = (2020, 1, 1, 0, 0, 0)

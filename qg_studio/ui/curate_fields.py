@@ -115,6 +115,8 @@ def field_value(field: str, value: Any, section_ids: Sequence[int]) -> Any:
         return answers
     if field == "sections":
         return parse_sections(value or "", section_ids)
+    if field == "distractors":  # none: the quiz export chooses them
+        return [line.strip() for line in str(value or "").splitlines() if line.strip()]
     if value is None:
         raise ValueError(f"{field.replace('_', ' ')} cannot be empty")
     enum = {"status": ReviewStatus, "element": Element, "explicitness": Explicitness,

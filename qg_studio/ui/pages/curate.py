@@ -15,7 +15,9 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
+from qg_studio.export.distractor_words import same_answer
 from qg_studio.schema import ELEMENTS, AnswerKind, Explicitness, QAItem, ReviewStatus
+from qg_studio.services.exports import quiz_options
 from qg_studio.store import Store, StoreError
 from qg_studio.ui import engines
 from qg_studio.ui.curate_actions import (
@@ -43,7 +45,7 @@ from qg_studio.ui.curate_fields import (  # noqa: F401 - the page's helpers, re-
 )
 from qg_studio.ui.state import current_actor, get_store, require_story
 from qg_studio.ui.steps import next_step
-from qg_studio.ui.text import plain
+from qg_studio.ui.text import plain, quoted
 
 # -- the page ----------------------------------------------------------------------------
 
@@ -201,6 +203,7 @@ def _detail(store: Store, story, shown: list[QAItem], positions: dict[int, int],
         st.text_area("Answers (one per line)", "\n".join(item.answers), height=80,
                      key=f"curate_answers_{k}", on_change=_save_field,
                      args=(item.id, "answers", f"curate_answers_{k}", section_ids))
+        _wrong_options(item, story.sections, k, section_ids)
         c1, c2, c3 = st.columns(3)
         for column, (label, field, options, current) in zip((c1, c2, c3), [
                 ("Element", "element", [e.value for e in ELEMENTS], item.element.value),
@@ -225,7 +228,7 @@ def _detail(store: Store, story, shown: list[QAItem], positions: dict[int, int],
         st.caption(f"Written by {plain(created or item.engine or 'unknown')}"
                    + (f" · engine {item.engine}" if item.engine and item.engine != created
                       else "")
-                   + "".join(f" · {name} {value:.2f}" for name, value in item.scores.items()
+                   + "".join(f" · {name} {value:.2f}" for name, value in item.scores.to_dict().items()
                              if isinstance(value, (int, float))))
     with right:
         mine = [s for s in story.sections if s.id in item.sections] or story.sections[:1]
@@ -233,6 +236,25 @@ def _detail(store: Store, story, shown: list[QAItem], positions: dict[int, int],
             st.markdown(f"**Section {section.id}**")
             st.markdown(f"<div style='line-height:1.5'>{highlight(section, item.evidence, item.answer)}"
                         "</div>", unsafe_allow_html=True)
+
+
+def _wrong_options(item: QAItem, sections, k: str, section_ids: list[int]) -> None:
+    """The multiple-choice quiz's wrong options, seen and edited before any export."""
+    options = item.distractors or quiz_options(item, sections)
+    if not options:
+        st.caption("Multiple choice: a yes/no question offers Yes and No; an answer too "
+                   "long for a choice is asked open.")
+        return
+    st.text_area("Wrong options for a multiple-choice quiz (one per line)",
+                 "\n".join(options), height=80, key=f"curate_distractors_{k}",
+                 on_change=_save_field,
+                 args=(item.id, "distractors", f"curate_distractors_{k}", section_ids),
+                 help="Each must be wrong, and read like the answer.")
+    true = [o for o in item.distractors if any(same_answer(o, a) for a in item.answers)]
+    if true:
+        st.warning(f"{quoted(true[0])} is also an answer: the quiz leaves it out.")
+    elif not item.distractors:
+        st.caption("Chosen from the story; edit them and the quiz uses yours.")
 
 
 def _pick(picker: str) -> None:
