@@ -158,11 +158,16 @@ def _feels(clause: Clause) -> bool:
 def _before(analysis: Analysis, clause_list: list[Clause], clause: Clause) -> Clause | None:
     """The event told just before ``clause``: an earlier clause of its sentence, else
     the last clause of the sentence before (not speech)."""
-    same = [c for c in clause_list if c.head.i < clause.head.i and usable(c)
-            and c.head.i not in analysis.quoted and c.head.lemma_ not in SAYING_VERBS
-            and c.head.i not in {t.i for t in clause.tokens}]
+    earlier = [c for c in clause_list if c.head.i < clause.head.i
+               and c.head.i not in analysis.quoted and c.head.lemma_ not in SAYING_VERBS
+               and c.head.i not in {t.i for t in clause.tokens}]
+    same = [c for c in earlier if usable(c)]
     if same:
         return same[-1]
+    if earlier:
+        # The event just before is in this sentence but cannot be read ("When a fox came
+        # sniffing, Pip rolled into a ball"): the sentence before would answer wrongly.
+        return None
     index = next((i for i, cl in enumerate(analysis.sentence_clauses) if clause in cl), 0)
     for j in range(index - 1, max(index - 2, -1), -1):
         prior = [c for c in analysis.sentence_clauses[j] if usable(c)
@@ -185,6 +190,8 @@ def _feeling(section, analysis, clause, context, clause_list):
     found = None
     for t in [clause.head] + clause.tail:
         word = feeling_word(t.lemma_.lower(), t.text)
+        if t.pos_ == "NOUN" and t.lemma_.lower() not in FEELINGS and t.lower_ not in FEELINGS:
+            word = None  # a reaction is something done: "stormed out", not "the storm"
         if word and (t.i == clause.head.i or t.dep_ in ("acomp", "attr", "oprd", "dobj")
                      or (t.dep_ == "pobj" and t.pos_ == "NOUN")):
             found = (t, word)
@@ -197,7 +204,7 @@ def _feeling(section, analysis, clause, context, clause_list):
     if context is not None:
         extra = f"{_when(context)} {state(context, resolver=analysis.resolver, same_as=clause.subject_text)}"
     else:
-        extra = ""
+        extra = _about(token, clause) if shown else ""
     if not extra:
         # "She sat on a stone and cried": asking "when she cried" gives the answer
         # away, so the question points at the moment before.
@@ -218,6 +225,16 @@ def _feeling(section, analysis, clause, context, clause_list):
                  0.7 + 0.1 * bool(extra))
 
 
+def _about(feeling, clause: Clause) -> str:
+    """"She was proud of her long beak": what the feeling is about, as the question's
+    anchor ("How did the heron feel about her long beak?")."""
+    for prep in feeling.children:
+        objects = [c for c in prep.children if c.dep_ == "pobj"]
+        if prep.dep_ == "prep" and prep.lower_ in ("of", "about", "at", "with") and objects:
+            return "about " + words(list(objects[0].subtree), clause=clause)
+    return ""
+
+
 def _host(clause_list: list[Clause], clause: Clause) -> Clause | None:
     for other in clause_list:
         if other.head.i == clause.head.head.i and other is not clause:
@@ -230,8 +247,9 @@ def _causal(section, analysis, clause, context, clause_list):
     if clause.marker in REASON or (clause.marker == "as" and clause.head.dep_ == "advcl"
                                    and clause.head.i > clause.head.head.i):
         host = _host(clause_list, clause)
-        if host is None or not usable(host):
-            return None
+        if host is None or not usable(host) or \
+                any(t.i in analysis.quoted for t in [*host.subject, *host.aux, host.head]):
+            return None  # speech run into the narration after it: "May I stay? Bramble frowned"
         question = ask(host, "Why")
         answer = state(clause)
         start, end = span_of(clause.tokens)
@@ -270,6 +288,10 @@ def _causal(section, analysis, clause, context, clause_list):
             return None
         if cause is None or _feels(cause) or cause.subject_text == "" or \
                 any(t.lower_ in ("had", "'d") for t in clause.aux):
+            return None
+        if cause.subject_text == clause.subject_text and cause.head.lemma_ != "be":
+            # "Pip knocked at the door. Pip was shivering": her own deed before is not
+            # why she shivers; what happened to her, or a state of hers, can be.
             return None
         question = ask(clause, "Why")
         start, end = span_of(cause.tokens)

@@ -200,6 +200,10 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
         tokens = tokens[1:]
     if not tokens:
         return ""
+    heads = [t for t in tokens if t.dep_ in SUBJECT_DEPS]
+    if heads and resolver is not None and resolver.name_of(heads[0]):
+        # "a little hedgehog called Pip knocked": the story has named her; so does the question.
+        return resolver.name_of(heads[0])
     if len(tokens) == 1 and tokens[0].lower_ in PRONOUNS and resolver is not None:
         name = resolver.resolve(tokens[0])
         if name:
@@ -213,7 +217,7 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
         if t.dep_ == "poss" and t.lower_ in ("his", "her", "their") and resolver is not None:
             name = resolver.resolve(t)
             if name:
-                parts.append(_possessive(name) + gap(t))
+                parts.append(possessive(name) + gap(t))
                 continue
         parts.append(t.text + gap(t))
     if tokens[0].lower_ in ("a", "an") and tokens[0].dep_ == "det":
@@ -254,7 +258,7 @@ def usable(clause: Clause) -> bool:
 
 
 
-def _possessive(name: str) -> str:
+def possessive(name: str) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
 

@@ -7,7 +7,7 @@ after ...?" questions.
 
 from __future__ import annotations
 
-from qg_studio.generation.clauses import Clause, trim
+from qg_studio.generation.clauses import Clause, possessive, trim
 from qg_studio.generation.inflect import do_support, lemma_of, past_of
 from qg_studio.generation.mentions import Resolver
 from qg_studio.nlp import gap
@@ -54,6 +54,11 @@ def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = No
             name = resolver.resolve(t)
             if name and name != clause.subject_text:
                 text = name + gap(t)
+        elif resolver is not None and t.dep_ == "poss" and t.lower_ in ("his", "her", "their"):
+            # "knocked at his door": whose door, when it is not the asker's own.
+            name = resolver.resolve(t)
+            if name and name != clause.subject_text:
+                text = possessive(name) + gap(t)
         parts.append(text)
     text = "".join(parts).strip()
     text = text.replace(" ,", ",").replace(",,", ",").strip(" ,;:")
@@ -171,6 +176,11 @@ def state(clause: Clause, skip: set[int] | None = None, tense_past: bool = False
     subject = clause.subject_text
     if same_as and subject == same_as and resolver is not None:
         subject = resolver.pronoun_for(subject) or subject
+    elif same_as and resolver is not None and subject.startswith(possessive(same_as) + " "):
+        # "What did the heron do until her wings ached?", not "the heron's wings".
+        own = {"he": "his", "she": "her", "they": "their"}.get(resolver.pronoun_for(same_as))
+        if own:
+            subject = own + subject[len(possessive(same_as)):]
     aux = words(clause.aux)
     head = clause.head.text
     if tense_past and not clause.aux and clause.head.tag_ in ("VBZ", "VBP"):

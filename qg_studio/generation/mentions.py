@@ -178,7 +178,7 @@ class Resolver:
                                          token.dep_ in SUBJECT_ROLES))
                 continue
             chunk = chunk_at.get(token.i)
-            named = self._named(token)
+            named = self.name_of(token)
             if named is None and (chunk is None or token.pos_ == "PRON" or not is_animate(token)):
                 continue
             if token.dep_ not in MENTION_ROLES or is_vocative(token, self.quoted):
@@ -195,7 +195,7 @@ class Resolver:
             mentions.append((Mention(text, gender, plural, token.i),
                              token.dep_ in SUBJECT_ROLES))
 
-    def _named(self, token) -> str | None:
+    def name_of(self, token) -> str | None:
         """The character's name when ``token`` is it, or a noun it was given to."""
         if token.text in self.names:
             return token.text

@@ -228,8 +228,14 @@ def _why_act(sections, analyses, cast, ids) -> QAItem | None:
                     _key(clause.subject_text) not in keys or not clause.tail or \
                     any(t.dep_ == "neg" for t in clause.aux):
                 continue
-            before = [c for c in analysis.sentence_clauses[index - 1]
-                      if usable(c) and c.head.dep_ == "ROOT" and c.head.i not in analysis.quoted]
+            # The event just before: earlier in this sentence ("When a fox came sniffing,
+            # Pip rolled into a ball") or, when the sentence opens with the act, the
+            # sentence before. One that cannot be read is not replaced by a guess.
+            same = [c for c in analysis.sentence_clauses[index]
+                    if c.head.i < clause.head.i and c.head.i not in analysis.quoted]
+            before = [c for c in same if usable(c)][-1:] if same else \
+                [c for c in analysis.sentence_clauses[index - 1]
+                 if usable(c) and c.head.dep_ == "ROOT" and c.head.i not in analysis.quoted][:1]
             question = ask(clause, "Why")
             if not before or not question or len(question.split()) > 14:
                 continue
