@@ -119,6 +119,11 @@ def test_names_given_in_the_story_keep_their_pronouns_apart():
         assert "lark let" not in q + a and "dorrit hid" not in q + a, item.question
         if a.startswith("let "):  # the deed is the answer, the doer in the question
             assert "dorrit" in q or "mole" in q, item.question
+        if q.startswith("why did lark hide"):
+            # The cause is told in the same sentence ("When an owl came hunting, ...");
+            # the sentence before (Dorrit letting her in) does not answer it.
+            assert "owl" in a, item.answer
+    assert any(i.question.startswith("Why did Lark hide") for i in items)
 
 
 def test_greetings_and_called_out_names_are_not_characters():
