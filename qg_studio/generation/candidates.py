@@ -21,7 +21,7 @@ from qg_studio.generation.lexicon import (
     WEAK_VERBS,
     feeling_word,
 )
-from qg_studio.generation.mentions import is_animate
+from qg_studio.generation.mentions import PRONOUNS, is_animate
 from qg_studio.generation.predictions import predictions_between
 from qg_studio.schema import Element, Explicitness, QAItem, Section
 
@@ -80,6 +80,9 @@ def _character(section, analysis, clause, context, clause_list):
                  0.6 + 0.15 * named)
 
 
+WHEN_PREPOSITIONS = ("in", "on", "at", "during", "before", "after", "until", "till", "since")
+
+
 def _place_phrase(clause: Clause):
     for t in clause.tail:
         if t.dep_ == "prep" and t.head.i == clause.head.i and t.lower_ in PLACE_PREPOSITIONS:
@@ -88,7 +91,10 @@ def _place_phrase(clause: Clause):
                 continue
             obj = objs[0]
             if obj.lower_ in TIME_WORDS or obj.ent_type_ in ("DATE", "TIME"):
-                return "When", t
+                # "in winter", "on the third day"; "by one day" is no time a child can say.
+                if t.lower_ in WHEN_PREPOSITIONS:
+                    return "When", t
+                continue
             if obj.lemma_.lower() in PLACE_NOUNS or obj.ent_type_ in ("GPE", "LOC", "FAC"):
                 return "Where", t
     return None
@@ -187,6 +193,10 @@ def _when(context: Clause) -> str:
 
 
 def _feeling(section, analysis, clause, context, clause_list):
+    heads = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
+    if heads and not (is_animate(heads[0]) or heads[0].lower_ in PRONOUNS
+                      or analysis.resolver.name_of(heads[0])):
+        return None  # "How did the Princess' commands feel?": only someone feels
     found = None
     for t in [clause.head] + clause.tail:
         word = feeling_word(t.lemma_.lower(), t.text)
