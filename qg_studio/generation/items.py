@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from qg_studio.schema import AnswerKind, Element, Evidence, Explicitness, QAItem, Scope, Section
+from qg_studio.scores import ItemScores
 
 
 def found_item(question: str, answer: str, element: Element, explicit: bool, where: Section,
@@ -18,7 +19,9 @@ def found_item(question: str, answer: str, element: Element, explicit: bool, whe
     """The item, its evidence ``where.text[start:end]``; ``sections`` (by default the
     evidence's own) makes it a summary question when it spans more than one. None when
     the question or the answer is empty or the span is."""
-    answer = answer.strip(" ,;:.\"'“”")
+    # One line each: a span of a hard-wrapped story keeps its line breaks.
+    question = " ".join(question.split())
+    answer = " ".join(answer.split()).strip(" ,;:.\"'“”")
     start, end = max(0, start), min(len(where.text), end)
     if not question or not answer or end <= start:
         return None
@@ -29,7 +32,7 @@ def found_item(question: str, answer: str, element: Element, explicit: bool, whe
         answer_kind=AnswerKind.EXTRACTIVE if explicit else AnswerKind.ABSTRACTIVE,
         scope=Scope.SUMMARY if len(ids) > 1 else Scope.LOCAL, sections=ids,
         evidence=[Evidence(where.id, start, end, where.text[start:end])],
-        scores={"confidence": round(confidence, 3)})
+        scores=ItemScores(confidence=round(confidence, 3)))
 
 
 def span_of(tokens: list) -> tuple[int, int]:
