@@ -93,7 +93,7 @@ def generate_items(
         score_items(candidates)
         need = request.total(len(sections))
         candidates = shortlist(
-            sorted(candidates, key=lambda i: -i.scores["rank"]), max(need * 3, 40)
+            sorted(candidates, key=lambda i: -i.scores.rank), max(need * 3, 40)
         )
         report(0.65, "checking each question can be answered from the story")
         _answerability(candidates, sections, answerer)
@@ -145,7 +145,7 @@ def _moral(sections: Sequence[Section]) -> tuple[int, int] | None:
 def on_moral(item: QAItem, last_section: int, moral: tuple[int, int] | None) -> bool:
     """A section-level question built on a fable's closing moral ("Who thinks of
     tomorrow?"): the moral is asked about as the story's lesson, not as an event."""
-    if moral is None or item.scores.get("story_level") or not item.evidence:
+    if moral is None or item.scores.story_level or not item.evidence:
         return False
     ev = item.evidence[0]
     return ev.section == last_section and ev.start >= moral[0]

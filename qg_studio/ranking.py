@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 import threading
 from collections import Counter, defaultdict
+from dataclasses import dataclass
 from typing import Sequence
 
 from qg_studio.schema import ELEMENTS, Element, Explicitness, GenerationRequest, QAItem, Section
@@ -22,6 +23,46 @@ DUPLICATE_COSINE = 0.8
 SAME_WORDING = 0.95
 SAME_ANSWER_COSINE = 0.55
 _WORD = re.compile(r"[a-z']+")
+
+
+@dataclass(frozen=True)
+class RankWeights:
+    """How a candidate's rank is made and spent (:func:`score_items`, :func:`select`).
+
+    The rank orders the candidates a set is filled from: mostly what the engine believes
+    of its own question, tempered by how the question reads on a worksheet; once the
+    round trip has run, by whether the answerer finds the answer too."""
+
+    confidence: float = 0.55  # the engine's confidence: it knows what it meant to ask
+    quality: float = 0.45  # surface quality (:func:`quality`): what a child reads
+    answerability: float = 0.3  # the round trip's share once it ran; the rank keeps the rest
+    unknown_confidence: float = 0.5  # an engine that states none: neither sure nor unsure
+    # Rank given up for each question already picked from the same section(s), so that a
+    # set covers the whole story rather than its richest section.
+    section_spread: float = 0.08
+    # What an explicit question keeps of its rank when the answerer cannot find its answer:
+    # flagged, not dropped (a one-word answer the span answerer misses is often right).
+    unanswerable: float = 0.5
+
+
+@dataclass(frozen=True)
+class QualityPenalties:
+    """What :func:`quality` takes off a question's 1.0 for a child's worksheet."""
+
+    min_words: int = 3  # fewer words, or no question mark: not a question (0.0)
+    long_words: int = 16  # past this, each word costs per_long_word ...
+    per_long_word: float = 0.04
+    max_long: float = 0.5  # ... up to this much
+    short_words: int = 5  # a question under this many words says too little
+    short: float = 0.15
+    repeat: float = 0.1  # each extra use of a word of more than 3 letters: "the king's king"
+    long_answer_words: int = 20  # an answer past this is a passage, not an answer
+    long_answer: float = 0.2
+    no_evidence: float = 0.3  # nothing in the story shows where the answer is
+
+
+RANK_WEIGHTS = RankWeights()
+QUALITY_PENALTIES = QualityPenalties()
 
 
 _encoder_loading: list[threading.Thread] = []
@@ -54,39 +95,49 @@ def _encoder_ready() -> None:
         thread.join()
 
 
-def quality(item: QAItem) -> float:
+def quality(item: QAItem, penalties: QualityPenalties = QUALITY_PENALTIES) -> float:
     """Surface fitness of a question for a child's worksheet, in [0, 1]."""
+    p = penalties
     q = item.question
     words = _WORD.findall(q.lower())
     n = len(words)
-    if not q.endswith("?") or n < 3:
+    if not q.endswith("?") or n < p.min_words:
         return 0.0
     score = 1.0
-    if n > 16:
-        score -= min(0.5, 0.04 * (n - 16))
-    if n < 5:
-        score -= 0.15
+    if n > p.long_words:
+        score -= min(p.max_long, p.per_long_word * (n - p.long_words))
+    if n < p.short_words:
+        score -= p.short
     repeats = sum(c - 1 for w, c in Counter(words).items() if c > 1 and len(w) > 3)
-    score -= 0.1 * repeats
+    score -= p.repeat * repeats
     if not item.answers or not item.answer.strip():
         return 0.0
-    if len(item.answer.split()) > 20:
-        score -= 0.2
+    if len(item.answer.split()) > p.long_answer_words:
+        score -= p.long_answer
     if not item.evidence:
-        score -= 0.3
+        score -= p.no_evidence
     return max(0.0, min(1.0, score))
 
 
-def score_items(items: Sequence[QAItem]) -> None:
-    """Set ``scores["rank"]`` (and ``scores["quality"]``) on every item."""
+def rank_of(item: QAItem) -> float:
+    """The item's rank; 0.0 before :func:`score_items` has set it."""
+    return item.scores.rank or 0.0
+
+
+def score_items(items: Sequence[QAItem], weights: RankWeights = RANK_WEIGHTS) -> None:
+    """Set ``scores.rank`` (and ``scores.quality``) on every item."""
+    w = weights
     for item in items:
         q = quality(item)
-        confidence = item.scores.get("confidence", 0.5)
-        rank = 0.55 * confidence + 0.45 * q
-        if "answerability" in item.scores:
-            rank = 0.7 * rank + 0.3 * item.scores["answerability"]
-        item.scores["quality"] = round(q, 3)
-        item.scores["rank"] = round(rank, 4)
+        confidence = item.scores.confidence
+        if confidence is None:
+            confidence = w.unknown_confidence
+        rank = w.confidence * confidence + w.quality * q
+        answerability = item.scores.answerability
+        if answerability is not None:
+            rank = (1 - w.answerability) * rank + w.answerability * answerability
+        item.scores.quality = round(q, 3)
+        item.scores.rank = round(rank, 4)
 
 
 def _norm(text: str) -> str:
@@ -102,7 +153,7 @@ def dedupe(items: Sequence[QAItem], threshold: float = DUPLICATE_COSINE,
     ``threshold`` cosine and expect the same answer, or when they share element and
     answer and their questions are close.
     """
-    ordered = sorted(items, key=lambda i: -i.scores.get("rank", 0.0))
+    ordered = sorted(items, key=lambda i: -rank_of(i))
     kept: list[QAItem] = []
     seen_q: set[str] = set()
     seen_answer: set[tuple[str, str]] = set()
@@ -246,7 +297,7 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int,
           offset: int) -> list[QAItem]:
     if total <= 0 or not pool:
         return []
-    pool = sorted(pool, key=lambda i: -i.scores.get("rank", 0.0))
+    pool = sorted(pool, key=lambda i: -rank_of(i))
     available = Counter(i.element for i in pool)
     targets = element_targets(request, total, available, offset)
     total = min(total, sum(targets.values())) if isinstance(request.elements, dict) else total
@@ -262,8 +313,8 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int,
                       if i not in taken and predicate(item)]
         if not candidates:
             return None
-        index, item = max(candidates, key=lambda c: c[1].scores.get("rank", 0.0)
-                          - 0.08 * per_section[tuple(c[1].sections)])
+        index, item = max(candidates, key=lambda c: rank_of(c[1])
+                          - RANK_WEIGHTS.section_spread * per_section[tuple(c[1].sections)])
         taken.add(index)
         return item
 
@@ -287,7 +338,7 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int,
 
         def allowed(it: QAItem) -> bool:
             return either or it.explicitness == only
-        item = best(lambda it: it.scores.get("story_level") and targets.get(it.element, 0) > 0
+        item = best(lambda it: it.scores.story_level and targets.get(it.element, 0) > 0
                     and allowed(it))
         if item is not None:
             take(item)
@@ -344,14 +395,14 @@ def _swap_for_share(picked: list[QAItem], rest: list[QAItem], want_implicit: int
             give = Explicitness.IMPLICIT if too_many else Explicitness.EXPLICIT
             swap = None
             for index in sorted(range(len(picked)),
-                                key=lambda i: picked[i].scores.get("rank", 0.0)):
+                                key=lambda i: rank_of(picked[i])):
                 out = picked[index]
-                if out.explicitness != give or out.scores.get("story_level"):
+                if out.explicitness != give or out.scores.story_level:
                     continue
                 options = [r for r in rest if r.element == out.element
                            and r.explicitness != give]
                 if options:
-                    swap = (index, max(options, key=lambda r: r.scores.get("rank", 0.0)))
+                    swap = (index, max(options, key=rank_of))
                     break
             if swap is None:
                 break
@@ -372,28 +423,29 @@ def flag_unanswerable(items: Sequence[QAItem], floor: float = ANSWERABILITY_FLOO
     They are flagged rather than dropped: an extractive answerer's span often
     disagrees with a one-word answer ("sad", "Mira") that is right, so a flagged item
     is still picked when its element has nothing better, and the teacher sees the
-    flag (``scores["unanswerable"]``). Implicit items are not held to the floor."""
+    flag (``scores.unanswerable``). Implicit items are not held to the floor."""
     for item in items:
+        answerability = item.scores.answerability
         if item.explicitness == Explicitness.EXPLICIT and \
-                item.scores.get("answerability", 1.0) < floor:
-            item.scores["unanswerable"] = 1.0
-            item.scores["rank"] = round(item.scores.get("rank", 0.0) * 0.5, 4)
+                (1.0 if answerability is None else answerability) < floor:
+            item.scores.unanswerable = True
+            item.scores.rank = round(rank_of(item) * RANK_WEIGHTS.unanswerable, 4)
 
 
 def keep_fit(items: Sequence[QAItem], need: int, floor: float = QUALITY_FLOOR) -> list[QAItem]:
     """The items fit for a worksheet; when fewer than ``need`` are, the best of the rest too,
-    flagged ``scores["low_quality"]``.
+    flagged ``scores.low_quality``.
 
     A weak engine (an untrained checkpoint, a model on an odd story) then still gives the
     teacher a set to see and edit, with the flag saying why it reads badly, rather than
     an empty page."""
-    fit = [i for i in items if i.scores.get("quality", 0.0) > floor]
+    fit = [i for i in items if (i.scores.quality or 0.0) > floor]
     if len(fit) >= need:
         return fit
-    weak = sorted((i for i in items if i.scores.get("quality", 0.0) <= floor),
-                  key=lambda i: -i.scores.get("rank", 0.0))[:need - len(fit)]
+    weak = sorted((i for i in items if (i.scores.quality or 0.0) <= floor),
+                  key=lambda i: -rank_of(i))[:need - len(fit)]
     for item in weak:
-        item.scores["low_quality"] = 1.0
+        item.scores.low_quality = True
     return fit + weak
 
 
@@ -405,7 +457,7 @@ def rank_and_select(items: Sequence[QAItem], request: GenerationRequest,
     need = request.total(len(sections))
     items = keep_fit(items, need)
     # Only the strongest few need the (slower) embedding check.
-    items = sorted(items, key=lambda i: -i.scores["rank"])
+    items = sorted(items, key=lambda i: -i.scores.rank)
     strongest = shortlist(items, max(need * 3, 42))
     unique = dedupe(strongest, use_embeddings=use_embeddings)
     return select(unique, request, sections)

@@ -151,10 +151,10 @@ def measure_story(name: str, sections: Sequence[Section], generate: Callable, an
                 figures.explicit += 1
                 figures.explicit_in_text += stated(item.answer, story_text, sentences)
         figures.answerable += sum(answerable(items, sections, answerer))
-        figures.sets_with_story_level += any(i.scores.get("story_level") for i in items)
+        figures.sets_with_story_level += any(i.scores.story_level for i in items)
         made.append(items)
         existing = existing + items
     figures.stories += 1
-    figures.stories_with_story_level += any(i.scores.get("story_level")
+    figures.stories_with_story_level += any(i.scores.story_level
                                             for items in made for i in items)
     return made

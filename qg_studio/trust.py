@@ -9,6 +9,7 @@ teacher sheet — never in a success box.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Sequence
 
 from qg_studio.schema import Explicitness, QAItem
@@ -17,8 +18,22 @@ from qg_studio.schema import Explicitness, QAItem
 # wrong more often than right; the round trip's agreement floor is 0.3.
 CHECK_ANSWER_BELOW = 0.4
 CHECK_LABEL = "check this answer"
-CONFIDENCE_KEY = "answer_confidence"
-CHECK_KEY = "check_answer"
+CHECK_KEY = "check_answer"  # the flag's name in a stored item's scores
+
+
+@dataclass(frozen=True)
+class TrustWeights:
+    """How the round trip's agreement moves the engine's confidence in an answer."""
+
+    # An explicit answer is trusted at most this much above the round trip's agreement: a
+    # stated answer the answerer cannot find is the one to check.
+    explicit_margin: float = 0.1
+    # What an implicit answer keeps of the engine's confidence however low the agreement:
+    # an extractive answerer agrees little with a paraphrase even when it is right.
+    implicit_floor: float = 0.75
+
+
+TRUST_WEIGHTS = TrustWeights()
 
 
 def needs_check(confidence: float | None) -> bool:
@@ -26,22 +41,22 @@ def needs_check(confidence: float | None) -> bool:
     return confidence is not None and confidence < CHECK_ANSWER_BELOW
 
 
-def answer_confidence(item: QAItem) -> float | None:
+def answer_confidence(item: QAItem, weights: TrustWeights = TRUST_WEIGHTS) -> float | None:
     """The confidence of an item's answer: set by an answerer, else read off the round
     trip (explicit items) and the engine's own confidence."""
     scores = item.scores
-    if CONFIDENCE_KEY in scores:
-        return float(scores[CONFIDENCE_KEY])
-    engine = scores.get("confidence")
-    trip = scores.get("answerability")
+    if scores.answer_confidence is not None:
+        return scores.answer_confidence
+    engine, trip = scores.confidence, scores.answerability
     if trip is None:
-        return None if engine is None else float(engine)
+        return engine
     if item.explicitness == Explicitness.EXPLICIT or engine is None:
         # A stated answer the answerer cannot find is the one to check.
-        return float(trip) if engine is None else min(float(engine), max(float(trip), 0.0) + 0.1)
+        return trip if engine is None else min(engine, max(trip, 0.0) + weights.explicit_margin)
     # An implicit answer is a paraphrase: an extractive answerer's agreement is low even
     # when it is right, so it only tempers the engine's confidence.
-    return float(engine) * (0.75 + 0.25 * max(float(trip), 0.0))
+    floor = weights.implicit_floor
+    return engine * (floor + (1 - floor) * max(trip, 0.0))
 
 
 def mark_trust(items: Sequence[QAItem]) -> None:
@@ -50,11 +65,8 @@ def mark_trust(items: Sequence[QAItem]) -> None:
         confidence = answer_confidence(item)
         if confidence is None:
             continue
-        item.scores[CONFIDENCE_KEY] = round(confidence, 3)
-        if needs_check(confidence) or item.scores.get("unanswerable"):
-            item.scores[CHECK_KEY] = 1.0
-        else:
-            item.scores.pop(CHECK_KEY, None)
+        item.scores.answer_confidence = round(confidence, 3)
+        item.scores.check_answer = needs_check(confidence) or item.scores.unanswerable
 
 
 def trust_note(confidence: float | None) -> str:

@@ -9,7 +9,6 @@ from qg_studio.answering import Answer
 from qg_studio.answering.extractive import DEFAULT_MODEL_DIR, ExtractiveAnswerer, model_present
 from qg_studio.answering.roundtrip import (
     ANSWERABILITY_FLOOR,
-    SCORE_KEY,
     agreement,
     flagged,
     score_answerability,
@@ -59,22 +58,22 @@ def test_scores_are_stored_and_low_ones_flagged():
                           items[1].question: "glass"})
     score_answerability(items, story_sections(), answerer)
     assert answerer.calls[0][1] == [[2], [3]]  # the item's own sections are used
-    assert items[0].scores[SCORE_KEY] == 1.0
-    assert items[1].scores[SCORE_KEY] == 0.0
+    assert items[0].scores.answerability == 1.0
+    assert items[1].scores.answerability == 0.0
     assert flagged(items) == [items[1]]
 
 
 def test_items_without_question_or_answer_are_left_unscored():
     items = [QAItem("", ["x"], "action", "explicit"), QAItem("Who?", [], "action", "explicit")]
     score_answerability(items, story_sections(), _Scripted({}))
-    assert all(SCORE_KEY not in it.scores for it in items)
+    assert all(it.scores.answerability is None for it in items)
     assert flagged(items) == []
 
 
 def test_round_trip_with_the_fallback_answerer(tmp_path):
     items = _items()
     score_answerability(items, story_sections(), ExtractiveAnswerer(model_dir=tmp_path))
-    good, wrong, yes_ok, yes_wrong = (it.scores[SCORE_KEY] for it in items)
+    good, wrong, yes_ok, yes_wrong = (it.scores.answerability for it in items)
     assert wrong < ANSWERABILITY_FLOOR < good
     assert yes_ok == 1.0 and yes_wrong == 0.0
     assert flagged(items) == [items[1], items[3]]
@@ -85,5 +84,5 @@ def test_round_trip_with_the_fallback_answerer(tmp_path):
 def test_round_trip_with_the_shipped_model():
     items = _items()[:2]
     score_answerability(items, story_sections(), ExtractiveAnswerer())
-    assert items[0].scores[SCORE_KEY] >= 0.8
-    assert items[1].scores[SCORE_KEY] < ANSWERABILITY_FLOOR
+    assert items[0].scores.answerability >= 0.8
+    assert items[1].scores.answerability < ANSWERABILITY_FLOOR

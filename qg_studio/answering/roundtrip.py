@@ -3,7 +3,7 @@
 A question whose own answerer cannot find the answer the generator meant is either
 ambiguous or wrongly keyed. The agreement (the higher of token F1 and ROUGE-L against
 any intended answer; for yes/no items, whether the polarity matches) is stored as
-``item.scores["answerability"]``; ranking drops or flags items below
+``item.scores.answerability``; ranking drops or flags items below
 :data:`ANSWERABILITY_FLOOR`.
 """
 
@@ -17,7 +17,6 @@ from qg_studio.evaluate import rouge_l, token_f1
 from qg_studio.nlp import sentence_start
 from qg_studio.schema import AnswerKind, QAItem, Section
 
-SCORE_KEY = "answerability"
 # Below this the answerer's reply shares little with the intended answer (on FairytaleQA
 # val, expert explicit questions score above it ~80% of the time with the shipped model).
 ANSWERABILITY_FLOOR = 0.3
@@ -51,7 +50,7 @@ def score_answerability(items: Sequence[QAItem], sections: Sequence[Section],
             # The answerer reads the answer off the sentence the key cites: the question
             # points at the right place even when the words differ (implicit answers).
             best = max(best, SAME_PLACE)
-        item.scores[SCORE_KEY] = round(best, 3)
+        item.scores.answerability = round(best, 3)
 
 
 SAME_PLACE = 0.6  # answerability when the answerer answers from the key's own sentence
@@ -67,4 +66,6 @@ def same_sentence(evidence, others, texts: dict[int, str]) -> bool:
 
 def flagged(items: Sequence[QAItem], floor: float = ANSWERABILITY_FLOOR) -> list[QAItem]:
     """Items whose round trip scored below ``floor`` (unscored items are not flagged)."""
-    return [it for it in items if it.scores.get(SCORE_KEY, 1.0) < floor]
+    unscored = 1.0
+    return [it for it in items
+            if (unscored if it.scores.answerability is None else it.scores.answerability) < floor]

@@ -294,8 +294,8 @@ def _teacher_sheet(ws, layout, paper, title, items):
             ", ".join(str(s) for s in item.sections),
             " … ".join(f"[{e.section}] {one_line(e.text)}" for e in item.evidence),
             item.engine,
-            *[round(float(scores[k]), 3) if k in scores else ""
-              for k in ("confidence", "answerability")],
+            *["" if value is None else round(value, 3)
+              for value in (scores.confidence, scores.answerability)],
         ])
     _write_rows(ws, rows, spec["widths"], font, layout["font_size"])
     last = ws.cell(row=1, column=len(spec["columns"])).column_letter

@@ -27,6 +27,7 @@ from qg_studio.schema import (
     Section,
     section_texts,
 )
+from qg_studio.scores import ItemScores
 
 ENGINE = "smollm"
 
@@ -85,7 +86,7 @@ class CausalLMGenerator:
                                 sections=[evidence[0].section] if evidence
                                 else [s.id for s in sections],
                                 evidence=evidence, engine=self.name,
-                                scores={"confidence": confidence}))
+                                scores=ItemScores(confidence=confidence)))
         return items
 
     # -- free generation -----------------------------------------------------------------
@@ -113,7 +114,7 @@ class CausalLMGenerator:
                 seen.add(question.lower())
                 item = copy.deepcopy(slot)
                 item.question, item.engine = question, self.name
-                item.scores = {"confidence": confidence}
+                item.scores = ItemScores(confidence=confidence)
                 items.append(item)
         return items
 

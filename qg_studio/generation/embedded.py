@@ -22,6 +22,7 @@ from qg_studio.schema import (
     Scope,
     Section,
 )
+from qg_studio.scores import ItemScores
 
 
 class EmbeddedGenerator:
@@ -67,7 +68,8 @@ class EmbeddedGenerator:
                          else AnswerKind.ABSTRACTIVE),
             scope=Scope.SUMMARY if len({e.section for e in evidence}) > 1 else Scope.LOCAL,
             sections=[s.id for s in sections], evidence=evidence, engine=self.name,
-            scores={"confidence": 0.5 if best is None else round(min(1.0, best[2].score), 3)})
+            scores=ItemScores(
+                confidence=0.5 if best is None else round(min(1.0, best[2].score), 3)))
 
 
 def best_location(sections: Sequence[Section], answer: str):

@@ -18,8 +18,6 @@ from qg_studio.generation.items import found_item, span_of
 from qg_studio.generation.lexicon import SAYING_VERBS, WEAK_VERBS
 from qg_studio.schema import Element, Evidence, QAItem, Scope, Section
 
-SECTION_END = "section_end"  # scores key: a prediction asked where a part of the story ends
-
 
 def predictions_between(section: Section, analysis: Analysis, following: Section,
                         next_analysis: Analysis) -> list[QAItem]:
@@ -74,7 +72,7 @@ def part_end_predictions(sections: Sequence[Section], analyses: Sequence[Analysi
                                            analyses[index + 1]))
         out.extend(_paragraph_predictions(section))
     for item in out:
-        item.scores[SECTION_END] = 1.0
+        item.scores.section_end = True
     return out
 
 

@@ -29,6 +29,7 @@ from qg_studio.schema import (
     Section,
     section_texts,
 )
+from qg_studio.scores import ItemScores
 
 # Elements whose answers are usually inferred; they take the implicit share first.
 _IMPLICIT_FIRST = (Element.FEELING, Element.CAUSAL, Element.PREDICTION, Element.OUTCOME,
@@ -152,7 +153,7 @@ class Seq2SeqGenerator:
         return QAItem(question=question, answers=[answer] if answer else [], element=element,
                       explicitness=explicitness, answer_kind=kind, sections=sections,
                       evidence=evidence, engine=f"seq2seq:{self.resolved.name}",
-                      scores={"confidence": round(confidence, 4)})
+                      scores=ItemScores(confidence=round(confidence, 4)))
 
     def _choose_answers(self, targets: list[Target]) -> list[Target]:
         from qg_studio.nlp import get_nlp

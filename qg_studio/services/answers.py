@@ -21,6 +21,7 @@ from qg_studio.schema import (
     Scope,
     Section,
 )
+from qg_studio.scores import ItemScores
 from qg_studio.services import ServiceError
 
 
@@ -104,7 +105,7 @@ class LabelledQuestion:
         if self.answer_kind is not None:
             fields["answer_kind"] = str(self.answer_kind)
         if self.confidence is not None:
-            fields["scores"] = {"confidence": float(self.confidence)}
+            fields["scores"] = ItemScores(confidence=float(self.confidence)).to_dict()
         if self.labels is not None:
             fields.update(element=self.element.value, explicitness=self.explicitness.value)
         return fields

@@ -55,21 +55,21 @@ def table(items: Sequence[QAItem], positions: dict[int, int]) -> pd.DataFrame:
         "Answers": " | ".join(item.answers), "Element": item.element.value,
         "Explicitness": item.explicitness.value, "Answer kind": item.answer_kind.value,
         "Sections": ", ".join(str(s) for s in item.sections), "Engine": item.engine,
-        "Confidence": round(float(item.scores.get("confidence", 0.0)), 2)
-        if "confidence" in item.scores else None,
+        "Confidence": None if item.scores.confidence is None
+        else round(item.scores.confidence, 2),
         "Flags": flags(item),
     } for item in items], columns=["#", *TABLE_FIELDS, "Engine", "Confidence", "Flags"])
 
 
-# What the ranker's flags tell a teacher (see ranking.flag_unanswerable and keep_fit).
-FLAG_LABELS = {"unanswerable": "answer not found in the story", "low_quality": "reads badly"}
-
-
 def flags(item: QAItem) -> str:
-    from qg_studio.trust import CHECK_KEY, CHECK_LABEL, answer_confidence, needs_check
+    """What the ranker's flags tell a teacher (see ranking.flag_unanswerable and keep_fit),
+    and whether to check the answer (trust.mark_trust)."""
+    from qg_studio.trust import CHECK_LABEL, answer_confidence, needs_check
 
-    out = [label for key, label in FLAG_LABELS.items() if item.scores.get(key)]
-    if item.scores.get(CHECK_KEY) or needs_check(answer_confidence(item)):
+    scores = item.scores
+    out = [label for raised, label in ((scores.unanswerable, "answer not found in the story"),
+                                       (scores.low_quality, "reads badly")) if raised]
+    if scores.check_answer or needs_check(answer_confidence(item)):
         out.append(CHECK_LABEL)
     return "; ".join(out)
 

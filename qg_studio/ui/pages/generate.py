@@ -184,7 +184,7 @@ def _show(items: list[QAItem], sections, requested: dict | None,
                 ])
                 st.markdown(f"{badges}  \n**{plain(item.question)}**  \n"
                             f"Answer: {plain(item.answer)}")
-                if item.scores.get("low_quality"):
+                if item.scores.low_quality:
                     st.caption("⚠ reads badly (no question mark, too short or too long); "
                                "kept because nothing better was written here")
                 if item.evidence:
