@@ -25,7 +25,6 @@ from qg_studio.generation.predictions import part_end_predictions
 from qg_studio.nlp import gap
 from qg_studio.schema import Element, QAItem, Section
 
-STORY_LEVEL = "story_level"  # scores key: the item asks about the whole story
 # The word lists are data files under qg_studio/resources/.
 TURNS = resources.words("turn_openers.txt")  # "One day, ...": where the story turns
 WANTS = resources.words("want_verbs.txt")  # "What did the Heron want to do?"
@@ -55,7 +54,7 @@ def story_questions(sections: Sequence[Section]) -> list[QAItem]:
     ]
     items = [i for i in out if i is not None]
     for item in items:
-        item.scores[STORY_LEVEL] = 1.0
+        item.scores.story_level = True
     return items + part_end_predictions(sections, analyses)
 
 
