@@ -1,14 +1,15 @@
 """What the stages write on a question item: named scores and flags, each with its writer.
 
-Until now ``QAItem.scores`` was a free dict, so a reader could not tell which keys exist,
-who sets them, or whether a flag is a number. :class:`ItemScores` declares them. It is a
-mapping too, so a stored item's dict, ``scores.get("rank")`` and ``scores["rank"] = x``
-keep working; a key no stage declares (an older store's) is kept as it was.
+``QAItem.scores`` is an :class:`ItemScores`: a reader sees which scores exist, who sets
+them, and that a flag is a flag. The store keeps them as the JSON object they always were
+(:meth:`ItemScores.to_dict`, :meth:`ItemScores.from_dict`): unset scores and lowered flags
+are absent, a raised flag is 1.0, and a key no stage declares (an older store's) is kept
+as it was.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Mapping
 from dataclasses import dataclass, field, fields
 from typing import Any
 
@@ -29,12 +30,12 @@ FLAGS = {
     "check_answer": "show the answer as 'check this answer' (trust.mark_trust)",
     "story_level": "asks about the whole story (generation/story_level.py)",
     "section_end": "a prediction asked where a part of the story ends "
-                   "(generation/story_level.py)",
+                   "(generation/predictions.py)",
 }
 
 
-@dataclass(eq=False)
-class ItemScores(MutableMapping):
+@dataclass
+class ItemScores:
     confidence: float | None = None
     answerability: float | None = None
     quality: float | None = None
@@ -49,55 +50,25 @@ class ItemScores(MutableMapping):
 
     @classmethod
     def from_dict(cls, data: Mapping[str, Any] | None) -> "ItemScores":
+        """Scores as stored (a JSON object); an unknown key is kept in ``extra``."""
         scores = cls()
         for key, value in (data or {}).items():
-            scores[key] = value
+            if key in SCORES:
+                setattr(scores, key, None if value is None else float(value))
+            elif key in FLAGS:
+                setattr(scores, key, bool(value))
+            else:
+                scores.extra[key] = float(value)
         return scores
 
     def to_dict(self) -> dict[str, float]:
-        return dict(self.items())
-
-    # -- the mapping view (stored dicts and older readers) ------------------------------
-
-    def __getitem__(self, key: str) -> float:
-        if key in SCORES:
-            value = getattr(self, key)
-            if value is None:
-                raise KeyError(key)
-            return value
-        if key in FLAGS:
-            if not getattr(self, key):
-                raise KeyError(key)
-            return 1.0
-        return self.extra[key]
-
-    def __setitem__(self, key: str, value: Any) -> None:
-        if key in SCORES:
-            setattr(self, key, None if value is None else float(value))
-        elif key in FLAGS:
-            setattr(self, key, bool(value))
-        else:
-            self.extra[key] = float(value)
-
-    def __delitem__(self, key: str) -> None:
-        self[key]  # KeyError when it is not set, as a dict does
-        if key in SCORES:
-            setattr(self, key, None)
-        elif key in FLAGS:
-            setattr(self, key, False)
-        else:
-            del self.extra[key]
-
-    def __iter__(self) -> Iterator[str]:
+        """The stored form: set scores, raised flags as 1.0, then the undeclared keys."""
+        out: dict[str, float] = {}
         for f in fields(self):
-            if f.name in SCORES and getattr(self, f.name) is not None:
-                yield f.name
-            elif f.name in FLAGS and getattr(self, f.name):
-                yield f.name
-        yield from self.extra
-
-    def __len__(self) -> int:
-        return sum(1 for _ in self)
-
-    def __repr__(self) -> str:
-        return f"ItemScores({self.to_dict()!r})"
+            value = getattr(self, f.name)
+            if f.name in SCORES and value is not None:
+                out[f.name] = value
+            elif f.name in FLAGS and value:
+                out[f.name] = 1.0
+        out.update(self.extra)
+        return out

@@ -18,7 +18,6 @@ from qg_studio.schema import Explicitness, QAItem
 # wrong more often than right; the round trip's agreement floor is 0.3.
 CHECK_ANSWER_BELOW = 0.4
 CHECK_LABEL = "check this answer"
-CHECK_KEY = "check_answer"  # the flag's name in a stored item's scores
 
 
 @dataclass(frozen=True)

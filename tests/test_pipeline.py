@@ -102,7 +102,7 @@ def test_answerability_below_the_floor_is_flagged_and_ranked_down(sections, monk
 
     def score_answerability(items, secs, answerer):
         for item in items:
-            item.scores["answerability"] = 0.0 if "fox" in item.question.lower() else 0.9
+            item.scores.answerability = 0.0 if "fox" in item.question.lower() else 0.9
 
     module.score_answerability = score_answerability
     plain = generate_items(sections, GenerationRequest(count=12), use_embeddings=False)
@@ -110,10 +110,10 @@ def test_answerability_below_the_floor_is_flagged_and_ranked_down(sections, monk
     checked = generate_items(
         sections, GenerationRequest(count=12), answerer=object(), use_embeddings=False
     )
-    assert len(checked) == 12 and all("answerability" in i.scores for i in checked)
+    assert len(checked) == 12 and all(i.scores.answerability is not None for i in checked)
     for item in checked:
-        unanswered = item.scores["answerability"] < 0.3
-        assert (item.scores.get("unanswerable") == 1.0) == (
+        unanswered = item.scores.answerability < 0.3
+        assert item.scores.unanswerable == (
             unanswered and item.explicitness == Explicitness.EXPLICIT
         )
 
@@ -162,11 +162,11 @@ def test_weak_questions_fill_the_set_only_when_nothing_better_is_there():
     ]
     score_items(good + weak)
     assert keep_fit(good + weak, need=2) == good
-    assert not any("low_quality" in i.scores for i in good + weak)
+    assert not any(i.scores.low_quality for i in good + weak)
     kept = keep_fit(good + weak, need=3)
     # The better-ranked weak one comes in, flagged for the teacher.
-    assert kept == good + weak[:1] and weak[0].scores["low_quality"] == 1.0
-    assert "low_quality" not in weak[1].scores
+    assert kept == good + weak[:1] and weak[0].scores.low_quality
+    assert not weak[1].scores.low_quality
 
 
 def test_a_broken_model_falls_back_to_the_embedded_engine_with_a_notice(sections, tmp_path):

@@ -23,21 +23,20 @@ def test_an_item_stored_before_keeps_its_scores_and_unknown_keys():
                                         "legacy": 3.0}
 
 
-def test_unset_scores_and_lowered_flags_are_absent_as_in_a_dict():
+def test_unset_scores_and_lowered_flags_are_absent_when_stored():
     item = _item(confidence=0.5)
-    assert "rank" not in item.scores and item.scores.get("rank", 0.0) == 0.0
-    item.scores["check_answer"] = 1.0
-    assert item.scores.get("check_answer") == 1.0
-    item.scores.pop("check_answer", None)
-    assert "check_answer" not in item.scores and item.scores.pop("check_answer", None) is None
-    assert dict(item.scores) == {"confidence": 0.5}
+    assert item.scores.rank is None and item.scores.check_answer is False
+    item.scores.check_answer = True
+    assert item.scores.to_dict() == {"confidence": 0.5, "check_answer": 1.0}
+    item.scores.check_answer = False
+    assert item.scores.to_dict() == {"confidence": 0.5}
 
 
 def test_a_dict_assigned_later_becomes_typed():
     item = _item()
     item.scores = {"confidence": 0.25}
     assert isinstance(item.scores, ItemScores) and item.scores.confidence == 0.25
-    assert item.scores == {"confidence": 0.25}
+    assert item.scores == ItemScores(confidence=0.25)
 
 
 def test_every_declared_key_names_its_writer():

@@ -206,7 +206,7 @@ def test_generate_gives_valid_items_from_any_checkpoint(which, t5_dir, bart_dir)
             else AnswerKind.ABSTRACTIVE
         )
         assert item.answer_kind is kind
-        assert 0.0 <= item.scores["confidence"] <= 1.0
+        assert 0.0 <= item.scores.confidence <= 1.0
 
 
 def test_generate_prompts_carry_the_requested_control_codes(t5_dir, spy):
@@ -356,7 +356,7 @@ def test_generate_command_with_a_random_checkpoint_gives_valid_items(
         assert item.engine in (f"seq2seq:tiny-{which}", STORY_LEVEL_ENGINE)
         assert item.sections
         readable = len(item.question.split()) >= 3
-        assert readable or item.scores.get("low_quality") == 1.0
+        assert readable or item.scores.low_quality
 
 
 def test_eval_commands_take_a_seq2seq_checkpoint(t5_dir, tmp_path, capsys):

@@ -18,7 +18,7 @@ from qg_studio.mix import check_mix
 from qg_studio.pipeline import generate_items, shortfall
 from qg_studio.ranking import drop_repeats
 from qg_studio.schema import AnswerKind, Element, Explicitness, GenerationRequest, QAItem, Section
-from qg_studio.trust import CHECK_KEY, CHECK_LABEL, mark_trust, needs_check, trust_note
+from qg_studio.trust import CHECK_LABEL, mark_trust, needs_check, trust_note
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -98,8 +98,8 @@ NAMED_PAIR = ("Under a hill lived a mole named Dorrit. Dorrit was patient, and e
 
 
 def test_names_given_in_the_story_keep_their_pronouns_apart():
-    from qg_studio.nlp import get_nlp
     from qg_studio.generation.mentions import Resolver
+    from qg_studio.nlp import get_nlp
 
     doc = get_nlp()(NAMED_PAIR)
     resolver = Resolver(doc)
@@ -163,7 +163,7 @@ def test_short_fable_gets_a_full_mixed_set(name):
     assert len({i.element for i in items}) >= 5
     implicit = sum(i.explicitness == Explicitness.IMPLICIT for i in items)
     assert implicit == 3  # 30% of 10, as asked
-    assert any(i.scores.get("story_level") for i in items)
+    assert any(i.scores.story_level for i in items)
 
 
 def test_story_level_questions_ask_about_the_whole_fable(crow):
@@ -184,7 +184,7 @@ def test_the_moral_is_the_lesson_not_an_event(crow):
     assert crow[-1].text[start:end].startswith("Those who laugh")
     items = generate_items(crow, GenerationRequest(count=12), use_embeddings=False)
     assert not any(i.question.startswith("Who laugh") or "need their help" in i.answer
-                   for i in items if not i.scores.get("story_level"))
+                   for i in items if not i.scores.story_level)
 
 
 def test_a_mix_the_story_cannot_meet_says_what_fell_short_and_why():
@@ -244,8 +244,8 @@ def test_low_confidence_answer_is_shown_as_check_this_answer():
     failed = QAItem("Where did the Goat look?", ["at the sky"], "setting", "explicit",
                     scores={"confidence": 0.7, "answerability": 0.0})
     mark_trust([typed, sure, failed])
-    assert typed.scores[CHECK_KEY] and failed.scores[CHECK_KEY]  # round trip failed
-    assert CHECK_KEY not in sure.scores
+    assert typed.scores.check_answer and failed.scores.check_answer  # round trip failed
+    assert not sure.scores.check_answer
     from qg_studio.ui.curate_fields import flags
 
     assert CHECK_LABEL in flags(typed) and CHECK_LABEL not in flags(sure)
@@ -303,6 +303,12 @@ def test_ending_setting_and_moral_read_as_the_story_tells_them():
     # A bare abstract noun states a truth: the closing line is the lesson.
     assert items["What lesson does the story teach?"].answer.startswith("Kindness returns")
     ending = items["How does the story end?"].answer
-    # The whole last sentence of narration, its "he" named, no words glued at line ends.
+    # The whole last sentence of narration, no words glued at line ends; its "he" stays
+    # "he" where the sentence has named him already.
     assert ending == ("In the spring the crow came back with a ripe cherry, and from that "
-                      "day on the crow shared every cherry he found with Nutkin")
+                      "day on he shared every cherry he found with Nutkin")
+    alone = story_questions([Section(1, WRAPPED.replace("In the spring the crow came back "
+                                                        "with a ripe cherry, and from",
+                                                        "From"))])
+    ending = next(i.answer for i in alone if i.question == "How does the story end?")
+    assert ending.startswith("From that day on the crow shared every cherry"), ending
