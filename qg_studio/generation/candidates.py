@@ -296,9 +296,13 @@ def _causal(section, analysis, clause, context, clause_list):
             cause = _before(analysis, clause_list, clause)
         else:
             return None
-        if cause is None or _feels(cause) or cause.subject_text == "" or \
+        # A feeling answers why someone acted ("She was proud, and she laughed at them"),
+        # not why someone felt.
+        if cause is None or (feel and _feels(cause)) or cause.subject_text == "" or \
                 any(t.lower_ in ("had", "'d") for t in clause.aux):
             return None
+        if cause.head in clause.head.ancestors:
+            return None  # "he saw how her paws trembled": seeing it is not why they did
         if cause.subject_text == clause.subject_text and cause.head.lemma_ != "be":
             # "Pip knocked at the door. Pip was shivering": her own deed before is not
             # why she shivers; what happened to her, or a state of hers, can be.

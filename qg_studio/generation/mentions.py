@@ -233,6 +233,8 @@ class Resolver:
         reflexive = token.lower_.endswith(("self", "selves"))
         own = self._verb_args.get(verb, set())
         same_verb = {m.text for m, _ in mentions if m.index in own}
+        # Named later in the clause too: "he shared every cherry with Nutkin" is not Nutkin.
+        same_verb |= {self.name_of(self.doc[i]) for i in own if i != token.i} - {None}
 
         def fits(m: Mention) -> bool:
             # "The Crow laughed at her": her is not the Crow (a non-reflexive pronoun

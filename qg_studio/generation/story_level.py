@@ -306,7 +306,10 @@ def _told(sent, analysis: Analysis) -> str:
             continue
         text = t.text
         if not named and t.lower_ in PRONOUNS and t.dep_ in ("nsubj", "nsubjpass"):
-            text = analysis.resolver.resolve(t) or text
+            name = analysis.resolver.resolve(t)
+            # "Bramble said that he ...": named already, the pronoun reads better.
+            if name and name not in sent.doc.text[sent.start_char:t.idx]:
+                text = name
             named = True
         words.append(text + gap(t))
     told = "".join(words).strip().rstrip(".!")
