@@ -58,7 +58,7 @@ def child(engine: str, answerer: str, story_file: str, repeat: int,
     started = time.perf_counter()
     from qg_studio.answering import get_answerer
     from qg_studio.pipeline import generate_items
-    from qg_studio.ranking import warm_encoder
+    from qg_studio.ranking.repeats import warm_encoder
     from qg_studio.schema import GenerationRequest
     from qg_studio.story import section_story
 

@@ -63,7 +63,7 @@ def generate_items(
     if not sections:
         return QuestionSet()
     if use_embeddings:
-        from qg_studio.ranking import warm_encoder
+        from qg_studio.ranking.repeats import warm_encoder
 
         warm_encoder()
     report(0.05, f"loading the {engine} engine")
@@ -76,7 +76,7 @@ def generate_items(
     candidates = [i for i in candidates if not on_moral(i, sections[-1].id, moral)]
     offered = Counter(i.element for i in candidates)
     if existing:
-        from qg_studio.ranking import drop_repeats
+        from qg_studio.ranking.repeats import drop_repeats
 
         fresh = drop_repeats(candidates, existing, use_embeddings=use_embeddings)
         repeats = offered - Counter(i.element for i in fresh)

@@ -7,7 +7,7 @@ questions, as a teacher generating twice would. Each set is checked for:
 - ``given`` against ``asked``;
 - ``element_kl``: KL(requested mix ‖ given mix) per set, averaged;
 - ``implicit_share_error``: |implicit share given − asked| per set, averaged;
-- ``duplicate_share``: items repeating (exactly or nearly, :func:`ranking.same_question`
+- ``duplicate_share``: items repeating (exactly or nearly, :func:`ranking.repeats.same_question`
   with the MiniLM encoder) an earlier item of the same set or of the story's earlier set;
 - ``explicit_answer_in_text``: explicit items whose answer is in the story verbatim
   (after normalising spaces and case);
@@ -77,11 +77,11 @@ def requested_distribution(request: GenerationRequest, n_sections: int) -> dict[
 
 def count_repeats(items: Sequence[QAItem], earlier: Sequence[QAItem]) -> int:
     """Items that ask what an earlier item (of this set or of ``earlier``) asks."""
-    from qg_studio.ranking import _encoder_ready, same_question
+    from qg_studio.ranking.repeats import same_question, wait_for_encoder
 
     if not items:
         return 0
-    _encoder_ready()
+    wait_for_encoder()
     from qg_studio.embeddings import embed
 
     pool = list(earlier) + list(items)

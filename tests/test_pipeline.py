@@ -10,7 +10,8 @@ import pytest
 
 from qg_studio.cli import main
 from qg_studio.pipeline import STORY_LEVEL_ENGINE, generate_items, shortfall
-from qg_studio.ranking import dedupe, element_targets, keep_fit, score_items, select
+from qg_studio.ranking import element_targets, keep_fit, score_items, select
+from qg_studio.ranking.repeats import dedupe
 from qg_studio.schema import Element, Evidence, Explicitness, GenerationRequest, QAItem, Section
 from qg_studio.services.generation import best_engine, generate
 

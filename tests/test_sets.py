@@ -16,7 +16,7 @@ from qg_studio.generation.analysis import analyse
 from qg_studio.generation.story_level import main_characters, moral_line, story_questions
 from qg_studio.mix import check_mix
 from qg_studio.pipeline import generate_items, shortfall
-from qg_studio.ranking import drop_repeats
+from qg_studio.ranking.repeats import drop_repeats
 from qg_studio.schema import AnswerKind, Element, Explicitness, GenerationRequest, QAItem, Section
 from qg_studio.trust import CHECK_LABEL, mark_trust, needs_check, trust_note
 

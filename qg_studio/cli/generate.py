@@ -125,7 +125,7 @@ def _request(args) -> GenerationRequest:
 
 
 def cmd_generate(args) -> int:
-    from qg_studio.ranking import warm_encoder
+    from qg_studio.ranking.repeats import warm_encoder
     from qg_studio.services.answers import load_answerer
     from qg_studio.services.generation import generate
     from qg_studio.services.stories import ingest, read_story
@@ -186,7 +186,7 @@ def cmd_bench(args) -> int:
     options = _options(args)
     request = GenerationRequest(count=10)
     start = time.perf_counter()
-    from qg_studio.ranking import warm_encoder
+    from qg_studio.ranking.repeats import warm_encoder
 
     warm_encoder()  # as `generate` does: the encoder loads while the story is sectioned
     sections = section_story(text)

@@ -31,7 +31,7 @@ def register(commands) -> None:
 def cmd_eval_sets(args) -> int:
     from qg_studio.answering import get_answerer
     from qg_studio.pipeline import generate_items
-    from qg_studio.ranking import warm_encoder
+    from qg_studio.ranking.repeats import warm_encoder
     from qg_studio.services.generation import resolve_engine
     from qg_studio.set_eval import SetFigures, measure_story
 

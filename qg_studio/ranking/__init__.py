@@ -9,20 +9,15 @@ balanced), and a share of implicit questions, spreading picks across sections.
 
 from __future__ import annotations
 
-import re
-import threading
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from typing import Sequence
 
+from qg_studio.ranking.repeats import WORD, dedupe
 from qg_studio.schema import ELEMENTS, Element, Explicitness, GenerationRequest, QAItem, Section
 
 ANSWERABILITY_FLOOR = 0.3  # as the round trip flags: the answerer found another answer
 QUALITY_FLOOR = 0.3  # under it a question reads badly: no "?", too short, no answer
-DUPLICATE_COSINE = 0.8
-SAME_WORDING = 0.95
-SAME_ANSWER_COSINE = 0.55
-_WORD = re.compile(r"[a-z']+")
 
 
 @dataclass(frozen=True)
@@ -65,41 +60,11 @@ RANK_WEIGHTS = RankWeights()
 QUALITY_PENALTIES = QualityPenalties()
 
 
-_encoder_loading: list[threading.Thread] = []
-
-
-def warm_encoder() -> None:
-    """Start loading the sentence encoder in the background.
-
-    Loading it takes seconds on a small CPU; a caller that will rank questions soon
-    (the CLI, the pipeline) starts it before sectioning and parsing, so the two
-    overlap. :func:`dedupe` waits for it.
-    """
-    if _encoder_loading:
-        return
-
-    def load() -> None:
-        try:
-            from qg_studio.embeddings import _load
-
-            _load()
-        except Exception:  # dedupe reports nothing and falls back to surface checks
-            pass
-    thread = threading.Thread(target=load, name="qg-encoder-warmup", daemon=True)
-    _encoder_loading.append(thread)
-    thread.start()
-
-
-def _encoder_ready() -> None:
-    for thread in _encoder_loading:
-        thread.join()
-
-
 def quality(item: QAItem, penalties: QualityPenalties = QUALITY_PENALTIES) -> float:
     """Surface fitness of a question for a child's worksheet, in [0, 1]."""
     p = penalties
     q = item.question
-    words = _WORD.findall(q.lower())
+    words = WORD.findall(q.lower())
     n = len(words)
     if not q.endswith("?") or n < p.min_words:
         return 0.0
@@ -138,105 +103,6 @@ def score_items(items: Sequence[QAItem], weights: RankWeights = RANK_WEIGHTS) ->
             rank = (1 - w.answerability) * rank + w.answerability * answerability
         item.scores.quality = round(q, 3)
         item.scores.rank = round(rank, 4)
-
-
-def _norm(text: str) -> str:
-    return " ".join(_WORD.findall(text.lower()))
-
-
-def dedupe(items: Sequence[QAItem], threshold: float = DUPLICATE_COSINE,
-           use_embeddings: bool = True) -> list[QAItem]:
-    """Keep the best-ranked item of each group asking the same thing.
-
-    Two items ask the same thing when their questions read the same (after
-    normalising), when their questions embed nearly alike, when they embed within
-    ``threshold`` cosine and expect the same answer, or when they share element and
-    answer and their questions are close.
-    """
-    ordered = sorted(items, key=lambda i: -rank_of(i))
-    kept: list[QAItem] = []
-    seen_q: set[str] = set()
-    seen_answer: set[tuple[str, str]] = set()
-    for item in ordered:
-        key = _norm(item.question)
-        answer_key = (item.element.value, _norm(item.answer))
-        # A name can answer many questions ("Who ...? Mira"); a longer answer
-        # given twice under one element means the same thing was asked twice.
-        long_answer = len(answer_key[1].split()) >= 3
-        if key in seen_q or (long_answer and answer_key in seen_answer):
-            continue
-        seen_q.add(key)
-        seen_answer.add(answer_key)
-        kept.append(item)
-    if not use_embeddings or len(kept) < 2:
-        return kept
-    _encoder_ready()
-    try:
-        from qg_studio.embeddings import embed
-
-        vectors = embed([i.question for i in kept])
-    except Exception:  # no encoder installed: the surface checks above still hold
-        return kept
-    out: list[QAItem] = []
-    chosen: list[int] = []
-    for index, item in enumerate(kept):
-        if chosen:
-            sims = vectors[chosen] @ vectors[index]
-            if any(same_question(kept[other], item, float(sim), threshold)
-                   for other, sim in zip(chosen, sims)):
-                continue
-        chosen.append(index)
-        out.append(item)
-    return out
-
-
-def same_question(a: QAItem, b: QAItem, sim: float, threshold: float = DUPLICATE_COSINE,
-                  name_answers: bool = True) -> bool:
-    """Whether two items ask the same thing, given their questions' cosine ``sim``.
-
-    Near-identical wording asks the same thing; close wording asks the same thing only
-    when it also expects the same answer ("Why did Mira cry?" and "Why did Mira laugh?"
-    are two questions)."""
-    from qg_studio.evaluate import token_f1
-
-    if _norm(a.question) == _norm(b.question) or sim >= SAME_WORDING:
-        return True
-    if sim >= threshold and token_f1(a.answer, b.answer) >= 0.5:
-        return True
-    # Within a set, two close questions with one answer ask the same thing; against the
-    # project's saved questions (``name_answers=False``) a name is no proof of a repeat:
-    # it answers many questions ("Who ...? the giant").
-    answer = _norm(a.answer)
-    return a.element == b.element and answer == _norm(b.answer) and \
-        (name_answers or len(answer.split()) >= 3) and sim >= SAME_ANSWER_COSINE
-
-
-def drop_repeats(new_items: Sequence[QAItem], existing_items: Sequence[QAItem],
-                 use_embeddings: bool = True) -> list[QAItem]:
-    """The new items that ask nothing the project already asks.
-
-    A repeat reads the same after normalising, or (with the sentence encoder) asks the
-    same thing as :func:`same_question` judges it. Generate and regenerate pass the
-    story's saved questions here, so a second run never saves a question twice."""
-    existing = [i for i in existing_items if i.question.strip()]
-    if not existing:
-        return list(new_items)
-    seen = {_norm(i.question) for i in existing}
-    fresh = [i for i in new_items if _norm(i.question) not in seen]
-    if not use_embeddings or not fresh:
-        return fresh
-    _encoder_ready()
-    try:
-        from qg_studio.embeddings import embed
-
-        old = embed([i.question for i in existing])
-        new = embed([i.question for i in fresh])
-    except Exception:  # no encoder installed: the surface check above still holds
-        return fresh
-    sims = new @ old.T
-    return [item for row, item in zip(sims, fresh)
-            if not any(same_question(old_item, item, float(sim), name_answers=False)
-                       for old_item, sim in zip(existing, row))]
 
 
 def element_targets(request: GenerationRequest, total: int,
