@@ -31,7 +31,7 @@ system-deps:
 	bash scripts/install-system-deps.sh
 
 test: $(STAMP) system-deps
-	$(VENV)/bin/ruff check . && $(VENV)/bin/pytest -q
+	$(VENV)/bin/ruff check . && $(VENV)/bin/ruff format --check . && $(VENV)/bin/pytest -q
 
 test-all: $(STAMP) system-deps
 	$(VENV)/bin/pytest -q -m ""

@@ -22,10 +22,16 @@ from qg_studio.schema import Section
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "fixtures" / "miller_and_fox.txt"
 SHARED = ROOT.parent / "shared" / "data" / "fairytaleqa"
-GENERIC = ["Who is the main character?", "Where does the story take place?",
-           "What did the miller do?", "Why did the fox come back?", "How did the miller feel?",
-           "What happened at the end?", "Did the fox help the miller?",
-           "What will the miller do next?"]
+GENERIC = [
+    "Who is the main character?",
+    "Where does the story take place?",
+    "What did the miller do?",
+    "Why did the fox come back?",
+    "How did the miller feel?",
+    "What happened at the end?",
+    "Did the fox help the miller?",
+    "What will the miller do next?",
+]
 
 
 def cut(sections: list[Section], words: int) -> list[Section]:
@@ -46,8 +52,9 @@ def workload(data: Path, words: int, n: int) -> tuple[list[Section], list[str], 
         story = min(stories, key=lambda s: abs(sum(x.words for x in s.sections) - words))
         sections = cut(story.sections, words)
         kept = {s.id for s in sections}
-        questions = [q.row["question"] for q in story.questions
-                     if set(q.sections) <= kept] or GENERIC
+        questions = [
+            q.row["question"] for q in story.questions if set(q.sections) <= kept
+        ] or GENERIC
         source = f"FairytaleQA val story {story.name!r}"
     else:
         from qg_studio.story import section_story
@@ -70,8 +77,11 @@ def main() -> None:
     args = parser.parse_args()
 
     sections, questions, source = workload(args.data, args.words, args.questions)
-    options = {"model_dir": args.model} if args.model and args.answerer == "extractive" else (
-        {"model": args.model} if args.model else {})
+    options = (
+        {"model_dir": args.model}
+        if args.model and args.answerer == "extractive"
+        else ({"model": args.model} if args.model else {})
+    )
     start = time.perf_counter()
     answerer = get_answerer(args.answerer, **options)
     load = time.perf_counter() - start
@@ -84,11 +94,12 @@ def main() -> None:
         answerer.answer(questions, sections)
         times.append(time.perf_counter() - start)
     words = sum(s.words for s in sections)
-    print(f"story: {source}, {words} words, {len(sections)} sections; "
-          f"{len(questions)} questions; answerer {args.answerer}"
-          + (" (FALLBACK: no model)" if getattr(answerer, "fallback", False) else ""))
-    print(f"load {load:.2f}s, warm-up {warm:.2f}s, runs " +
-          ", ".join(f"{t:.2f}" for t in times))
+    print(
+        f"story: {source}, {words} words, {len(sections)} sections; "
+        f"{len(questions)} questions; answerer {args.answerer}"
+        + (" (FALLBACK: no model)" if getattr(answerer, "fallback", False) else "")
+    )
+    print(f"load {load:.2f}s, warm-up {warm:.2f}s, runs " + ", ".join(f"{t:.2f}" for t in times))
     print(f"median seconds for {len(questions)} questions: {statistics.median(times):.2f}")
 
 

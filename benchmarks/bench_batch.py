@@ -41,8 +41,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 QG = str(ROOT / ".venv" / "bin" / "qg-studio")
 SHARED = ROOT.parent / "shared" / "data" / "fairytaleqa"
-CONFIGS = {"local1": ["--workers", "1"], "local2": ["--workers", "2"],
-           "ray2": ["--ray", "local", "--workers", "2"]}
+CONFIGS = {
+    "local1": ["--workers", "1"],
+    "local2": ["--workers", "2"],
+    "ray2": ["--ray", "local", "--workers", "2"],
+}
 
 
 def text_corpus(data: Path, split: str, limit: int | None, folder: Path) -> list[Path]:
@@ -58,8 +61,18 @@ def text_corpus(data: Path, split: str, limit: int | None, folder: Path) -> list
 
 
 def batch(corpus: Path, out: Path, extra: list[str]) -> dict:
-    cmd = [QG, "batch", str(corpus), "--out", str(out), "--count", "10", "--json",
-           "--no-progress", *extra]
+    cmd = [
+        QG,
+        "batch",
+        str(corpus),
+        "--out",
+        str(out),
+        "--count",
+        "10",
+        "--json",
+        "--no-progress",
+        *extra,
+    ]
     run = subprocess.run(cmd, capture_output=True, text=True)
     if run.returncode not in (0, 1):
         raise SystemExit(f"batch failed ({run.returncode}): {run.stderr.strip()[-500:]}")
@@ -77,14 +90,18 @@ def manifest_rows(out: Path) -> list[dict]:
 
 # -- throughput -------------------------------------------------------------------------
 
+
 def shell_loop(files: list[Path], out: Path) -> float:
     """Seconds for `for f in files; do qg-studio generate $f --count 10 --json; done`."""
     out.mkdir(parents=True, exist_ok=True)
     start = time.perf_counter()
     for path in files:
         with open(out / f"{path.stem}.json", "w") as sink:
-            subprocess.run([QG, "generate", str(path), "--count", "10", "--json"],
-                           stdout=sink, stderr=subprocess.DEVNULL)
+            subprocess.run(
+                [QG, "generate", str(path), "--count", "10", "--json"],
+                stdout=sink,
+                stderr=subprocess.DEVNULL,
+            )
     return time.perf_counter() - start
 
 
@@ -96,9 +113,11 @@ def cmd_throughput(args, work: Path) -> dict:
             shell_files = files[: args.shell_limit]
             times = [shell_loop(shell_files, work / f"shell-{r}") for r in range(args.repeat)]
             per_min = [len(shell_files) * 60 / t for t in times]
-            results[name] = {"stories": len(shell_files),
-                             "stories_per_min": round(statistics.median(per_min), 2),
-                             "seconds": round(statistics.median(times), 1)}
+            results[name] = {
+                "stories": len(shell_files),
+                "stories_per_min": round(statistics.median(per_min), 2),
+                "seconds": round(statistics.median(times), 1),
+            }
         else:
             runs, per_story, per_story_cpu = [], [], []
             for r in range(args.repeat):
@@ -108,29 +127,52 @@ def cmd_throughput(args, work: Path) -> dict:
                 per_story += [row["seconds"] for row in done]
                 per_story_cpu += [row.get("cpu_seconds", 0.0) for row in done]
             results[name] = {
-                "stories": runs[0]["stories"], "done": runs[0]["done"],
-                "qa_pairs": runs[0]["qa_pairs"], "workers": runs[0]["workers"],
+                "stories": runs[0]["stories"],
+                "done": runs[0]["done"],
+                "qa_pairs": runs[0]["qa_pairs"],
+                "workers": runs[0]["workers"],
                 "stories_per_min": round(statistics.median(r["stories_per_min"] for r in runs), 2),
                 "seconds": round(statistics.median(r["seconds"] for r in runs), 1),
                 "median_story_s": round(statistics.median(per_story), 2),
-                "median_story_cpu_s": round(statistics.median(per_story_cpu), 2)}
+                "median_story_cpu_s": round(statistics.median(per_story_cpu), 2),
+            }
         print(f"{name}: {json.dumps(results[name])}", flush=True)
     if "shell" in results:
         base = results["shell"]["stories_per_min"]
         for name, result in results.items():
             if name != "shell":
                 result["vs_shell_loop"] = round(result["stories_per_min"] / base, 2)
-    return {"corpus_stories": len(files), "repeat": args.repeat, "load": os.getloadavg(),
-            "results": results}
+    return {
+        "corpus_stories": len(files),
+        "repeat": args.repeat,
+        "load": os.getloadavg(),
+        "results": results,
+    }
 
 
 # -- resume -----------------------------------------------------------------------------
 
+
 def _start(corpus: Path, out: Path) -> subprocess.Popen:
-    return subprocess.Popen([QG, "batch", str(corpus), "--out", str(out), "--count", "10",
-                             "--workers", "2", "--json", "--no-progress"],
-                            stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True,
-                            start_new_session=True)
+    return subprocess.Popen(
+        [
+            QG,
+            "batch",
+            str(corpus),
+            "--out",
+            str(out),
+            "--count",
+            "10",
+            "--workers",
+            "2",
+            "--json",
+            "--no-progress",
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+        start_new_session=True,
+    )
 
 
 def _done_count(out: Path) -> int:
@@ -159,15 +201,24 @@ def check_dataset(out: Path) -> dict:
         ids = [q.question_id for q in story.questions]
         duplicates += len(ids) - len(set(ids))
         expected = rows.get(story.name)
-        files = [out / "questions" / "train" / f"{story.name}-questions.csv",
-                 out / "provenance" / "train" / f"{story.name}-provenance.csv"]
-        if expected is None or expected["qa_pairs"] != len(story.questions) or not all(
-                f.exists() for f in files):
+        files = [
+            out / "questions" / "train" / f"{story.name}-questions.csv",
+            out / "provenance" / "train" / f"{story.name}-provenance.csv",
+        ]
+        if (
+            expected is None
+            or expected["qa_pairs"] != len(story.questions)
+            or not all(f.exists() for f in files)
+        ):
             partial.append(story.name)
     on_disk = sorted(s.name for s in stories)
-    return {"stories": len(stories), "duplicates": duplicates + len(on_disk) - len(set(on_disk)),
-            "partial_files": partial, "not_on_disk": sorted(set(rows) - set(on_disk)),
-            "qa_per_story": {s.name: len(s.questions) for s in stories}}
+    return {
+        "stories": len(stories),
+        "duplicates": duplicates + len(on_disk) - len(set(on_disk)),
+        "partial_files": partial,
+        "not_on_disk": sorted(set(rows) - set(on_disk)),
+        "qa_per_story": {s.name: len(s.questions) for s in stories},
+    }
 
 
 def cmd_resume(args, work: Path) -> dict:
@@ -185,27 +236,33 @@ def cmd_resume(args, work: Path) -> dict:
         if proc.poll() is None:
             os.killpg(proc.pid, signal.SIGKILL)
             proc.wait()
-            kills.append({"after_done": _done_count(out), "tmp_files_left":
-                          len(list(out.rglob("*.tmp")))})
+            kills.append(
+                {"after_done": _done_count(out), "tmp_files_left": len(list(out.rglob("*.tmp")))}
+            )
         else:
             kills.append({"after_done": _done_count(out), "note": "run ended before the kill"})
     proc = _start(work / "corpus", out)
     final = json.loads(proc.communicate()[0].strip().splitlines()[-1])
     whole, killed = check_dataset(work / "whole"), check_dataset(out)
     done = [r for r in manifest_rows(work / "whole") if r["status"] == "done"]
-    return {"stories": len(files), "kills": kills, "uninterrupted": reference,
-            "median_story_s": round(statistics.median(r["seconds"] for r in done), 2),
-            "median_story_cpu_s": round(statistics.median(r["cpu_seconds"] for r in done), 2),
-            "resumed": final,
-            "same_stories": sorted(whole["qa_per_story"]) == sorted(killed["qa_per_story"]),
-            "same_qa_pairs_per_story": whole["qa_per_story"] == killed["qa_per_story"],
-            "qa_pairs": [sum(whole["qa_per_story"].values()),
-                         sum(killed["qa_per_story"].values())],
-            "duplicates": killed["duplicates"], "partial_files": killed["partial_files"],
-            "not_on_disk": killed["not_on_disk"]}
+    return {
+        "stories": len(files),
+        "kills": kills,
+        "uninterrupted": reference,
+        "median_story_s": round(statistics.median(r["seconds"] for r in done), 2),
+        "median_story_cpu_s": round(statistics.median(r["cpu_seconds"] for r in done), 2),
+        "resumed": final,
+        "same_stories": sorted(whole["qa_per_story"]) == sorted(killed["qa_per_story"]),
+        "same_qa_pairs_per_story": whole["qa_per_story"] == killed["qa_per_story"],
+        "qa_pairs": [sum(whole["qa_per_story"].values()), sum(killed["qa_per_story"].values())],
+        "duplicates": killed["duplicates"],
+        "partial_files": killed["partial_files"],
+        "not_on_disk": killed["not_on_disk"],
+    }
 
 
 # -- bad files --------------------------------------------------------------------------
+
 
 def cmd_bad_files(args, work: Path) -> dict:
     corpus = work / "corpus"
@@ -218,10 +275,12 @@ def cmd_bad_files(args, work: Path) -> dict:
     summary = batch(corpus, work / "out", ["--workers", "2"])
     rows = manifest_rows(work / "out")
     good = {p.name for p in files}
-    return {"summary": summary,
-            "good_done": sum(1 for r in rows if r["key"] in good and r["status"] == "done"),
-            "good_stories": len(good),
-            "failed": {r["key"]: r["reason"] for r in rows if r["status"] == "failed"}}
+    return {
+        "summary": summary,
+        "good_done": sum(1 for r in rows if r["key"] in good and r["status"] == "done"),
+        "good_stories": len(good),
+        "failed": {r["key"]: r["reason"] for r in rows if r["status"] == "failed"},
+    }
 
 
 def main() -> None:

@@ -60,8 +60,7 @@ def _run(page, url: str, shots: Path | None) -> dict[str, float]:
     page.get_by_label("Your question").fill("Why did Theo start to cry?")
     added = time.perf_counter()
     page.get_by_role("button", name="Add question").click()
-    page.get_by_text("Added “Why did Theo start to cry", exact=False).wait_for(
-        timeout=120_000)
+    page.get_by_text("Added “Why did Theo start to cry", exact=False).wait_for(timeout=120_000)
     by_hand = time.perf_counter() - added
     wait_for_app(page, timeout=120_000)
     _shot(page, shots, "6-added")
@@ -69,8 +68,11 @@ def _run(page, url: str, shots: Path | None) -> dict[str, float]:
     page.get_by_role("button", name="Download", exact=False).first.wait_for(timeout=120_000)
     wait_for_app(page, timeout=120_000)
     _shot(page, shots, "7-export")
-    return {"sample_sectioned_s": sectioned, "first_questions_s": questions,
-            "add_by_hand_s": by_hand}
+    return {
+        "sample_sectioned_s": sectioned,
+        "first_questions_s": questions,
+        "add_by_hand_s": by_hand,
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -83,10 +85,10 @@ def main(argv: list[str] | None = None) -> int:
     if args.shots:
         args.shots.mkdir(parents=True, exist_ok=True)
     runs = []
-    with tempfile.TemporaryDirectory() as home, run_app(Path(home)) as url, \
-            sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True,
-                                     args=["--no-sandbox", "--disable-gpu"])
+    with tempfile.TemporaryDirectory() as home, run_app(Path(home)) as url, sync_playwright() as pw:
+        browser = pw.chromium.launch(
+            executable_path=CHROMIUM, headless=True, args=["--no-sandbox", "--disable-gpu"]
+        )
         for n in range(args.runs):
             # Each visitor starts on the landing page: an empty store for the first, the
             # earlier samples deleted for the others.
@@ -104,8 +106,7 @@ def main(argv: list[str] | None = None) -> int:
     cold, warm = runs[0], runs[1:]
     report = {"cold": {k: round(v, 2) for k, v in cold.items()}}
     if warm:
-        report["warm_median"] = {k: round(statistics.median(r[k] for r in warm), 2)
-                                 for k in cold}
+        report["warm_median"] = {k: round(statistics.median(r[k] for r in warm), 2) for k in cold}
         report["warm_runs"] = len(warm)
     print(json.dumps(report))
     return 0

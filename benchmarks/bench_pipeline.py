@@ -36,8 +36,7 @@ def pick_story(path: str | None) -> tuple[str, str]:
         from qg_studio.data.fairytaleqa import read_split
 
         stories = read_split(SHARED, "val")
-        best = min(stories, key=lambda s: abs(sum(len(x.text.split()) for x in s.sections)
-                                              - 2000))
+        best = min(stories, key=lambda s: abs(sum(len(x.text.split()) for x in s.sections) - 2000))
         return "\n\n".join(s.text for s in best.sections), f"FairytaleQA val: {best.name}"
     from qg_studio.cli.generate import default_bench_story
 
@@ -52,8 +51,9 @@ def cpu_s() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
-def child(engine: str, answerer: str, story_file: str, repeat: int,
-          adapter: str | None = None) -> None:
+def child(
+    engine: str, answerer: str, story_file: str, repeat: int, adapter: str | None = None
+) -> None:
     """One process: a cold run, then warm ones; one JSON line per run on stdout."""
     started = time.perf_counter()
     from qg_studio.answering import get_answerer
@@ -77,31 +77,62 @@ def child(engine: str, answerer: str, story_file: str, repeat: int,
         def progress(fraction: float, message: str) -> None:
             stamps.setdefault(f"{fraction:.2f}", time.perf_counter())
 
-        items = generate_items(sections, GenerationRequest(count=10), engine, options,
-                               answerer=loaded_answerer, progress=progress)
+        items = generate_items(
+            sections,
+            GenerationRequest(count=10),
+            engine,
+            options,
+            answerer=loaded_answerer,
+            progress=progress,
+        )
         t2 = time.perf_counter()
         at = lambda key, default: stamps.get(key, default)  # noqa: E731
         answer_start, rank_start = at("0.65", at("0.85", t2)), at("0.85", t2)
-        print(json.dumps({"run": run, "total": t2 - t0, "section": t1 - t0, "cpu": cpu_s(),
-                          "generate": answer_start - t1, "answer": rank_start - answer_start,
-                          "rank": t2 - rank_start, "items": len(items), "sections":
-                          len(sections), "engine": items[0].engine if items else engine}),
-              flush=True)
+        print(
+            json.dumps(
+                {
+                    "run": run,
+                    "total": t2 - t0,
+                    "section": t1 - t0,
+                    "cpu": cpu_s(),
+                    "generate": answer_start - t1,
+                    "answer": rank_start - answer_start,
+                    "rank": t2 - rank_start,
+                    "items": len(items),
+                    "sections": len(sections),
+                    "engine": items[0].engine if items else engine,
+                }
+            ),
+            flush=True,
+        )
 
 
 def measure(engine: str, story_file: str, repeat: int, adapter: str | None = None) -> dict:
     import psutil
 
-    proc = subprocess.Popen([sys.executable, __file__, "--child", engine, "--story", story_file,
-                             "--repeat", str(repeat)] + (["--adapter", adapter] if adapter else []),
-                            stdout=subprocess.PIPE, text=True,
-                            cwd=ROOT)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            __file__,
+            "--child",
+            engine,
+            "--story",
+            story_file,
+            "--repeat",
+            str(repeat),
+        ]
+        + (["--adapter", adapter] if adapter else []),
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=ROOT,
+    )
     watched = psutil.Process(proc.pid)
     peak = 0
     while proc.poll() is None:
         try:
-            rss = watched.memory_info().rss + sum(c.memory_info().rss
-                                                  for c in watched.children(recursive=True))
+            rss = watched.memory_info().rss + sum(
+                c.memory_info().rss for c in watched.children(recursive=True)
+            )
             peak = max(peak, rss)
         except psutil.Error:
             pass
@@ -111,11 +142,18 @@ def measure(engine: str, story_file: str, repeat: int, adapter: str | None = Non
         raise SystemExit(f"{engine}: the benchmark process failed (exit {proc.returncode})")
     warm = [r for r in runs if r["run"]]
     cpu = [b["cpu"] - a["cpu"] for a, b in zip(runs, runs[1:])]
-    result = {"engine": engine, "answerer": ANSWERERS[engine], "cold_s": round(runs[0]["total"], 2),
-              "warm_s": round(statistics.median(r["total"] for r in warm), 2),
-              "peak_mb": round(peak / 2**20), "items": runs[-1]["items"],
-              "sections": runs[-1]["sections"], "written_by": runs[-1]["engine"],
-              "cold_cpu_s": round(runs[0]["cpu"], 1), "warm_cpu_s": round(statistics.median(cpu), 1)}
+    result = {
+        "engine": engine,
+        "answerer": ANSWERERS[engine],
+        "cold_s": round(runs[0]["total"], 2),
+        "warm_s": round(statistics.median(r["total"] for r in warm), 2),
+        "peak_mb": round(peak / 2**20),
+        "items": runs[-1]["items"],
+        "sections": runs[-1]["sections"],
+        "written_by": runs[-1]["engine"],
+        "cold_cpu_s": round(runs[0]["cpu"], 1),
+        "warm_cpu_s": round(statistics.median(cpu), 1),
+    }
     for stage in STAGES:
         result[f"warm_{stage}_s"] = round(statistics.median(r[stage] for r in warm), 2)
     return result
@@ -126,8 +164,9 @@ def main() -> None:
     parser.add_argument("--story", default=None)
     parser.add_argument("--engines", default="smollm,embedded")
     parser.add_argument("--repeat", type=int, default=3, help="warm runs after the cold one")
-    parser.add_argument("--adapter", default=None,
-                        help="the smollm adapter folder (default: the shipped one)")
+    parser.add_argument(
+        "--adapter", default=None, help="the smollm adapter folder (default: the shipped one)"
+    )
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
@@ -136,21 +175,23 @@ def main() -> None:
     import tempfile
 
     text, source = pick_story(args.story)
-    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False,
-                                     encoding="utf-8") as fh:
+    with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False, encoding="utf-8") as fh:
         fh.write(text)
     print(f"story: {source}, {len(text.split())} words")
     results = []
     for engine in args.engines.split(","):
         result = measure(engine, fh.name, max(1, args.repeat), args.adapter)
         results.append(result)
-        print(f"{engine:<9} (answerer {result['answerer']}, written by {result['written_by']}):"
-              f" warm {result['warm_s']:.1f} s median of {args.repeat} (section "
-              f"{result['warm_section_s']:.1f}, generate {result['warm_generate_s']:.1f}, "
-              f"answer {result['warm_answer_s']:.1f}, rank {result['warm_rank_s']:.1f}); "
-              f"cold {result['cold_s']:.1f} s; CPU time warm {result['warm_cpu_s']:.1f} s, "
-              f"cold {result['cold_cpu_s']:.1f} s; peak {result['peak_mb']} MB; "
-              f"{result['items']} questions from {result['sections']} sections", flush=True)
+        print(
+            f"{engine:<9} (answerer {result['answerer']}, written by {result['written_by']}):"
+            f" warm {result['warm_s']:.1f} s median of {args.repeat} (section "
+            f"{result['warm_section_s']:.1f}, generate {result['warm_generate_s']:.1f}, "
+            f"answer {result['warm_answer_s']:.1f}, rank {result['warm_rank_s']:.1f}); "
+            f"cold {result['cold_s']:.1f} s; CPU time warm {result['warm_cpu_s']:.1f} s, "
+            f"cold {result['cold_cpu_s']:.1f} s; peak {result['peak_mb']} MB; "
+            f"{result['items']} questions from {result['sections']} sections",
+            flush=True,
+        )
     Path(fh.name).unlink()
     print(json.dumps({"story": source, "words": len(text.split()), "results": results}))
 

@@ -1,6 +1,6 @@
 """Median time to section a 2,000-word story, and the process's peak memory.
 
-    .venv/bin/python benchmarks/bench_sectioning.py [--story FILE] [--repeat 7]
+.venv/bin/python benchmarks/bench_sectioning.py [--story FILE] [--repeat 7]
 """
 
 from __future__ import annotations
@@ -50,8 +50,10 @@ def main() -> None:
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"story: {len(text.split())} words, {len(sections)} sections")
     print(f"first call (loads spaCy): {cold:.2f} s")
-    print(f"sectioning median: {statistics.median(times):.3f} s "
-          f"(min {min(times):.3f}, max {max(times):.3f}, n={len(times)})")
+    print(
+        f"sectioning median: {statistics.median(times):.3f} s "
+        f"(min {min(times):.3f}, max {max(times):.3f}, n={len(times)})"
+    )
     print(f"grading median: {statistics.median(grade_times):.3f} s")
     print(f"peak RSS: {peak_mb:.0f} MB")
 

@@ -20,14 +20,26 @@ def t5_base_config():
     from transformers import T5Config
 
     # google-t5/t5-base's published dimensions, built locally (nothing is downloaded).
-    return T5Config(vocab_size=32128, d_model=768, d_kv=64, d_ff=3072, num_layers=12,
-                    num_decoder_layers=12, num_heads=12, relative_attention_num_buckets=32,
-                    dropout_rate=0.1, feed_forward_proj="relu", pad_token_id=0,
-                    eos_token_id=1, decoder_start_token_id=0)
+    return T5Config(
+        vocab_size=32128,
+        d_model=768,
+        d_kv=64,
+        d_ff=3072,
+        num_layers=12,
+        num_decoder_layers=12,
+        num_heads=12,
+        relative_attention_num_buckets=32,
+        dropout_rate=0.1,
+        feed_forward_proj="relu",
+        pad_token_id=0,
+        eos_token_id=1,
+        decoder_start_token_id=0,
+    )
 
 
-def measure(model, device, dtype, batch: int, source_tokens: int, new_tokens: int,
-            repeats: int, beams: int) -> list[float]:
+def measure(
+    model, device, dtype, batch: int, source_tokens: int, new_tokens: int, repeats: int, beams: int
+) -> list[float]:
     import torch
 
     model = model.to(device=device, dtype=dtype).eval()
@@ -40,9 +52,14 @@ def measure(model, device, dtype, batch: int, source_tokens: int, new_tokens: in
             if device.type == "cuda":
                 torch.cuda.synchronize()
             start = time.perf_counter()
-            out = model.generate(input_ids=ids, attention_mask=mask, num_beams=beams,
-                                 do_sample=False, max_new_tokens=new_tokens,
-                                 min_new_tokens=new_tokens)
+            out = model.generate(
+                input_ids=ids,
+                attention_mask=mask,
+                num_beams=beams,
+                do_sample=False,
+                max_new_tokens=new_tokens,
+                min_new_tokens=new_tokens,
+            )
             if device.type == "cuda":
                 torch.cuda.synchronize()
             seconds = time.perf_counter() - start
@@ -72,24 +89,46 @@ def main() -> None:
     started = time.perf_counter()
     model = T5ForConditionalGeneration(t5_base_config())
     params = sum(p.numel() for p in model.parameters()) / 1e6
-    print(f"t5-base-sized model: {params:.0f}M parameters, built in "
-          f"{time.perf_counter() - started:.1f} s; {args.source_tokens} source tokens, "
-          f"{args.new_tokens} new tokens, {args.beams} beam(s)")
+    print(
+        f"t5-base-sized model: {params:.0f}M parameters, built in "
+        f"{time.perf_counter() - started:.1f} s; {args.source_tokens} source tokens, "
+        f"{args.new_tokens} new tokens, {args.beams} beam(s)"
+    )
 
-    cpu = measure(model, torch.device("cpu"), torch.float32, args.batch, args.source_tokens,
-                  args.new_tokens, args.repeats, args.beams)
+    cpu = measure(
+        model,
+        torch.device("cpu"),
+        torch.float32,
+        args.batch,
+        args.source_tokens,
+        args.new_tokens,
+        args.repeats,
+        args.beams,
+    )
     cpu_rate = statistics.median(cpu)
-    print(f"cpu  fp32  batch {args.batch:>3}: median {cpu_rate:8.2f} questions/s "
-          f"(runs: {', '.join(f'{r:.2f}' for r in cpu)}; {torch.get_num_threads()} threads)")
+    print(
+        f"cpu  fp32  batch {args.batch:>3}: median {cpu_rate:8.2f} questions/s "
+        f"(runs: {', '.join(f'{r:.2f}' for r in cpu)}; {torch.get_num_threads()} threads)"
+    )
     if torch.cuda.is_available():
         dtype = torch.bfloat16 if torch.cuda.is_bf16_supported() else torch.float16
-        gpu = measure(model, torch.device("cuda"), dtype, args.cuda_batch, args.source_tokens,
-                      args.new_tokens, args.repeats, args.beams)
+        gpu = measure(
+            model,
+            torch.device("cuda"),
+            dtype,
+            args.cuda_batch,
+            args.source_tokens,
+            args.new_tokens,
+            args.repeats,
+            args.beams,
+        )
         gpu_rate = statistics.median(gpu)
         name = torch.cuda.get_device_name(0)
-        print(f"cuda {str(dtype).replace('torch.', ''):<5} batch {args.cuda_batch:>3}: median "
-              f"{gpu_rate:8.2f} questions/s on {name} (runs: "
-              f"{', '.join(f'{r:.2f}' for r in gpu)})")
+        print(
+            f"cuda {str(dtype).replace('torch.', ''):<5} batch {args.cuda_batch:>3}: median "
+            f"{gpu_rate:8.2f} questions/s on {name} (runs: "
+            f"{', '.join(f'{r:.2f}' for r in gpu)})"
+        )
         print(f"GPU/CPU ratio: {gpu_rate / cpu_rate:.1f}x")
     else:
         print("cuda: not available on this machine (no GPU figure, no ratio)")

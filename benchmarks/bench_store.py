@@ -51,15 +51,17 @@ for n in range(start, start + 100_000):
 
 
 def _question(text: str) -> QAItem:
-    return QAItem(question=text, answers=["x"], element="action", explicitness="explicit",
-                  sections=[1])
+    return QAItem(
+        question=text, answers=["x"], element="action", explicitness="explicit", sections=[1]
+    )
 
 
 def _new_story(path: Path) -> tuple[int, int]:
     with Store(path) as store:
         project = store.create_project("bench")
-        return project, store.add_story(project, "S", "A.\n\nB.",
-                                        [Section(1, "A."), Section(2, "B.")])
+        return project, store.add_story(
+            project, "S", "A.\n\nB.", [Section(1, "A."), Section(2, "B.")]
+        )
 
 
 def _pool(n: int):
@@ -70,8 +72,12 @@ def threads(folder: Path, n_threads: int, saves: int) -> dict:
     path = folder / "threads.sqlite3"
     _, story_id = _new_story(path)
     store, results = Store(path), []
-    workers = [threading.Thread(target=lambda t=t: results.append(
-        workload._save_items(store, story_id, f"t{t}", saves))) for t in range(n_threads)]
+    workers = [
+        threading.Thread(
+            target=lambda t=t: results.append(workload._save_items(store, story_id, f"t{t}", saves))
+        )
+        for t in range(n_threads)
+    ]
     start = time.perf_counter()
     for w in workers:
         w.start()
@@ -80,8 +86,13 @@ def threads(folder: Path, n_threads: int, saves: int) -> dict:
     seconds = time.perf_counter() - start
     acked = {q for _, done in results for q in done}
     held = {i.question for i in store.list_items(story_id)}
-    return {"writes": 2 * n_threads * saves, "errors": sum(e for e, _ in results),
-            "acknowledged": len(acked), "lost": len(acked - held), "seconds": round(seconds, 2)}
+    return {
+        "writes": 2 * n_threads * saves,
+        "errors": sum(e for e, _ in results),
+        "acknowledged": len(acked),
+        "lost": len(acked - held),
+        "seconds": round(seconds, 2),
+    }
 
 
 def settings(folder: Path, writes: int, runs: int) -> dict:
@@ -91,9 +102,12 @@ def settings(folder: Path, writes: int, runs: int) -> dict:
         project, _ = _new_story(path)
         with _pool(2) as pool:
             start_at = time.time() + 3
-            acked += sum(pool.starmap(workload._process_settings,
-                                      [(str(path), project, tag, writes, start_at)
-                                       for tag in ("a", "b")]))
+            acked += sum(
+                pool.starmap(
+                    workload._process_settings,
+                    [(str(path), project, tag, writes, start_at) for tag in ("a", "b")],
+                )
+            )
         kept = Store(path).get_project(project).settings
         lost += sum(1 for tag in "ab" for i in range(writes) if f"{tag}-{i}" not in kept)
     return {"acknowledged": acked, "lost": lost}
@@ -104,12 +118,16 @@ def sections(folder: Path, saves: int) -> dict:
     _, story_id = _new_story(path)
     with _pool(2) as pool:
         start_at = time.time() + 3
-        done = pool.starmap(workload._process_sections,
-                            [(str(path), story_id, s, saves, start_at) for s in (1, 2)])
+        done = pool.starmap(
+            workload._process_sections, [(str(path), story_id, s, saves, start_at) for s in (1, 2)]
+        )
     text = {s.id: s.text for s in Store(path).get_story(story_id).sections}
     lost = sum(1 for s in (1, 2) for i in range(saves) if f"w{s}x{i}" not in text[s].split())
-    return {"acknowledged": sum(d[0] for d in done), "refused_as_stale": sum(d[1] for d in done),
-            "lost": lost}
+    return {
+        "acknowledged": sum(d[0] for d in done),
+        "refused_as_stale": sum(d[1] for d in done),
+        "lost": lost,
+    }
 
 
 def kills(folder: Path, n_kills: int) -> dict:
@@ -118,9 +136,18 @@ def kills(folder: Path, n_kills: int) -> dict:
     Store(path).add_items(story_id, [_question(f"q{i}") for i in range(20)], "bench")
     acked: list[int] = []
     for _ in range(n_kills):
-        child = subprocess.Popen([sys.executable, "-c", EDIT_LOOP, str(path), str(story_id),
-                                  str(len(acked) and acked[-1] + 1)],
-                                 stdout=subprocess.PIPE, text=True)
+        child = subprocess.Popen(
+            [
+                sys.executable,
+                "-c",
+                EDIT_LOOP,
+                str(path),
+                str(story_id),
+                str(len(acked) and acked[-1] + 1),
+            ],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
         deadline = time.time() + random.uniform(0.5, 2.0)
         for line in child.stdout:
             acked.append(int(line))
@@ -130,11 +157,13 @@ def kills(folder: Path, n_kills: int) -> dict:
         acked += [int(line) for line in child.stdout.read().split()]
         child.wait()
     store = Store(path)
-    history = {h["after"]["question"] for h in store.history(story_id)
-               if h["action"] == "edit"}
-    return {"kills": n_kills, "acknowledged": len(acked),
-            "lost": sum(1 for n in acked if f"edit {n}?" not in history),
-            "integrity": store._db.execute("PRAGMA integrity_check").fetchone()[0]}
+    history = {h["after"]["question"] for h in store.history(story_id) if h["action"] == "edit"}
+    return {
+        "kills": n_kills,
+        "acknowledged": len(acked),
+        "lost": sum(1 for n in acked if f"edit {n}?" not in history),
+        "integrity": store._db.execute("PRAGMA integrity_check").fetchone()[0],
+    }
 
 
 def main() -> None:

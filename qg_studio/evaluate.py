@@ -32,8 +32,9 @@ def best_rouge_l(prediction: str, references: Iterable[str]) -> float:
     return _scorer().score_multi(references, prediction)["rougeL"].fmeasure
 
 
-def bootstrap_ci(values: Sequence[float], confidence: float = 0.95, resamples: int = 2000,
-                 seed: int = 0) -> tuple[float, float]:
+def bootstrap_ci(
+    values: Sequence[float], confidence: float = 0.95, resamples: int = 2000, seed: int = 0
+) -> tuple[float, float]:
     """A percentile bootstrap interval for the mean of ``values``: how far a figure on
     this many questions can move by the luck of which questions were asked."""
     import numpy as np
@@ -82,6 +83,7 @@ def kl_divergence(p: Mapping[str, float], q: Mapping[str, float], eps: float = 1
 
 # -- section agreement ------------------------------------------------------------------
 # A segmentation is the set of word offsets where a new section starts (0 excluded).
+
 
 def boundary_prf(predicted: set[int], gold: set[int]) -> tuple[float, float, float]:
     hits = len(predicted & gold)

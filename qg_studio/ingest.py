@@ -28,16 +28,25 @@ MAX_DOCX_BYTES = 20 * 1024 * 1024  # a Word story with a few pictures in it
 MAX_DOCX_XML_BYTES = 16 * 1024 * 1024  # document.xml of 30,000 heavily formatted words: ~6 MB
 
 _W = "{http://schemas.openxmlformats.org/wordprocessingml/2006/main}"
-_MAGIC = {b"%PDF": "a PDF", b"\xd0\xcf\x11\xe0": "an old Word (.doc) or Office file",
-          b"\x89PNG": "a picture", b"\xff\xd8\xff": "a picture", b"GIF8": "a picture",
-          b"{\\rtf": "a rich-text (.rtf) file"}
-_NOT_TEXT = ("is not a text file (it looks binary or uses an unknown encoding); save it as "
-             ".txt or .docx and try again")
+_MAGIC = {
+    b"%PDF": "a PDF",
+    b"\xd0\xcf\x11\xe0": "an old Word (.doc) or Office file",
+    b"\x89PNG": "a picture",
+    b"\xff\xd8\xff": "a picture",
+    b"GIF8": "a picture",
+    b"{\\rtf": "a rich-text (.rtf) file",
+}
+_NOT_TEXT = (
+    "is not a text file (it looks binary or uses an unknown encoding); save it as "
+    ".txt or .docx and try again"
+)
 _CONTROL = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")
-_EN_COMMON = frozenset("""the and a to of was he she it in that his her i you they said
+_EN_COMMON = frozenset(
+    """the and a to of was he she it in that his her i you they said
 had with for on as but at not be is were her him them there then so all one when from
 this what we my me have would do did no up out into could by an or are little their
-""".split())
+""".split()
+)
 
 
 class StoryInputError(ValueError):
@@ -45,6 +54,7 @@ class StoryInputError(ValueError):
 
 
 # -- sources ------------------------------------------------------------------------------
+
 
 def load_story_file(path: str | Path, data: bytes | None = None) -> str:
     """The text of a .txt (UTF-8, UTF-16, cp1252) or .docx story file.
@@ -56,8 +66,9 @@ def load_story_file(path: str | Path, data: bytes | None = None) -> str:
     named_docx = path.suffix.lower() == ".docx"
     if data is None:
         try:
-            _check_size(path.stat().st_size, MAX_DOCX_BYTES if named_docx else MAX_TEXT_BYTES,
-                        path.name)
+            _check_size(
+                path.stat().st_size, MAX_DOCX_BYTES if named_docx else MAX_TEXT_BYTES, path.name
+            )
             data = path.read_bytes()
         except OSError as exc:
             raise StoryInputError(f"cannot read {path.name}: {exc.strerror or exc}") from None
@@ -79,8 +90,10 @@ def story_from_bytes(data: bytes, name: str, docx: bool = False) -> str:
 
 def _check_size(size: int, limit: int, name: str) -> None:
     if size > limit:
-        raise StoryInputError(f"{name} is {_mb(size)}; QG Studio takes stories up to "
-                              f"{_mb(limit)} (about {MAX_STORY_WORDS:,} words)")
+        raise StoryInputError(
+            f"{name} is {_mb(size)}; QG Studio takes stories up to "
+            f"{_mb(limit)} (about {MAX_STORY_WORDS:,} words)"
+        )
 
 
 def _mb(size: int) -> str:
@@ -88,6 +101,7 @@ def _mb(size: int) -> str:
 
 
 # -- decoding -----------------------------------------------------------------------------
+
 
 def decode_text(data: bytes, name: str = "the file") -> str:
     """Bytes in any encoding a teacher's computer writes → text; never a decoding error.
@@ -99,18 +113,25 @@ def decode_text(data: bytes, name: str = "the file") -> str:
         raise StoryInputError(f"{name} is empty")
     for magic, kind in _MAGIC.items():
         if data.startswith(magic):
-            raise StoryInputError(f"{name} is {kind}, not a story; save it as .txt or .docx "
-                                  "and try again")
-    for bom, encoding in ((codecs.BOM_UTF32_LE, "utf-32-le"), (codecs.BOM_UTF32_BE, "utf-32-be"),
-                          (codecs.BOM_UTF8, "utf-8"), (codecs.BOM_UTF16_LE, "utf-16-le"),
-                          (codecs.BOM_UTF16_BE, "utf-16-be")):
+            raise StoryInputError(
+                f"{name} is {kind}, not a story; save it as .txt or .docx and try again"
+            )
+    for bom, encoding in (
+        (codecs.BOM_UTF32_LE, "utf-32-le"),
+        (codecs.BOM_UTF32_BE, "utf-32-be"),
+        (codecs.BOM_UTF8, "utf-8"),
+        (codecs.BOM_UTF16_LE, "utf-16-le"),
+        (codecs.BOM_UTF16_BE, "utf-16-be"),
+    ):
         if data.startswith(bom):
-            text = data[len(bom):].decode(encoding, errors="replace")
+            text = data[len(bom) :].decode(encoding, errors="replace")
             break
     else:
         if _looks_utf16(data):
-            text = data.decode("utf-16-le" if data[1::2].count(0) > data[0::2].count(0)
-                               else "utf-16-be", errors="replace")
+            text = data.decode(
+                "utf-16-le" if data[1::2].count(0) > data[0::2].count(0) else "utf-16-be",
+                errors="replace",
+            )
         else:
             text = _utf8_or_cp1252(data)
     if _binary_share(text) > 0.02:
@@ -146,6 +167,7 @@ def _binary_share(text: str) -> float:
 
 # -- Word files ---------------------------------------------------------------------------
 
+
 def docx_text(data: bytes, name: str) -> str:
     """The paragraphs of a .docx, read without ever unpacking more than the cap.
 
@@ -163,15 +185,24 @@ def docx_text(data: bytes, name: str) -> str:
         if info.file_size > MAX_DOCX_XML_BYTES:
             raise StoryInputError(
                 f"{name} unpacks to {_mb(info.file_size)} of text, more than any story "
-                f"(QG Studio takes up to {MAX_STORY_WORDS:,} words)")
+                f"(QG Studio takes up to {MAX_STORY_WORDS:,} words)"
+            )
         with archive.open(info) as member:
             # Never inflate past the declared size: a header that understates it fails
             # the zip's own CRC check after those few bytes.
             xml = member.read(info.file_size + 1)
     except StoryInputError:
         raise
-    except (zipfile.BadZipFile, KeyError, OSError, EOFError, RuntimeError,
-            NotImplementedError, zlib.error, ValueError):
+    except (
+        zipfile.BadZipFile,
+        KeyError,
+        OSError,
+        EOFError,
+        RuntimeError,
+        NotImplementedError,
+        zlib.error,
+        ValueError,
+    ):
         raise StoryInputError(not_word) from None
     paragraphs: list[str] = []
     pieces: list[str] = []
@@ -198,6 +229,7 @@ def docx_text(data: bytes, name: str) -> str:
 
 # -- limits on the text ---------------------------------------------------------------------
 
+
 def check_text(text: str) -> None:
     """Refuse text QG Studio cannot use, cheapest checks first, before any parsing."""
     if not text or not text.strip():
@@ -205,18 +237,23 @@ def check_text(text: str) -> None:
     check_limits(text)
     words = text.split()
     if len(words) > MAX_STORY_WORDS:
-        raise StoryInputError(f"the story has {len(words):,} words; QG Studio takes up to "
-                              f"{MAX_STORY_WORDS:,} — split it into chapters")
+        raise StoryInputError(
+            f"the story has {len(words):,} words; QG Studio takes up to "
+            f"{MAX_STORY_WORDS:,} — split it into chapters"
+        )
     if not any(ch.isalpha() for ch in text):
         raise StoryInputError("the story has no words")
     if len(words) < MIN_STORY_WORDS:
         raise StoryInputError(
             f"the story has {len(words)} word{'s' * (len(words) != 1)}; QG Studio needs at "
-            f"least {MIN_STORY_WORDS} to ask about (a section is {MIN_WORDS}–{MAX_WORDS} words)")
+            f"least {MIN_STORY_WORDS} to ask about (a section is {MIN_WORDS}–{MAX_WORDS} words)"
+        )
     plain = [w.strip(".,;:!?\"'()\u201c\u201d\u2018\u2019").lower() for w in words]
     if sum(1 for w in plain if w in _EN_COMMON) / len(plain) < 0.08:
-        raise StoryInputError("the text does not look like English; QG Studio writes "
-                              "questions for English stories only")
+        raise StoryInputError(
+            "the text does not look like English; QG Studio writes "
+            "questions for English stories only"
+        )
 
 
 def check_limits(text: str) -> None:
@@ -226,24 +263,31 @@ def check_limits(text: str) -> None:
         longest = max(map(len, text.split()), default=0)
         if longest > MAX_TOKEN_CHARS:
             raise StoryInputError(_token_message(longest))
-        raise StoryInputError(f"the text has {len(text):,} characters; QG Studio takes up "
-                              f"to {MAX_STORY_CHARS:,} (about {MAX_STORY_WORDS:,} words) — "
-                              "split it into chapters")
+        raise StoryInputError(
+            f"the text has {len(text):,} characters; QG Studio takes up "
+            f"to {MAX_STORY_CHARS:,} (about {MAX_STORY_WORDS:,} words) — "
+            "split it into chapters"
+        )
     if _binary_share(text) > 0.02:
-        raise StoryInputError("the text holds control characters: it looks like a binary "
-                              "file, not a story")
+        raise StoryInputError(
+            "the text holds control characters: it looks like a binary file, not a story"
+        )
     script = _other_script(text)
     if script:
-        raise StoryInputError(f"the text is written mostly in {script} script, not English; "
-                              "QG Studio writes questions for English stories only")
+        raise StoryInputError(
+            f"the text is written mostly in {script} script, not English; "
+            "QG Studio writes questions for English stories only"
+        )
     long_token = re.search(r"\S{%d,}" % (MAX_TOKEN_CHARS + 1), text)
     if long_token:
         raise StoryInputError(_token_message(len(long_token.group())))
 
 
 def _token_message(length: int) -> str:
-    return (f"the text holds one 'word' of {length:,} characters; words longer than "
-            f"{MAX_TOKEN_CHARS} characters are not story text — is this the right file?")
+    return (
+        f"the text holds one 'word' of {length:,} characters; words longer than "
+        f"{MAX_TOKEN_CHARS} characters are not story text — is this the right file?"
+    )
 
 
 def _other_script(text: str) -> str | None:

@@ -37,13 +37,13 @@ class MixShortfall:
         """One paragraph for the teacher."""
         parts = []
         if self.given < self.asked:
-            parts.append(f"{self.given} of the {self.asked} questions asked for: "
-                         f"{self.total_why}.")
+            parts.append(f"{self.given} of the {self.asked} questions asked for: {self.total_why}.")
         for name, short in self.elements.items():
             parts.append(f"{name}: {short.given} of {short.asked} ({short.why}).")
         if self.implicit is not None:
-            parts.append(f"implicit: {self.implicit.given} of {self.implicit.asked} "
-                         f"({self.implicit.why}).")
+            parts.append(
+                f"implicit: {self.implicit.given} of {self.implicit.asked} ({self.implicit.why})."
+            )
         return " ".join(parts)
 
     def to_dict(self) -> dict:
@@ -61,9 +61,14 @@ def requested_counts(request: GenerationRequest, n_sections: int) -> dict[Elemen
     return {e: total / len(ELEMENTS) for e in ELEMENTS}
 
 
-def check_mix(items: Sequence[QAItem], request: GenerationRequest, n_sections: int,
-              candidates: Counter | None = None, repeats: Counter | None = None,
-              engine: str = "") -> MixShortfall | None:
+def check_mix(
+    items: Sequence[QAItem],
+    request: GenerationRequest,
+    n_sections: int,
+    candidates: Counter | None = None,
+    repeats: Counter | None = None,
+    engine: str = "",
+) -> MixShortfall | None:
     """None when the set meets the request; else what fell short and why.
 
     ``candidates`` counts the distinct candidates of each element the engines offered,
@@ -74,24 +79,28 @@ def check_mix(items: Sequence[QAItem], request: GenerationRequest, n_sections: i
     given = Counter(i.element for i in items)
     report = MixShortfall(asked=asked, given=len(items), engine=engine)
     if len(items) < asked:
-        report.total_why = (f"the {engine or 'question'} engine found no more distinct "
-                            f"questions in this story")
+        report.total_why = (
+            f"the {engine or 'question'} engine found no more distinct questions in this story"
+        )
         if sum(repeats.values()):
-            report.total_why += (f" ({sum(repeats.values())} more repeated questions "
-                                 f"this project already has)")
+            report.total_why += (
+                f" ({sum(repeats.values())} more repeated questions this project already has)"
+            )
     for element, share in requested_counts(request, n_sections).items():
         # Balanced: an element is short when it got less than its even share rounded down.
         need = int(share) if not isinstance(request.elements, dict) else round(share)
         need = max(need, 1) if share >= 1 else need
         if given[element] >= need:
             continue
-        report.elements[element.value] = Short(need, given[element],
-                                               _why(element, candidates, repeats))
+        report.elements[element.value] = Short(
+            need, given[element], _why(element, candidates, repeats)
+        )
     want_implicit = round(len(items) * request.implicit_share)
     have_implicit = sum(i.explicitness == Explicitness.IMPLICIT for i in items)
     if have_implicit + 0.5 < want_implicit - 0.05 * len(items):
-        report.implicit = Short(want_implicit, have_implicit,
-                                "the story gave too few questions a reader must infer")
+        report.implicit = Short(
+            want_implicit, have_implicit, "the story gave too few questions a reader must infer"
+        )
     if len(items) >= asked and not report.elements and report.implicit is None:
         return None
     return report
@@ -103,7 +112,11 @@ def _why(element: Element, candidates: Counter, repeats: Counter) -> str:
     if not candidates[element]:
         return f"the story gave no {element.value} question the engine could write"
     if repeats[element]:
-        return (f"{repeats[element]} more repeat questions already in this project, "
-                f"the rest read badly or repeat one another")
-    return (f"only {candidates[element]} distinct one(s) found; the rest read badly or "
-            f"repeat one another")
+        return (
+            f"{repeats[element]} more repeat questions already in this project, "
+            f"the rest read badly or repeat one another"
+        )
+    return (
+        f"only {candidates[element]} distinct one(s) found; the rest read badly or "
+        f"repeat one another"
+    )

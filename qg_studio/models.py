@@ -40,10 +40,13 @@ STAGES = ("ready", "base")
 FALLBACK = {"qg": "embedded", "qa": "extractive"}
 ROLE_NAMES = {"qg": "question-generation", "qa": "answering"}
 HUB_TIMEOUT_S = 5.0
-_WEIGHTS = ("model.safetensors", "pytorch_model.bin", "model.safetensors.index.json",
-            "pytorch_model.bin.index.json")
-_TOKENIZER = ("tokenizer.json", "tokenizer_config.json", "spiece.model", "vocab.json",
-              "vocab.txt")
+_WEIGHTS = (
+    "model.safetensors",
+    "pytorch_model.bin",
+    "model.safetensors.index.json",
+    "pytorch_model.bin.index.json",
+)
+_TOKENIZER = ("tokenizer.json", "tokenizer_config.json", "spiece.model", "vocab.json", "vocab.txt")
 
 
 class ModelError(OSError):
@@ -66,14 +69,18 @@ class ModelEntry:
 
     @property
     def is_hub_id(self) -> bool:
-        return self.engine == "seq2seq" and local_path(self.source) is None and \
-            _looks_like_hub_id(self.source)
+        return (
+            self.engine == "seq2seq"
+            and local_path(self.source) is None
+            and _looks_like_hub_id(self.source)
+        )
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
 
 # -- registry ---------------------------------------------------------------------------
+
 
 def user_registry_path() -> Path:
     from qg_studio.store import default_data_dir
@@ -97,14 +104,21 @@ def _parse_file(path: Path, origin: str) -> dict[str, ModelEntry]:
         unknown = [r for r in roles if r not in ROLES]
         stage = str(raw.get("stage", "ready"))
         if unknown or stage not in STAGES:
-            raise ModelError(f"model {name!r} in {path}: roles must be among {ROLES} and "
-                             f"stage one of {STAGES}")
+            raise ModelError(
+                f"model {name!r} in {path}: roles must be among {ROLES} and stage one of {STAGES}"
+            )
         entries[name] = ModelEntry(
-            name=name, source=str(raw["source"]), architecture=str(raw.get("architecture", "")),
-            prompt_format=str(raw.get("prompt_format", "")), roles=roles, stage=stage,
+            name=name,
+            source=str(raw["source"]),
+            architecture=str(raw.get("architecture", "")),
+            prompt_format=str(raw.get("prompt_format", "")),
+            roles=roles,
+            stage=stage,
             needs_download=bool(raw.get("needs_download", False)),
-            description=str(raw.get("description", "")), origin=origin,
-            engine=str(raw.get("engine", "seq2seq")))
+            description=str(raw.get("description", "")),
+            origin=origin,
+            engine=str(raw.get("engine", "seq2seq")),
+        )
     return entries
 
 
@@ -133,7 +147,10 @@ def add_user_entry(entry: ModelEntry, path: Path | None = None) -> Path:
     path = path or user_registry_path()
     existing = _parse_file(path, "user")
     existing[entry.name] = entry
-    lines = ["# Models added on this machine (qg-studio train); merged over the shipped registry.", ""]
+    lines = [
+        "# Models added on this machine (qg-studio train); merged over the shipped registry.",
+        "",
+    ]
     for item in existing.values():
         fields = item.to_dict()
         fields.pop("name")
@@ -149,6 +166,7 @@ def add_user_entry(entry: ModelEntry, path: Path | None = None) -> Path:
 
 
 # -- where a model lives ----------------------------------------------------------------
+
 
 def _looks_like_hub_id(source: str) -> bool:
     parts = source.split("/")
@@ -195,8 +213,10 @@ def availability(entry: ModelEntry | str) -> tuple[bool, str]:
     folder = local_path(source)
     if folder is not None:
         missing = _missing_files(folder)
-        return (missing is None, f"local folder {folder}" if missing is None
-                else f"{missing} in {folder}")
+        return (
+            missing is None,
+            f"local folder {folder}" if missing is None else f"{missing} in {folder}",
+        )
     if _looks_like_hub_id(source):
         cached = _hub_cache_folder(source)
         if cached is not None:
@@ -251,14 +271,17 @@ def resolve(spec: str, role: str, registry: dict[str, ModelEntry] | None = None)
     entry = registry.get(spec)
     location = locate(entry.source if entry else spec)
     meta = read_meta(location) if Path(location).is_dir() else {}
-    fmt = (entry.prompt_format if entry and entry.prompt_format else
-           meta.get("prompt_format") or default_format)
+    fmt = (
+        entry.prompt_format
+        if entry and entry.prompt_format
+        else meta.get("prompt_format") or default_format
+    )
     name = entry.name if entry else (Path(spec).name if Path(location).is_dir() else spec)
-    return ResolvedModel(name=name, location=location,
-                         prompt_format=fmt, entry=entry)
+    return ResolvedModel(name=name, location=location, prompt_format=fmt, entry=entry)
 
 
 # -- hub ---------------------------------------------------------------------------------
+
 
 def _hub_reachable(endpoint: str, timeout: float) -> str | None:
     """None when the hub answers; else why not (one phrase)."""
@@ -275,8 +298,9 @@ def _hub_reachable(endpoint: str, timeout: float) -> str | None:
     return None
 
 
-def pull(name: str, registry: dict[str, ModelEntry] | None = None,
-         timeout: float = HUB_TIMEOUT_S) -> Path:
+def pull(
+    name: str, registry: dict[str, ModelEntry] | None = None, timeout: float = HUB_TIMEOUT_S
+) -> Path:
     """Download a registry model (or a hub id) into the Hugging Face cache."""
     registry = load_registry() if registry is None else registry
     entry = registry.get(name)
@@ -296,11 +320,16 @@ def pull(name: str, registry: dict[str, ModelEntry] | None = None,
         raise ModelError(f"cannot download {source}: HF_HUB_OFFLINE is set on this machine")
     why = _hub_reachable(constants.ENDPOINT, timeout)
     if why:
-        raise ModelError(f"cannot download {source}: the model hub {constants.ENDPOINT} is not "
-                         f"reachable from this machine ({why})")
+        raise ModelError(
+            f"cannot download {source}: the model hub {constants.ENDPOINT} is not "
+            f"reachable from this machine ({why})"
+        )
     try:
-        path = snapshot_download(source, etag_timeout=timeout, allow_patterns=[
-            "*.json", "*.safetensors", "*.model", "*.txt", "merges.txt", "*.md"])
+        path = snapshot_download(
+            source,
+            etag_timeout=timeout,
+            allow_patterns=["*.json", "*.safetensors", "*.model", "*.txt", "merges.txt", "*.md"],
+        )
     except Exception as exc:
         first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
         raise ModelError(f"cannot download {source}: {first}") from None
@@ -308,6 +337,7 @@ def pull(name: str, registry: dict[str, ModelEntry] | None = None,
 
 
 # -- device and dtype ------------------------------------------------------------------
+
 
 def choose_device(device: str | None = None):
     """(torch.device, dtype): CUDA in bf16 (fp16 on older GPUs) when there is one, else CPU fp32."""
@@ -324,6 +354,7 @@ def choose_device(device: str | None = None):
 
 
 # -- engine choice -----------------------------------------------------------------------
+
 
 @dataclass
 class EngineChoice:
@@ -344,8 +375,9 @@ def default_model(role: str) -> str | None:
     return None
 
 
-def choose_engine(role: str, registry: dict[str, ModelEntry] | None = None,
-                  device: str | None = None) -> EngineChoice:
+def choose_engine(
+    role: str, registry: dict[str, ModelEntry] | None = None, device: str | None = None
+) -> EngineChoice:
     """The best engine here for ``role`` ("qg" or "qa"); never raises."""
     fallback = FALLBACK.get(role, "embedded")
     what = ROLE_NAMES.get(role, role)
@@ -379,5 +411,6 @@ def choose_engine(role: str, registry: dict[str, ModelEntry] | None = None,
             notice += " (skipped " + "; ".join(problems) + ")"
         return EngineChoice("seq2seq", {"model": entry.name}, notice)
     detail = "; ".join(problems) if problems else "none in the registry"
-    return EngineChoice(fallback, {}, f"no {what} model is available here ({detail}); "
-                                      f"using the {fallback} engine")
+    return EngineChoice(
+        fallback, {}, f"no {what} model is available here ({detail}); using the {fallback} engine"
+    )

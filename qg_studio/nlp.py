@@ -53,8 +53,13 @@ def _register_breaks() -> None:
             after = doc[i + 1]
             if token.is_space and "\n\n" in token.text:
                 after.is_sent_start = True
-            elif token.text in _CLOSING_QUOTES and i > 0 and doc[i - 1].text in ".!?" \
-                    and token.whitespace_ and after.text[:1].isupper():
+            elif (
+                token.text in _CLOSING_QUOTES
+                and i > 0
+                and doc[i - 1].text in ".!?"
+                and token.whitespace_
+                and after.text[:1].isupper()
+            ):
                 after.is_sent_start = True
         return doc
 

@@ -92,9 +92,7 @@ def generate_items(
         # Answering is the slow step: round-trip only the strongest candidates.
         score_items(candidates)
         need = request.total(len(sections))
-        candidates = shortlist(
-            sorted(candidates, key=lambda i: -i.scores.rank), max(need * 3, 40)
-        )
+        candidates = shortlist(sorted(candidates, key=lambda i: -i.scores.rank), max(need * 3, 40))
         report(0.65, "checking each question can be answered from the story")
         _answerability(candidates, sections, answerer)
     report(0.85, "ranking and removing near-duplicates")

@@ -40,16 +40,24 @@ def _clean(text: str) -> str:
     return " ".join(str(text).replace(FIELD_SEPARATOR, " , ").split())
 
 
-def qg_input(context: str, element: Element | str, explicitness: Explicitness | str,
-             answer: str | None = None, fmt: str = "qg-control") -> str:
+def qg_input(
+    context: str,
+    element: Element | str,
+    explicitness: Explicitness | str,
+    answer: str | None = None,
+    fmt: str = "qg-control",
+) -> str:
     """The question-generation input for one target question."""
     if fmt == "lmqg":
         return lmqg_input(context, answer or "")
     if fmt != "qg-control":
-        raise ValueError(f"unknown question-generation prompt format {fmt!r}; "
-                         f"known: {', '.join(QG_FORMATS)}")
-    fields = [f"element: {Element.parse(element).value}",
-              f"explicitness: {Explicitness.parse(explicitness).value}"]
+        raise ValueError(
+            f"unknown question-generation prompt format {fmt!r}; known: {', '.join(QG_FORMATS)}"
+        )
+    fields = [
+        f"element: {Element.parse(element).value}",
+        f"explicitness: {Explicitness.parse(explicitness).value}",
+    ]
     if answer:
         fields.append(f"answer: {_clean(answer)}")
     fields.append(f"context: {_clean(context)}")
@@ -63,12 +71,18 @@ def lmqg_input(context: str, answer: str) -> str:
     if start < 0:
         return f"generate question: {context}"
     end = start + len(answer)
-    return (f"generate question: {context[:start]}{HIGHLIGHT} {context[start:end]} "
-            f"{HIGHLIGHT}{context[end:]}")
+    return (
+        f"generate question: {context[:start]}{HIGHLIGHT} {context[start:end]} "
+        f"{HIGHLIGHT}{context[end:]}"
+    )
 
 
-def qa_input(question: str, context: str, kind: AnswerKind | str = AnswerKind.EXTRACTIVE,
-             fmt: str = "storyqa") -> str:
+def qa_input(
+    question: str,
+    context: str,
+    kind: AnswerKind | str = AnswerKind.EXTRACTIVE,
+    fmt: str = "storyqa",
+) -> str:
     """The unified-QA input: ``kind\\nquestion\\ncontext``, lower-cased."""
     question = " ".join(str(question).split())
     context = " ".join(str(context).split())
@@ -108,8 +122,10 @@ def answer_window(context: str, answer: str | None, max_words: int | None) -> st
     if found:
         centre = found[0]
     else:
-        centre = max(range(len(sentences)),
-                     key=lambda i: len(wanted & set(_WORDS.findall(sentences[i].lower()))))
+        centre = max(
+            range(len(sentences)),
+            key=lambda i: len(wanted & set(_WORDS.findall(sentences[i].lower()))),
+        )
     chosen, words = {centre}, len(sentences[centre].split())
     left, right = centre - 1, centre + 1
     while left >= 0 or right < len(sentences):
@@ -149,14 +165,21 @@ def question_window(context: str, question: str, max_words: int | None = QA_WIND
     return answer_window(context, content or question, max_words)
 
 
-def lm_qg_prompt(context: str, answer: str, element: Element | str,
-                 explicitness: Explicitness | str, window: int | None = QG_WINDOW_WORDS) -> str:
+def lm_qg_prompt(
+    context: str,
+    answer: str,
+    element: Element | str,
+    explicitness: Explicitness | str,
+    window: int | None = QG_WINDOW_WORDS,
+) -> str:
     """What the decoder reads to write a question (training and the engine alike)."""
-    return lm_prompt(qg_input(answer_window(context, answer, window), element, explicitness,
-                              answer), "qg")
+    return lm_prompt(
+        qg_input(answer_window(context, answer, window), element, explicitness, answer), "qg"
+    )
 
 
-def lm_qa_prompt(question: str, context: str, kind: AnswerKind | str,
-                 window: int | None = QA_WINDOW_WORDS) -> str:
+def lm_qa_prompt(
+    question: str, context: str, kind: AnswerKind | str, window: int | None = QA_WINDOW_WORDS
+) -> str:
     """What the decoder reads to answer a question (training and the answerer alike)."""
     return lm_prompt(qa_input(question, question_window(context, question, window), kind), "qa")

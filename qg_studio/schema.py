@@ -72,11 +72,19 @@ class ReviewStatus(_Label):
 
 
 _ALIASES: dict[str, dict[str, str]] = {
-    "Element": {"causal": "causal relationship", "outcome": "outcome resolution",
-                "cause": "causal relationship", "resolution": "outcome resolution"},
+    "Element": {
+        "causal": "causal relationship",
+        "outcome": "outcome resolution",
+        "cause": "causal relationship",
+        "resolution": "outcome resolution",
+    },
     "Scope": {"sum": "summary"},
-    "AnswerKind": {"yes/no": "yesno", "yes no": "yesno", "span": "extractive",
-                   "free": "abstractive"},
+    "AnswerKind": {
+        "yes/no": "yesno",
+        "yes no": "yesno",
+        "span": "extractive",
+        "free": "abstractive",
+    },
 }
 
 ELEMENTS: tuple[Element, ...] = tuple(Element)
@@ -123,9 +131,12 @@ class Section:
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Section":
         figures = data.get("readability")
-        return cls(id=int(data["id"]), text=str(data["text"]),
-                   readability=Readability(**figures) if figures else None,
-                   verdict=data.get("verdict"))
+        return cls(
+            id=int(data["id"]),
+            text=str(data["text"]),
+            readability=Readability(**figures) if figures else None,
+            verdict=data.get("verdict"),
+        )
 
 
 @dataclass
@@ -142,8 +153,12 @@ class Evidence:
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Evidence":
-        return cls(section=int(data["section"]), start=int(data["start"]),
-                   end=int(data["end"]), text=str(data.get("text", "")))
+        return cls(
+            section=int(data["section"]),
+            start=int(data["start"]),
+            end=int(data["end"]),
+            text=str(data.get("text", "")),
+        )
 
     @classmethod
     def find(cls, section: Section, text: str) -> "Evidence | None":
@@ -202,8 +217,9 @@ class QAItem:
         else:
             self.second_explicitness = None
         self.second_answers = [str(a) for a in self.second_answers]
-        self.evidence = [e if isinstance(e, Evidence) else Evidence.from_dict(e)
-                         for e in self.evidence]
+        self.evidence = [
+            e if isinstance(e, Evidence) else Evidence.from_dict(e) for e in self.evidence
+        ]
         self.sections = [int(s) for s in self.sections]
         self.answers = [str(a) for a in self.answers]
         self.distractors = [str(d).strip() for d in self.distractors if str(d).strip()]
@@ -228,8 +244,9 @@ class QAItem:
             "scores": self.scores.to_dict(),
             "status": self.status.value,
             "second_answers": list(self.second_answers),
-            "second_explicitness": (self.second_explicitness.value
-                                    if self.second_explicitness else None),
+            "second_explicitness": (
+                self.second_explicitness.value if self.second_explicitness else None
+            ),
             "ref": self.ref,
             "distractors": list(self.distractors),
         }
@@ -278,16 +295,26 @@ class GenerationRequest:
             raise ValueError("implicit share must be between 0 and 1")
 
     def to_dict(self) -> dict[str, Any]:
-        elements = ({e.value: n for e, n in self.elements.items()}
-                    if isinstance(self.elements, dict) else self.elements)
-        return {"count": self.count, "per_section": self.per_section, "elements": elements,
-                "implicit_share": self.implicit_share}
+        elements = (
+            {e.value: n for e, n in self.elements.items()}
+            if isinstance(self.elements, dict)
+            else self.elements
+        )
+        return {
+            "count": self.count,
+            "per_section": self.per_section,
+            "elements": elements,
+            "implicit_share": self.implicit_share,
+        }
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "GenerationRequest":
-        return cls(count=data.get("count", 10), per_section=data.get("per_section"),
-                   elements=data.get("elements", "balanced"),
-                   implicit_share=float(data.get("implicit_share", 0.3)))
+        return cls(
+            count=data.get("count", 10),
+            per_section=data.get("per_section"),
+            elements=data.get("elements", "balanced"),
+            implicit_share=float(data.get("implicit_share", 0.3)),
+        )
 
     def total(self, n_sections: int) -> int:
         if self.per_section is not None:

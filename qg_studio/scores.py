@@ -16,9 +16,9 @@ from typing import Any
 # Scores: None until the stage that owns them runs.
 SCORES = {
     "confidence": "the engine's own confidence in its question (generation/*, answerers "
-                  "for a typed question)",
+    "for a typed question)",
     "answerability": "agreement of the answerer's reply with the item's answer "
-                     "(answering/roundtrip.py)",
+    "(answering/roundtrip.py)",
     "quality": "surface quality: a question mark, length, no echo (ranking.score_items)",
     "rank": "the order the set is filled in (ranking.score_items)",
     "answer_confidence": "how far to trust the answer in the key (trust.mark_trust)",
@@ -29,8 +29,7 @@ FLAGS = {
     "low_quality": "kept although it reads badly: nothing better was written (ranking)",
     "check_answer": "show the answer as 'check this answer' (trust.mark_trust)",
     "story_level": "asks about the whole story (generation/story_level.py)",
-    "section_end": "a prediction asked where a part of the story ends "
-                   "(generation/predictions.py)",
+    "section_end": "a prediction asked where a part of the story ends (generation/predictions.py)",
 }
 
 

@@ -42,12 +42,14 @@ def story_agreement(story: FtqaStory, weights: SectionerWeights | None = None) -
     predicted = _starts(counts)
     n = sum(counts)
     p, r, f = boundary_prf(predicted, gold)
-    return StoryAgreement(story.name, p, r, f, pk(predicted, gold, n),
-                          windowdiff(predicted, gold, n), counts)
+    return StoryAgreement(
+        story.name, p, r, f, pk(predicted, gold, n), windowdiff(predicted, gold, n), counts
+    )
 
 
-def evaluate_sections(root: str | Path, split: str,
-                      weights: SectionerWeights | None = None) -> dict:
+def evaluate_sections(
+    root: str | Path, split: str, weights: SectionerWeights | None = None
+) -> dict:
     results = [story_agreement(story, weights) for story in read_split(root, split)]
     counts = [c for r in results for c in r.sections]
     return {
@@ -56,7 +58,9 @@ def evaluate_sections(root: str | Path, split: str,
         "boundary_f1": round(mean(r.f1 for r in results), 4),
         "pk": round(mean(r.pk for r in results), 4),
         "windowdiff": round(mean(r.windowdiff for r in results), 4),
-        "in_range": round(sum(MIN_WORDS <= c <= MAX_WORDS for c in counts) / max(len(counts), 1), 4),
+        "in_range": round(
+            sum(MIN_WORDS <= c <= MAX_WORDS for c in counts) / max(len(counts), 1), 4
+        ),
         "stories": len(results),
         "sections": len(counts),
     }

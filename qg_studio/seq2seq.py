@@ -81,10 +81,16 @@ def _load(location: str, device: str | None) -> LoadedModel:
     model.to(dev)
     model.eval()
     meta = read_meta(location) if Path(location).is_dir() else {}
-    return LoadedModel(model=model, tokenizer=tokenizer, device=dev, dtype=dtype,
-                       location=location, max_input_tokens=_max_input_tokens(
-                           model.config, tokenizer, meta),
-                       max_new_tokens=_max_new_tokens(model, meta), meta=meta)
+    return LoadedModel(
+        model=model,
+        tokenizer=tokenizer,
+        device=dev,
+        dtype=dtype,
+        location=location,
+        max_input_tokens=_max_input_tokens(model.config, tokenizer, meta),
+        max_new_tokens=_max_new_tokens(model, meta),
+        meta=meta,
+    )
 
 
 def load_seq2seq(source: str, device: str | None = None) -> LoadedModel:
@@ -95,15 +101,18 @@ def load_seq2seq(source: str, device: str | None = None) -> LoadedModel:
 _NO_MODEL = {"qg": "no question-generation model", "qa": "no seq2seq answering model"}
 
 
-def load_for_role(model: str | None, role: str,
-                  device: str | None = None) -> tuple[ResolvedModel, LoadedModel]:
+def load_for_role(
+    model: str | None, role: str, device: str | None = None
+) -> tuple[ResolvedModel, LoadedModel]:
     """An engine's model: ``model`` (a registry name, a checkpoint folder or a hub id), or
     the first ready registry model for ``role`` ("qg" or "qa") that is here."""
     if model is None:
         model = default_model(role)
     if not model:
-        raise ModelError(f"{_NO_MODEL[role]} is available: pass --model DIR "
-                         f"(a checkpoint folder or hub id) or train one (qg-studio train {role})")
+        raise ModelError(
+            f"{_NO_MODEL[role]} is available: pass --model DIR "
+            f"(a checkpoint folder or hub id) or train one (qg-studio train {role})"
+        )
     resolved = resolve(model, role)
     return resolved, load_seq2seq(resolved.location, device)
 
@@ -130,8 +139,9 @@ def token_lengths(tokenizer, texts: Sequence[str]) -> list[int]:
     return [len(ids) for ids in tokenizer(list(texts), add_special_tokens=True)["input_ids"]]
 
 
-def generate_texts(loaded, prompts: Sequence[str], settings: DecodeSettings | None = None
-                   ) -> list[tuple[str, float]]:
+def generate_texts(
+    loaded, prompts: Sequence[str], settings: DecodeSettings | None = None
+) -> list[tuple[str, float]]:
     """(text, confidence) per prompt, in the prompts' order. Confidence is the geometric
     mean token probability of the output (exp of its mean log-probability)."""
     import torch
@@ -146,9 +156,13 @@ def generate_texts(loaded, prompts: Sequence[str], settings: DecodeSettings | No
     out: list[tuple[str, float] | None] = [None] * len(prompts)
     if settings.seed is not None and settings.do_sample:
         torch.manual_seed(settings.seed)
-    kwargs: dict[str, Any] = dict(max_new_tokens=max_new, num_beams=settings.num_beams,
-                                  do_sample=settings.do_sample, output_scores=True,
-                                  return_dict_in_generate=True)
+    kwargs: dict[str, Any] = dict(
+        max_new_tokens=max_new,
+        num_beams=settings.num_beams,
+        do_sample=settings.do_sample,
+        output_scores=True,
+        return_dict_in_generate=True,
+    )
     if settings.do_sample:
         kwargs.update(temperature=settings.temperature, top_p=settings.top_p, top_k=settings.top_k)
     if settings.no_repeat_ngram_size:
@@ -156,11 +170,16 @@ def generate_texts(loaded, prompts: Sequence[str], settings: DecodeSettings | No
     _ensure_generation_ids(model, tokenizer)
     with torch.inference_mode():
         for start in range(0, len(order), settings.batch_size):
-            idx = order[start:start + settings.batch_size]
+            idx = order[start : start + settings.batch_size]
             # Callers window long inputs and warn first; this cut is only a safety net.
-            enc = tokenizer([prompts[i] for i in idx], padding=True, truncation=True,
-                            max_length=loaded.max_input_tokens, return_tensors="pt",
-                            return_token_type_ids=False).to(loaded.device)
+            enc = tokenizer(
+                [prompts[i] for i in idx],
+                padding=True,
+                truncation=True,
+                max_length=loaded.max_input_tokens,
+                return_tensors="pt",
+                return_token_type_ids=False,
+            ).to(loaded.device)
             result = model.generate(**enc, **kwargs)
             texts = tokenizer.batch_decode(result.sequences, skip_special_tokens=True)
             scores = _confidences(model, result, settings)
@@ -175,8 +194,11 @@ def _confidences(model, result, settings: DecodeSettings) -> list[float]:
     if getattr(result, "sequences_scores", None) is not None:
         # Beam search already gives the length-normalised log-probability.
         return [float(math.exp(s)) for s in result.sequences_scores.float().cpu()]
-    steps = model.compute_transition_scores(result.sequences, result.scores,
-                                            normalize_logits=True).float().cpu()
+    steps = (
+        model.compute_transition_scores(result.sequences, result.scores, normalize_logits=True)
+        .float()
+        .cpu()
+    )
     values = []
     for row in steps:
         finite = row[torch.isfinite(row)]
@@ -189,15 +211,20 @@ def _confidences(model, result, settings: DecodeSettings) -> list[float]:
 def _ensure_generation_ids(model, tokenizer) -> None:
     """BERT2BERT checkpoints carry no decoder start id unless set: use [CLS] as in the recipe."""
     gen = model.generation_config
-    if gen.decoder_start_token_id is None and getattr(model.config, "decoder_start_token_id",
-                                                      None) is None:
-        start = tokenizer.cls_token_id if tokenizer.cls_token_id is not None else tokenizer.bos_token_id
+    if (
+        gen.decoder_start_token_id is None
+        and getattr(model.config, "decoder_start_token_id", None) is None
+    ):
+        start = (
+            tokenizer.cls_token_id if tokenizer.cls_token_id is not None else tokenizer.bos_token_id
+        )
         gen.decoder_start_token_id = start
     if gen.pad_token_id is None:
         gen.pad_token_id = tokenizer.pad_token_id
     if gen.eos_token_id is None:
-        gen.eos_token_id = (tokenizer.eos_token_id if tokenizer.eos_token_id is not None
-                            else tokenizer.sep_token_id)
+        gen.eos_token_id = (
+            tokenizer.eos_token_id if tokenizer.eos_token_id is not None else tokenizer.sep_token_id
+        )
 
 
 def score_targets(loaded, prompts: Sequence[str], targets: Sequence[str]) -> list[list[float]]:
@@ -207,17 +234,22 @@ def score_targets(loaded, prompts: Sequence[str], targets: Sequence[str]) -> lis
 
     tokenizer, model = loaded.tokenizer, loaded.model
     _ensure_generation_ids(model, tokenizer)
-    labels = tokenizer(list(targets), padding=True, return_tensors="pt",
-                       return_token_type_ids=False)["input_ids"]
+    labels = tokenizer(
+        list(targets), padding=True, return_tensors="pt", return_token_type_ids=False
+    )["input_ids"]
     if tokenizer.pad_token_id is not None:
         labels = labels.masked_fill(labels == tokenizer.pad_token_id, -100)
     labels = labels.to(loaded.device)
     out: list[list[float]] = []
     with torch.inference_mode():
         for prompt in prompts:
-            enc = tokenizer([prompt] * len(targets), truncation=True,
-                            max_length=loaded.max_input_tokens, return_tensors="pt",
-                            return_token_type_ids=False).to(loaded.device)
+            enc = tokenizer(
+                [prompt] * len(targets),
+                truncation=True,
+                max_length=loaded.max_input_tokens,
+                return_tensors="pt",
+                return_token_type_ids=False,
+            ).to(loaded.device)
             logits = model(**enc, labels=labels).logits.float()
             logp = torch.log_softmax(logits, dim=-1)
             mask = labels != -100
@@ -226,9 +258,11 @@ def score_targets(loaded, prompts: Sequence[str], targets: Sequence[str]) -> lis
     return out
 
 
-_SPACE_FIX = [(re.compile(r"\s+([?.,!;:])"), r"\1"), (re.compile(r"\s*'\s*(s|t|re|ve|ll|d|m)\b"),
-                                                       r"'\1"),
-              (re.compile(r"\s+"), " ")]
+_SPACE_FIX = [
+    (re.compile(r"\s+([?.,!;:])"), r"\1"),
+    (re.compile(r"\s*'\s*(s|t|re|ve|ll|d|m)\b"), r"'\1"),
+    (re.compile(r"\s+"), " "),
+]
 
 
 def tidy(text: str) -> str:

@@ -27,9 +27,17 @@ from qg_studio.schema import Element, Explicitness, GenerationRequest, QAItem, S
 
 DEFAULT_REQUEST = GenerationRequest(count=10, elements="balanced", implicit_share=0.3)
 CUSTOM_REQUEST = GenerationRequest(
-    count=None, implicit_share=0.4,
-    elements={Element.CHARACTER: 2, Element.ACTION: 2, Element.FEELING: 1,
-              Element.CAUSAL: 2, Element.OUTCOME: 2, Element.PREDICTION: 1})
+    count=None,
+    implicit_share=0.4,
+    elements={
+        Element.CHARACTER: 2,
+        Element.ACTION: 2,
+        Element.FEELING: 1,
+        Element.CAUSAL: 2,
+        Element.OUTCOME: 2,
+        Element.PREDICTION: 1,
+    },
+)
 MIN_WORDS = 150  # a story this long must get every question asked for
 
 
@@ -52,11 +60,17 @@ class SetFigures:
     def result(self, stories: int) -> dict:
         def share(n: int, d: int) -> float:
             return round(n / d, 4) if d else 0.0
+
         return {
-            "stories": stories, "asked": self.asked, "given": self.given,
+            "stories": stories,
+            "asked": self.asked,
+            "given": self.given,
             "element_kl": round(sum(self.kl) / len(self.kl), 4) if self.kl else 0.0,
-            "implicit_share_error": (round(sum(self.implicit_error) / len(self.implicit_error), 4)
-                                     if self.implicit_error else 0.0),
+            "implicit_share_error": (
+                round(sum(self.implicit_error) / len(self.implicit_error), 4)
+                if self.implicit_error
+                else 0.0
+            ),
             "duplicate_share": share(self.duplicates, self.given),
             "explicit_answer_in_text": share(self.explicit_in_text, self.explicit),
             "answerable": share(self.answerable, self.given),
@@ -88,8 +102,10 @@ def count_repeats(items: Sequence[QAItem], earlier: Sequence[QAItem]) -> int:
     vectors = embed([i.question for i in pool])
     sims = vectors @ vectors.T
     start = len(earlier)
-    return sum(any(same_question(pool[j], pool[i], float(sims[i, j])) for j in range(i))
-               for i in range(start, len(pool)))
+    return sum(
+        any(same_question(pool[j], pool[i], float(sims[i, j])) for j in range(i))
+        for i in range(start, len(pool))
+    )
 
 
 def answerable(items: Sequence[QAItem], sections: Sequence[Section], answerer) -> list[bool]:
@@ -102,8 +118,9 @@ def answerable(items: Sequence[QAItem], sections: Sequence[Section], answerer) -
     texts = {s.id: s.text for s in sections}
     out = []
     for item, reply in zip(items, replies):
-        agree = max((agreement(p, a) for p in reply.answers for a in item.answers if a.strip()),
-                    default=0.0)
+        agree = max(
+            (agreement(p, a) for p in reply.answers for a in item.answers if a.strip()), default=0.0
+        )
         same_place = same_sentence(item.evidence, reply.evidence, texts)
         out.append(agree >= ANSWERABILITY_FLOOR or same_place)
     return out
@@ -120,8 +137,9 @@ def stated(answer: str, story_text: str, sentences: Sequence[str]) -> bool:
     return bool(words) and any(words <= set(content(s)) for s in sentences)
 
 
-def measure_story(name: str, sections: Sequence[Section], generate: Callable, answerer,
-                  figures: SetFigures) -> list[list[QAItem]]:
+def measure_story(
+    name: str, sections: Sequence[Section], generate: Callable, answerer, figures: SetFigures
+) -> list[list[QAItem]]:
     """Generate the default set then the custom mix for one story, and add up the figures."""
     from qg_studio.evaluate import kl_divergence
 
@@ -155,6 +173,5 @@ def measure_story(name: str, sections: Sequence[Section], generate: Callable, an
         made.append(items)
         existing = existing + items
     figures.stories += 1
-    figures.stories_with_story_level += any(i.scores.story_level
-                                            for items in made for i in items)
+    figures.stories_with_story_level += any(i.scores.story_level for items in made for i in items)
     return made

@@ -38,13 +38,29 @@ from qg_studio.schema import Section
 
 # -- cleaning -------------------------------------------------------------------------
 
-_QUOTES = str.maketrans({"\u201c": '"', "\u201d": '"', "\u201e": '"', "\u00ab": '"',
-                         "\u00bb": '"', "\u2018": "'", "\u2019": "'", "\u201a": "'",
-                         "\u2032": "'", "\u00a0": " ", "\u2009": " ", "\u202f": " ",
-                         "\t": " ", "\f": "\n", "\u200b": None, "\ufeff": None,
-                         # A stray control character (NUL from a bad copy) is never text,
-                         # and \x00 marks split paragraphs during sectioning.
-                         **{chr(c): None for c in (*range(9), 11, *range(14, 32), 127)}})
+_QUOTES = str.maketrans(
+    {
+        "\u201c": '"',
+        "\u201d": '"',
+        "\u201e": '"',
+        "\u00ab": '"',
+        "\u00bb": '"',
+        "\u2018": "'",
+        "\u2019": "'",
+        "\u201a": "'",
+        "\u2032": "'",
+        "\u00a0": " ",
+        "\u2009": " ",
+        "\u202f": " ",
+        "\t": " ",
+        "\f": "\n",
+        "\u200b": None,
+        "\ufeff": None,
+        # A stray control character (NUL from a bad copy) is never text,
+        # and \x00 marks split paragraphs during sectioning.
+        **{chr(c): None for c in (*range(9), 11, *range(14, 32), 127)},
+    }
+)
 _SENT_END = re.compile(r"""[.!?]["')\]]*$|[.!?:;]$""")
 
 
@@ -103,11 +119,11 @@ def _rejoin_wraps(paragraphs: list[str]) -> list[str]:
 
 def _is_title(line: str) -> bool:
     words = line.split()
-    return len(words) <= 12 and not _SENT_END.search(line) or (
-        len(words) <= 8 and line.isupper())
+    return len(words) <= 12 and not _SENT_END.search(line) or (len(words) <= 8 and line.isupper())
 
 
 # -- checks on the whole input ----------------------------------------------------------
+
 
 def check_story(text: str) -> CleanStory:
     """Limits first (``ingest.check_text``), then the parse; :class:`StoryInputError` with a
@@ -126,10 +142,15 @@ _TIME_SHIFT = re.compile(
     r"evening|morning|day)|the\s+following|(?:many\s+)?years|long\s+ago|when\s+(?:the|"
     r"morning|night|evening|day)|on\s+the\s+(?:next|following|third|second)|by\s+and\s+by|"
     r"now\s+it\s+(?:happened|came)|it\s+(?:happened|came\s+to\s+pass)|the\s+(?:day|"
-    r"night|morning|years?)\s+(?:after|passed|went))\b", re.I)
-_PLACE_SHIFT = re.compile(r"^(?:when\s+(?:he|she|they)\s+(?:came|reached|arrived|got)|"
-                          r"(?:he|she|they)\s+(?:came|arrived)\s+(?:at|to)|on\s+(?:his|her|"
-                          r"their)\s+way)\b", re.I)
+    r"night|morning|years?)\s+(?:after|passed|went))\b",
+    re.I,
+)
+_PLACE_SHIFT = re.compile(
+    r"^(?:when\s+(?:he|she|they)\s+(?:came|reached|arrived|got)|"
+    r"(?:he|she|they)\s+(?:came|arrived)\s+(?:at|to)|on\s+(?:his|her|"
+    r"their)\s+way)\b",
+    re.I,
+)
 _QUOTE = re.compile(r'"')
 
 
@@ -150,7 +171,7 @@ class SectionerWeights:
     exchange_end: float = 0.51
     exchange_start: float = -0.15
     overlap: float = -0.32
-    open_end: float = -1.96      # the paragraph before ends on ":" or ","
+    open_end: float = -1.96  # the paragraph before ends on ":" or ","
     conjunction_start: float = 0.34
     inside_paragraph: float = -2.03
     pronoun_start: float = -0.14
@@ -175,8 +196,9 @@ def section_story(text: str, weights: SectionerWeights | None = None) -> list[Se
     return section_paragraphs(story.paragraphs, weights)
 
 
-def section_paragraphs(paragraphs: Sequence[str],
-                       weights: SectionerWeights | None = None) -> list[Section]:
+def section_paragraphs(
+    paragraphs: Sequence[str], weights: SectionerWeights | None = None
+) -> list[Section]:
     weights = weights or SectionerWeights()
     total = sum(len(p.split()) for p in paragraphs)
     if total < MIN_WORDS:
@@ -210,24 +232,31 @@ def _units(paragraphs: Sequence[str]) -> list[_Unit]:
     docs = nlp.pipe(paragraphs, disable=["lemmatizer", "ner"], batch_size=64)
     for para, doc in zip(paragraphs, docs):
         sentences = [s.text.strip() for s in doc.sents if s.text.strip()]
-        pieces = [para] if len(para.split()) <= 200 or len(sentences) < 2 else \
-            _split_long(sentences)
+        pieces = (
+            [para] if len(para.split()) <= 200 or len(sentences) < 2 else _split_long(sentences)
+        )
         for index, piece in enumerate(pieces):
-            names = {tok.text for tok in doc if tok.pos_ == "PROPN" and not tok.is_sent_start
-                      and tok.text in piece}
+            names = {
+                tok.text
+                for tok in doc
+                if tok.pos_ == "PROPN" and not tok.is_sent_start and tok.text in piece
+            }
             new = names - seen
             seen |= names
-            content = frozenset(tok.lower_ for tok in doc if tok.is_alpha and not tok.is_stop
-                                and tok.text in piece)
-            units.append(_Unit(
-                text=("\x00" if index else "") + piece,
-                words=len(piece.split()),
-                dialogue=bool(_QUOTE.search(piece)) and len(piece.split()) < 80,
-                opener_time=bool(_TIME_SHIFT.match(piece)),
-                opener_place=bool(_PLACE_SHIFT.match(piece)),
-                new_names=len(new),
-                lemmas=content,
-            ))
+            content = frozenset(
+                tok.lower_ for tok in doc if tok.is_alpha and not tok.is_stop and tok.text in piece
+            )
+            units.append(
+                _Unit(
+                    text=("\x00" if index else "") + piece,
+                    words=len(piece.split()),
+                    dialogue=bool(_QUOTE.search(piece)) and len(piece.split()) < 80,
+                    opener_time=bool(_TIME_SHIFT.match(piece)),
+                    opener_place=bool(_PLACE_SHIFT.match(piece)),
+                    new_names=len(new),
+                    lemmas=content,
+                )
+            )
     return units
 
 
@@ -252,22 +281,24 @@ def _cut_score(units: list[_Unit], i: int, w: SectionerWeights) -> float:
     """Log-odds that an expert cuts before unit ``i``, times ``cue_scale``."""
     before, after = units[i - 1], units[i]
     head = after.text.lstrip("\x00")
-    left = frozenset().union(*(u.lemmas for u in units[max(0, i - 2):i]))
-    right = frozenset().union(*(u.lemmas for u in units[i:i + 2]))
+    left = frozenset().union(*(u.lemmas for u in units[max(0, i - 2) : i]))
+    right = frozenset().union(*(u.lemmas for u in units[i : i + 2]))
     overlap = len(left & right) / max(1, min(len(left), len(right)))
-    logit = (w.bias
-             + w.time_shift * after.opener_time
-             + w.place_shift * after.opener_place
-             + w.new_character * (after.new_names > 0)
-             + w.inside_dialogue * (before.dialogue and after.dialogue)
-             + w.exchange_end * (before.dialogue and not after.dialogue)
-             + w.exchange_start * (after.dialogue and not before.dialogue)
-             + w.overlap * overlap
-             + w.open_end * before.text.rstrip().endswith((":", ","))
-             + w.conjunction_start * bool(_CONJUNCTION.match(head))
-             + w.inside_paragraph * after.text.startswith("\x00")
-             + w.pronoun_start * bool(_PRONOUN.match(head))
-             + w.sentence_end * bool(_SENT_END.search(before.text.strip())))
+    logit = (
+        w.bias
+        + w.time_shift * after.opener_time
+        + w.place_shift * after.opener_place
+        + w.new_character * (after.new_names > 0)
+        + w.inside_dialogue * (before.dialogue and after.dialogue)
+        + w.exchange_end * (before.dialogue and not after.dialogue)
+        + w.exchange_start * (after.dialogue and not before.dialogue)
+        + w.overlap * overlap
+        + w.open_end * before.text.rstrip().endswith((":", ","))
+        + w.conjunction_start * bool(_CONJUNCTION.match(head))
+        + w.inside_paragraph * after.text.startswith("\x00")
+        + w.pronoun_start * bool(_PRONOUN.match(head))
+        + w.sentence_end * bool(_SENT_END.search(before.text.strip()))
+    )
     return w.cue_scale * logit
 
 
@@ -311,6 +342,7 @@ def _best_cuts(units: list[_Unit], w: SectionerWeights) -> list[int]:
 
 # -- teacher edits ----------------------------------------------------------------------
 
+
 def renumber(sections: Sequence[Section]) -> list[Section]:
     return [Section(id=i + 1, text=s.text) for i, s in enumerate(sections)]
 
@@ -321,11 +353,12 @@ def merge_sections(sections: Sequence[Section], section_id: int) -> list[Section
     if index + 1 >= len(sections):
         raise StoryInputError(f"section {section_id} is the last one; nothing to merge with")
     merged = Section(id=0, text=f"{sections[index].text}\n\n{sections[index + 1].text}")
-    return renumber([*sections[:index], merged, *sections[index + 2:]])
+    return renumber([*sections[:index], merged, *sections[index + 2 :]])
 
 
-def split_section(sections: Sequence[Section], section_id: int,
-                  at: int | None = None) -> list[Section]:
+def split_section(
+    sections: Sequence[Section], section_id: int, at: int | None = None
+) -> list[Section]:
     """Split at a paragraph break or sentence end near character ``at`` (default: middle)."""
     index = _index(sections, section_id)
     text = sections[index].text
@@ -336,8 +369,9 @@ def split_section(sections: Sequence[Section], section_id: int,
         raise StoryInputError(f"section {section_id} has a single sentence; it cannot be split")
     cut = min(breaks, key=lambda b: abs(b - at))
     first, second = text[:cut].strip(), text[cut:].strip()
-    return renumber([*sections[:index], Section(0, first), Section(0, second),
-                     *sections[index + 1:]])
+    return renumber(
+        [*sections[:index], Section(0, first), Section(0, second), *sections[index + 1 :]]
+    )
 
 
 def edit_section(sections: Sequence[Section], section_id: int, text: str) -> list[Section]:
@@ -345,7 +379,7 @@ def edit_section(sections: Sequence[Section], section_id: int, text: str) -> lis
     if not text.strip():
         raise StoryInputError("a section cannot be empty; merge it instead")
     check_limits(text)  # an edit must not let in what the story's reading refused
-    return renumber([*sections[:index], Section(0, text.strip()), *sections[index + 1:]])
+    return renumber([*sections[:index], Section(0, text.strip()), *sections[index + 1 :]])
 
 
 def _index(sections: Sequence[Section], section_id: int) -> int:

@@ -69,7 +69,7 @@ def mark_trust(items: Sequence[QAItem]) -> None:
 
 
 def trust_note(confidence: float | None) -> str:
-    """"" for a trusted answer; else what the teacher sees beside it."""
+    """ "" for a trusted answer; else what the teacher sees beside it."""
     if not needs_check(confidence):
         return ""
     return f"{CHECK_LABEL} (confidence {confidence:.0%})"

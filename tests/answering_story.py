@@ -60,9 +60,14 @@ def tiny_span_model(folder: Path) -> Path:
 
     torch.manual_seed(0)
     tokenizer = AutoTokenizer.from_pretrained(encoder_path())
-    config = BertConfig(vocab_size=tokenizer.vocab_size, hidden_size=32, num_hidden_layers=2,
-                        num_attention_heads=2, intermediate_size=64,
-                        max_position_embeddings=512)
+    config = BertConfig(
+        vocab_size=tokenizer.vocab_size,
+        hidden_size=32,
+        num_hidden_layers=2,
+        num_attention_heads=2,
+        intermediate_size=64,
+        max_position_embeddings=512,
+    )
     model = BertForQuestionAnswering(config)
     folder.mkdir(parents=True, exist_ok=True)
     model.half().save_pretrained(folder, safe_serialization=True)

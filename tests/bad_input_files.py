@@ -29,8 +29,7 @@ def spreadsheet() -> bytes:
 
 
 def document_xml(paragraphs: list[str]) -> bytes:
-    body = "".join(f"<w:p><w:r><w:t xml:space='preserve'>{p}</w:t></w:r></w:p>"
-                   for p in paragraphs)
+    body = "".join(f"<w:p><w:r><w:t xml:space='preserve'>{p}</w:t></w:r></w:p>" for p in paragraphs)
     return f"<w:document xmlns:w='{W}'><w:body>{body}</w:body></w:document>".encode()
 
 
@@ -48,7 +47,7 @@ def lying_docx_bomb() -> bytes:
     at = data.find(b"PK\x01\x02")
     while at != -1:
         name_len = struct.unpack_from("<H", data, at + 28)[0]
-        if data[at + 46:at + 46 + name_len] == b"word/document.xml":
+        if data[at + 46 : at + 46 + name_len] == b"word/document.xml":
             struct.pack_into("<I", data, at + 24, 1024)
             local = struct.unpack_from("<I", data, at + 42)[0]
             struct.pack_into("<I", data, local + 22, 1024)
@@ -57,8 +56,10 @@ def lying_docx_bomb() -> bytes:
 
 
 def entity_docx_bomb() -> bytes:
-    xml = (f"<?xml version='1.0'?><!DOCTYPE d [<!ENTITY a 'aaaaaaaaaa'>"
-           "<!ENTITY b '&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;'><!ENTITY c '&b;&b;&b;&b;&b;&b;&b;&b;'>]>"
-           f"<w:document xmlns:w='{W}'><w:body><w:p><w:r><w:t>&c;</w:t></w:r></w:p>"
-           "</w:body></w:document>")
+    xml = (
+        f"<?xml version='1.0'?><!DOCTYPE d [<!ENTITY a 'aaaaaaaaaa'>"
+        "<!ENTITY b '&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;'><!ENTITY c '&b;&b;&b;&b;&b;&b;&b;&b;'>]>"
+        f"<w:document xmlns:w='{W}'><w:body><w:p><w:r><w:t>&c;</w:t></w:r></w:p>"
+        "</w:body></w:document>"
+    )
     return docx_of(xml.encode())

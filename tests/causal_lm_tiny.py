@@ -23,8 +23,9 @@ def build_tokenizer(folder: Path):
     tok = Tokenizer(models.WordLevel(vocab=vocab, unk_token="<unk>"))
     tok.pre_tokenizer = pre_tokenizers.Whitespace()
     # Like SmolLM2's tokenizer: no special tokens added to a prompt; end-of-text is the eos.
-    fast = PreTrainedTokenizerFast(tokenizer_object=tok, eos_token="<|endoftext|>",
-                                   unk_token="<unk>")
+    fast = PreTrainedTokenizerFast(
+        tokenizer_object=tok, eos_token="<|endoftext|>", unk_token="<unk>"
+    )
     fast.save_pretrained(folder)
     return fast
 
@@ -36,10 +37,19 @@ def tiny_llama(folder: Path, seed: int = 0) -> Path:
     folder.mkdir(parents=True, exist_ok=True)
     tokenizer = build_tokenizer(folder)
     torch.manual_seed(seed)
-    config = LlamaConfig(vocab_size=len(tokenizer), hidden_size=32, intermediate_size=64,
-                         num_hidden_layers=2, num_attention_heads=4, num_key_value_heads=2,
-                         max_position_embeddings=1024, eos_token_id=tokenizer.eos_token_id,
-                         bos_token_id=None, pad_token_id=None, tie_word_embeddings=True)
+    config = LlamaConfig(
+        vocab_size=len(tokenizer),
+        hidden_size=32,
+        intermediate_size=64,
+        num_hidden_layers=2,
+        num_attention_heads=4,
+        num_key_value_heads=2,
+        max_position_embeddings=1024,
+        eos_token_id=tokenizer.eos_token_id,
+        bos_token_id=None,
+        pad_token_id=None,
+        tie_word_embeddings=True,
+    )
     LlamaForCausalLM(config).save_pretrained(folder)
     return folder
 
@@ -55,8 +65,13 @@ def tiny_adapter(base: Path, folder: Path, seed: int = 1) -> Path:
 
     torch.manual_seed(seed)
     model = AutoModelForCausalLM.from_pretrained(str(base))
-    lora = LoraConfig(r=4, lora_alpha=8, target_modules=["q_proj", "v_proj", "up_proj"],
-                      task_type="CAUSAL_LM", init_lora_weights=False)
+    lora = LoraConfig(
+        r=4,
+        lora_alpha=8,
+        target_modules=["q_proj", "v_proj", "up_proj"],
+        task_type="CAUSAL_LM",
+        init_lora_weights=False,
+    )
     model = get_peft_model(model, lora)
     model.save_pretrained(str(folder))
     write_adapter_meta(folder, {"qg_window_words": 70, "qa_window_words": 120, "steps": 0})

@@ -15,10 +15,24 @@ import re
 import xml.parsers.expat
 
 PHP_SPACE = " \t\n\r\0\x0b"  # what PHP's trim() removes
-_ESCAPES = {"\\:": "&&058;", "\\#": "&&035;", "\\=": "&&061;", "\\{": "&&123;",
-            "\\}": "&&125;", "\\~": "&&126;", "\\n": "&&010"}
-_PLACEHOLDERS = {"&&058;": ":", "&&035;": "#", "&&061;": "=", "&&123;": "{",
-                 "&&125;": "}", "&&126;": "~", "&&010": "\n"}
+_ESCAPES = {
+    "\\:": "&&058;",
+    "\\#": "&&035;",
+    "\\=": "&&061;",
+    "\\{": "&&123;",
+    "\\}": "&&125;",
+    "\\~": "&&126;",
+    "\\n": "&&010",
+}
+_PLACEHOLDERS = {
+    "&&058;": ":",
+    "&&035;": "#",
+    "&&061;": "=",
+    "&&123;": "{",
+    "&&125;": "}",
+    "&&126;": "~",
+    "&&010": "\n",
+}
 _WEIGHT = re.compile(r"^%-*([0-9]{1,2})\.?([0-9]*)%")
 _FORMATS = {"moodle", "html", "plain", "markdown"}
 
@@ -50,7 +64,7 @@ def _with_format(text: str, default: str = "moodle") -> tuple[str, str]:
         end = text.find("]")
         name = text[1:end] if end >= 0 else text[1:-1]
         if name in _FORMATS:
-            fmt, text = name, text[end + 1:]
+            fmt, text = name, text[end + 1 :]
     return fmt, _trim(_post(text))
 
 
@@ -98,24 +112,29 @@ def _gift_question(lines: list[str]) -> dict | None:
         text = text[2:]
         end = text.find("::")
         if end >= 0:
-            name, text = _trim(_post(text[:end])), _trim(text[end + 2:])
+            name, text = _trim(_post(text[:end])), _trim(text[end + 2 :])
     start, finish = text.find("{"), text.find("}")
     if start < 0 and finish < 0:
         raise ImportFailed(f"description, not a question: {text!r}")
     if start < 0 or finish < 0:
         raise ImportFailed(f"brace error in {text!r}")
-    answer_text = _trim(text[start + 1:finish])
+    answer_text = _trim(text[start + 1 : finish])
     if text.endswith("}"):
-        question_text = text[:start] + text[finish + 1:]
+        question_text = text[:start] + text[finish + 1 :]
     else:
-        question_text = text[:start] + "_____" + text[finish + 1:]
+        question_text = text[:start] + "_____" + text[finish + 1 :]
     general = ""
     separator = answer_text.rfind("####")
     if separator >= 0:
-        general, answer_text = answer_text[separator + 4:], _trim(answer_text[:separator])
+        general, answer_text = answer_text[separator + 4 :], _trim(answer_text[:separator])
     fmt, qtext = _with_format(question_text)
-    result = {"name": name, "format": qtext and fmt, "text": qtext,
-              "feedback": _with_format(general, fmt), "answers": []}
+    result = {
+        "name": name,
+        "format": qtext and fmt,
+        "text": qtext,
+        "feedback": _with_format(general, fmt),
+        "answers": [],
+    }
     if answer_text == "":
         result["type"] = "essay"
     elif answer_text[0] == "#":
@@ -136,8 +155,9 @@ def _gift_question(lines: list[str]) -> dict | None:
                 weight, answer = _weight(answer)
             else:
                 weight = 0.0
-            result["answers"].append((weight, *_with_format(answer.split("#", 1)[0].strip(
-                PHP_SPACE), fmt)))
+            result["answers"].append(
+                (weight, *_with_format(answer.split("#", 1)[0].strip(PHP_SPACE), fmt))
+            )
     elif "=" in answer_text and "->" in answer_text:
         # Moodle reads a matching question here; ours are never one, and a single pair
         # aborts Moodle's whole import.
@@ -145,7 +165,7 @@ def _gift_question(lines: list[str]) -> dict | None:
     else:
         check = answer_text
         if answer_text.find("#") > 0:
-            check = _trim(answer_text[:answer_text.find("#")])
+            check = _trim(answer_text[: answer_text.find("#")])
         if check in ("T", "TRUE", "F", "FALSE"):
             result["type"] = "truefalse"
             result["answers"].append((1.0, "plain", check))
@@ -170,7 +190,7 @@ def _gift_question(lines: list[str]) -> dict | None:
 def _weight(answer: str) -> tuple[float, str]:
     answer = answer[1:]
     end = answer.find("%")
-    return float(answer[:end]) / 100, answer[end + 1:]
+    return float(answer[:end]) / 100, answer[end + 1 :]
 
 
 def right_answers(question: dict) -> list[str]:
@@ -199,7 +219,7 @@ def read_aiken(text: str) -> list[dict]:
         elif line.startswith("ANSWER:"):
             if current is None:
                 raise ImportFailed(f"line {number}: ANSWER outside a question")
-            letter = _trim(line[line.find(":") + 1:])[:1]
+            letter = _trim(line[line.find(":") + 1 :])[:1]
             index = ord(letter) - ord("A") if letter else -1
             if len(current["options"]) < 2 or not 0 <= index < len(current["options"]):
                 raise ImportFailed(f"line {number}: bad options or answer in {current!r}")
@@ -261,10 +281,18 @@ def read_moodle_xml(data: bytes) -> list[dict]:
             continue
         text = _child(node, "questiontext")
         fmt = (text or {"attrs": {}})["attrs"].get("format", "html")
-        out.append({
-            "type": kind, "format": fmt, "text": _text_of(text),
-            "answers": [(float(a["attrs"].get("fraction", 0)) / 100, _text_of(a))
-                        for a in node["children"] if a["tag"] == "answer"],
-            "feedback": _text_of(_child(node, "generalfeedback")),
-            "graderinfo": _text_of(_child(node, "graderinfo"))})
+        out.append(
+            {
+                "type": kind,
+                "format": fmt,
+                "text": _text_of(text),
+                "answers": [
+                    (float(a["attrs"].get("fraction", 0)) / 100, _text_of(a))
+                    for a in node["children"]
+                    if a["tag"] == "answer"
+                ],
+                "feedback": _text_of(_child(node, "generalfeedback")),
+                "graderinfo": _text_of(_child(node, "graderinfo")),
+            }
+        )
     return out

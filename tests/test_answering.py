@@ -32,13 +32,15 @@ def _check_evidence(answer: Answer, sections) -> None:
     assert answer.evidence, "every reply points at the text it came from"
     for ev in answer.evidence:
         assert ev.section in answer.sections
-        assert by_id[ev.section].text[ev.start:ev.end] == ev.text
+        assert by_id[ev.section].text[ev.start : ev.end] == ev.text
 
 
 # --------------------------------------------------------------- shipped model
 
-@pytest.mark.skipif(not model_present(DEFAULT_MODEL_DIR),
-                    reason="models/qa-extractive has not been trained yet")
+
+@pytest.mark.skipif(
+    not model_present(DEFAULT_MODEL_DIR), reason="models/qa-extractive has not been trained yet"
+)
 def test_shipped_model_loads_offline_and_finds_the_span(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     monkeypatch.setenv("TRANSFORMERS_OFFLINE", "1")
@@ -46,8 +48,11 @@ def test_shipped_model_loads_offline_and_finds_the_span(monkeypatch):
     assert isinstance(answerer, Answerer)
     assert not answerer.fallback, answerer.load_error
     sections = story_sections()
-    replies = answerer.answer(["What did the old woman press into Lina's hand?",
-                               "Who was Lina's father?"], sections, [[2], [1]])
+    replies = answerer.answer(
+        ["What did the old woman press into Lina's hand?", "Who was Lina's father?"],
+        sections,
+        [[2], [1]],
+    )
     assert "silver key" in replies[0].answers[0].lower()
     assert "tomas" in replies[1].answers[0].lower()
     assert replies[0].answer_kind is AnswerKind.EXTRACTIVE and replies[0].explicit
@@ -57,6 +62,7 @@ def test_shipped_model_loads_offline_and_finds_the_span(monkeypatch):
 
 
 # --------------------------------------------------------------- fallback
+
 
 def test_missing_model_falls_back_to_a_sentence_and_says_so(fallback):
     assert fallback.fallback
@@ -79,12 +85,16 @@ def test_broken_model_folder_falls_back_instead_of_failing(tmp_path):
 
 # --------------------------------------------------------------- model path (tiny model)
 
+
 def test_model_path_gives_valid_spans_in_batches(tiny_model):
     answerer = ExtractiveAnswerer(model_dir=tiny_model)
     assert not answerer.fallback, answerer.load_error
     sections = story_sections()
-    questions = ["Who was Tomas?", "What did the dragon do in the storm?",
-                 "Where was the lighthouse?"]
+    questions = [
+        "Who was Tomas?",
+        "What did the dragon do in the storm?",
+        "Where was the lighthouse?",
+    ]
     replies = answerer.answer(questions, sections, [[1], [3, 4], None])
     assert len(replies) == 3
     assert replies[1].sections == [3, 4]
@@ -101,6 +111,7 @@ def test_unknown_section_ids_fall_back_to_retrieval(tiny_model):
 
 
 # --------------------------------------------------------------- awkward questions
+
 
 @pytest.mark.parametrize("question", ["", "   ", "\n"])
 def test_empty_question_is_a_clear_error(fallback, question):
@@ -129,16 +140,20 @@ def test_a_statement_is_answered_as_a_search_and_noted(fallback):
 
 # --------------------------------------------------------------- kinds and yes/no
 
-@pytest.mark.parametrize("question, kind", [
-    ("Who lived by the sea?", AnswerKind.EXTRACTIVE),
-    ("Why did Tomas not come home?", AnswerKind.EXTRACTIVE),
-    ("Did Lina help the old woman?", AnswerKind.YESNO),
-    ("Was the dragon asleep?", AnswerKind.YESNO),
-    ("Is the lamp young or old?", AnswerKind.EXTRACTIVE),
-    ("What will happen to the dragon next?", AnswerKind.ABSTRACTIVE),
-    ("How will Lina feel when her father is home?", AnswerKind.ABSTRACTIVE),
-    ("Why do you think the old woman chose Lina?", AnswerKind.ABSTRACTIVE),
-])
+
+@pytest.mark.parametrize(
+    "question, kind",
+    [
+        ("Who lived by the sea?", AnswerKind.EXTRACTIVE),
+        ("Why did Tomas not come home?", AnswerKind.EXTRACTIVE),
+        ("Did Lina help the old woman?", AnswerKind.YESNO),
+        ("Was the dragon asleep?", AnswerKind.YESNO),
+        ("Is the lamp young or old?", AnswerKind.EXTRACTIVE),
+        ("What will happen to the dragon next?", AnswerKind.ABSTRACTIVE),
+        ("How will Lina feel when her father is home?", AnswerKind.ABSTRACTIVE),
+        ("Why do you think the old woman chose Lina?", AnswerKind.ABSTRACTIVE),
+    ],
+)
 def test_answer_kind(question, kind):
     assert answer_kind(question) is kind
 
@@ -150,21 +165,27 @@ def test_is_question():
 
 
 def test_yes_no_polarity_from_the_evidence():
-    assert yes_or_no("Did Lina give the old woman her coat?",
-                     "Lina gave the old woman her warm coat.")[0] is True
+    assert (
+        yes_or_no(
+            "Did Lina give the old woman her coat?", "Lina gave the old woman her warm coat."
+        )[0]
+        is True
+    )
     assert yes_or_no("Did Tomas come home?", "Tomas did not come home.")[0] is False
-    assert yes_or_no("Did the mayor sing a song?", "The waves grew as tall as houses.")[0] \
-        is False
-    reply, confidence = yesno_reply("Was the dragon made of glass?",
-                                    "Inside lay a dragon made of glass.")
+    assert yes_or_no("Did the mayor sing a song?", "The waves grew as tall as houses.")[0] is False
+    reply, confidence = yesno_reply(
+        "Was the dragon made of glass?", "Inside lay a dragon made of glass."
+    )
     assert reply.startswith("Yes. ") and "dragon made of glass" in reply
     assert 0.5 <= confidence <= 1.0
 
 
 def test_yes_no_question_gets_yes_or_no_with_a_justification(fallback):
     sections = story_sections()
-    replies = fallback.answer(["Did Tomas come home during the storm?",
-                               "Did Lina give the old woman her warm coat?"], sections)
+    replies = fallback.answer(
+        ["Did Tomas come home during the storm?", "Did Lina give the old woman her warm coat?"],
+        sections,
+    )
     assert replies[0].answer_kind is AnswerKind.YESNO
     assert replies[0].answers[0].startswith("No. ")
     assert replies[1].answers[0].startswith("Yes. ")
@@ -182,11 +203,11 @@ def test_abstractive_question_is_flagged_not_in_text(fallback):
 
 def test_only_the_windows_sharing_the_question_words_are_read(tiny_model):
     """A long context is cut into windows; the model reads those nearest the question."""
-    answerer = ExtractiveAnswerer(model_dir=tiny_model, max_length=64, stride=16,
-                                  max_windows=1)
+    answerer = ExtractiveAnswerer(model_dir=tiny_model, max_length=64, stride=16, max_windows=1)
     sections = story_sections()
-    reply = answerer.answer(["What did the mayor declare at the gathering on the cliff?"],
-                            sections, [[1, 2, 3, 4, 5]])[0]
+    reply = answerer.answer(
+        ["What did the mayor declare at the gathering on the cliff?"], sections, [[1, 2, 3, 4, 5]]
+    )[0]
     assert reply.sections == [1, 2, 3, 4, 5]
     assert reply.evidence[0].section == 5
     _check_evidence(reply, sections)

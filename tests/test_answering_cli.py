@@ -10,8 +10,16 @@ from answering_story import SECTIONS_TEXT, story_sections, story_text, tiny_span
 
 from qg_studio.cli import main
 
-ANSWER_KEYS = {"answers", "answer_kind", "explicit", "evidence", "sections", "element",
-               "explicitness", "confidence"}
+ANSWER_KEYS = {
+    "answers",
+    "answer_kind",
+    "explicit",
+    "evidence",
+    "sections",
+    "element",
+    "explicitness",
+    "confidence",
+}
 
 
 @pytest.fixture
@@ -26,8 +34,17 @@ def _last_json(out: str) -> dict:
 
 
 def test_answer_json_contract(story_file, tmp_path, capsys):
-    code = main(["answer", str(story_file), "--question", "What did the old woman give Lina?",
-                 "--model", str(tmp_path / "no-model"), "--json"])
+    code = main(
+        [
+            "answer",
+            str(story_file),
+            "--question",
+            "What did the old woman give Lina?",
+            "--model",
+            str(tmp_path / "no-model"),
+            "--json",
+        ]
+    )
     assert code == 0
     out = capsys.readouterr().out
     payload = _last_json(out)
@@ -42,17 +59,31 @@ def test_answer_json_contract(story_file, tmp_path, capsys):
 
 
 def test_answer_yes_no_through_the_cli(story_file, tmp_path, capsys):
-    main(["answer", str(story_file), "-q", "Did Tomas come home during the storm?",
-          "--model", str(tmp_path / "no-model"), "--json"])
+    main(
+        [
+            "answer",
+            str(story_file),
+            "-q",
+            "Did Tomas come home during the storm?",
+            "--model",
+            str(tmp_path / "no-model"),
+            "--json",
+        ]
+    )
     payload = _last_json(capsys.readouterr().out)
     assert payload["answer_kind"] == "yesno" and payload["answers"][0].split(".")[0] in (
-        "Yes", "No")
+        "Yes",
+        "No",
+    )
 
 
-@pytest.mark.parametrize("argv, message", [
-    (["--question", "   "], "question is empty"),
-    (["--question", "Who?", "--answerer", "nope"], "unknown answerer"),
-])
+@pytest.mark.parametrize(
+    "argv, message",
+    [
+        (["--question", "   "], "question is empty"),
+        (["--question", "Who?", "--answerer", "nope"], "unknown answerer"),
+    ],
+)
 def test_answer_bad_input_is_one_line(story_file, capsys, argv, message):
     assert main(["answer", str(story_file)] + argv) == 2
     err = capsys.readouterr().err.strip()
@@ -68,43 +99,91 @@ def _write_dataset(root, split="val"):
     """Two small stories in the FairytaleQA layout, with our own text and questions."""
     (root / "section-stories" / split).mkdir(parents=True)
     (root / "questions" / split).mkdir(parents=True)
-    header = ["question_id", "local-or-sum", "cor_section", "attribute1", "attribute2",
-              "question", "ex-or-im1", "answer1", "answer2", "answer3", "ex-or-im2",
-              "answer4", "answer5", "answer6"]
+    header = [
+        "question_id",
+        "local-or-sum",
+        "cor_section",
+        "attribute1",
+        "attribute2",
+        "question",
+        "ex-or-im1",
+        "answer1",
+        "answer2",
+        "answer3",
+        "ex-or-im2",
+        "answer4",
+        "answer5",
+        "answer6",
+    ]
     stories = {
-        "lighthouse": (SECTIONS_TEXT, [
-            ("2", "action", "What did the old woman give Lina?", "explicit", "a silver key",
-             "the silver key"),
-            ("4", "causal relationship", "Why did Tomas row into the harbour?", "implicit",
-             "Because the light showed him the way.", ""),
-            ("1", "character", "Who was Tomas?", "explicit", "a fisherman", ""),
-        ]),
-        "mill": (["The miller had three sons. The youngest son was kind to animals.",
-                  "One day a fox asked the youngest son for bread, and he shared it."], [
-            ("2", "action", "What did the fox ask for?", "explicit", "bread", ""),
-        ]),
+        "lighthouse": (
+            SECTIONS_TEXT,
+            [
+                (
+                    "2",
+                    "action",
+                    "What did the old woman give Lina?",
+                    "explicit",
+                    "a silver key",
+                    "the silver key",
+                ),
+                (
+                    "4",
+                    "causal relationship",
+                    "Why did Tomas row into the harbour?",
+                    "implicit",
+                    "Because the light showed him the way.",
+                    "",
+                ),
+                ("1", "character", "Who was Tomas?", "explicit", "a fisherman", ""),
+            ],
+        ),
+        "mill": (
+            [
+                "The miller had three sons. The youngest son was kind to animals.",
+                "One day a fox asked the youngest son for bread, and he shared it.",
+            ],
+            [
+                ("2", "action", "What did the fox ask for?", "explicit", "bread", ""),
+            ],
+        ),
     }
     for name, (texts, questions) in stories.items():
-        with open(root / "section-stories" / split / f"{name}-story.csv", "w", newline="",
-                  encoding="utf-8") as fh:
+        with open(
+            root / "section-stories" / split / f"{name}-story.csv",
+            "w",
+            newline="",
+            encoding="utf-8",
+        ) as fh:
             w = csv.writer(fh)
             w.writerow(["section", "text"])
             for i, t in enumerate(texts):
                 w.writerow([i + 1, t])
-        with open(root / "questions" / split / f"{name}-questions.csv", "w", newline="",
-                  encoding="utf-8") as fh:
+        with open(
+            root / "questions" / split / f"{name}-questions.csv", "w", newline="", encoding="utf-8"
+        ) as fh:
             w = csv.writer(fh)
             w.writerow(header)
             for i, (sec, el, q, ex, a1, a4) in enumerate(questions):
-                w.writerow([i + 1, "local", sec, el, "", q, ex, a1, "", "", ex if a4 else "",
-                            a4, "", ""])
+                w.writerow(
+                    [i + 1, "local", sec, el, "", q, ex, a1, "", "", ex if a4 else "", a4, "", ""]
+                )
     return root
 
 
 def test_eval_qa_json_contract(tmp_path, capsys):
     data = _write_dataset(tmp_path / "ftqa")
-    args = ["eval", "qa", "--data", str(data), "--split", "val",
-            "--model", str(tmp_path / "no-model"), "--json"]
+    args = [
+        "eval",
+        "qa",
+        "--data",
+        str(data),
+        "--split",
+        "val",
+        "--model",
+        str(tmp_path / "no-model"),
+        "--json",
+    ]
     assert main(args + ["--given-sections"]) == 0
     given = _last_json(capsys.readouterr().out)
     assert {"rougeL_f", "explicit", "implicit", "per_element", "n"} <= set(given)
@@ -127,9 +206,28 @@ def test_train_reproduces_a_loadable_model(tmp_path, capsys):
     data = _write_dataset(tmp_path / "ftqa", split="train")
     base = tiny_span_model(tmp_path / "tiny-base")
     out = tmp_path / "trained"
-    assert main(["train", "qa-extractive", "--data", str(data), "--out", str(out),
-                 "--base", str(base), "--max-steps", "2", "--batch-size", "2",
-                 "--freeze-layers", "0", "--json"]) == 0
+    assert (
+        main(
+            [
+                "train",
+                "qa-extractive",
+                "--data",
+                str(data),
+                "--out",
+                str(out),
+                "--base",
+                str(base),
+                "--max-steps",
+                "2",
+                "--batch-size",
+                "2",
+                "--freeze-layers",
+                "0",
+                "--json",
+            ]
+        )
+        == 0
+    )
     info = _last_json(capsys.readouterr().out)
     assert info["steps"] == 2 and info["examples"] == 3  # the implicit rewording is skipped
     from qg_studio.answering.extractive import ExtractiveAnswerer

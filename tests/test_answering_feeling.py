@@ -5,16 +5,24 @@ import pytest
 from qg_studio.answering.feeling import feeling_answer, is_feeling_question
 
 
-@pytest.mark.parametrize("span, feeling", [
-    ("trembled", "scared"), ("screamed", "scared"), ("weeping", "sad"),
-    ("angrily", "angry"), ("wild with rage", "angry"), ("laughter", "happy"),
-])
+@pytest.mark.parametrize(
+    "span, feeling",
+    [
+        ("trembled", "scared"),
+        ("screamed", "scared"),
+        ("weeping", "sad"),
+        ("angrily", "angry"),
+        ("wild with rage", "angry"),
+        ("laughter", "happy"),
+    ],
+)
 def test_a_shown_feeling_becomes_the_feeling(span, feeling):
     assert feeling_answer("How did the geese feel when they saw the fox?", span) == feeling
 
 
-@pytest.mark.parametrize("span", ["delighted", "more than pleased", "joy", "sorrow",
-                                  "astonishment", "the King's Palace"])
+@pytest.mark.parametrize(
+    "span", ["delighted", "more than pleased", "joy", "sorrow", "astonishment", "the King's Palace"]
+)
 def test_a_named_feeling_or_no_feeling_is_left_alone(span):
     assert feeling_answer("How did the King feel?", span) is None
 
@@ -28,5 +36,4 @@ def test_only_feeling_questions_are_touched():
 
 def test_a_long_span_is_an_event_not_a_feeling():
     span = 'silly child!" cried the miller. "Do you think I want a lantern'
-    assert feeling_answer("How did the miller feel when Elsa handed him the lantern?",
-                          span) is None
+    assert feeling_answer("How did the miller feel when Elsa handed him the lantern?", span) is None

@@ -36,20 +36,24 @@ def section_of(sections, phrase: str) -> int:
     return hit
 
 
-@pytest.mark.parametrize("question, phrase", [
-    ("What did the old woman press into Lina's hand?", "pressed a silver key"),
-    ("What was sleeping around the great lamp?", "dragon made of glass lay sleeping"),
-    ("Where did the storm come from?", "storm came from the west"),
-    ("Who became the keeper of the lighthouse?", "keeper of the lighthouse"),
-    ("What colour was the fisherman's cottage?", "blue cottage"),
-])
+@pytest.mark.parametrize(
+    "question, phrase",
+    [
+        ("What did the old woman press into Lina's hand?", "pressed a silver key"),
+        ("What was sleeping around the great lamp?", "dragon made of glass lay sleeping"),
+        ("Where did the storm come from?", "storm came from the west"),
+        ("Who became the keeper of the lighthouse?", "keeper of the lighthouse"),
+        ("What colour was the fisherman's cottage?", "blue cottage"),
+    ],
+)
 def test_retrieval_finds_the_only_section_with_the_answer(question, phrase):
     sections = long_story()
     assert sum(s.words for s in sections) > 1500
     ranking = rank_sections([question], sections)[0]
     assert ranking[0][0] == section_of(sections, phrase)
-    assert [sid for sid, _ in ranking] == sorted((sid for sid, _ in ranking),
-                                                 key=lambda s: -dict(ranking)[s])
+    assert [sid for sid, _ in ranking] == sorted(
+        (sid for sid, _ in ranking), key=lambda s: -dict(ranking)[s]
+    )
 
 
 def test_answer_on_a_long_story_comes_from_the_right_section(tmp_path):
@@ -72,14 +76,21 @@ def test_second_section_joins_only_when_close():
 
 def test_batch_retrieval_keeps_question_order():
     sections = story_sections()
-    ids = retrieve(["Who shone in the storm to guide Tomas home?",
-                    "What did the mayor declare?"], sections, max_sections=1)
+    ids = retrieve(
+        ["Who shone in the storm to guide Tomas home?", "What did the mayor declare?"],
+        sections,
+        max_sections=1,
+    )
     assert ids == [[4], [5]]
 
 
 def test_sentences_and_content_words():
     text = 'He ran. "Stop!" she cried. Then all was quiet'
     spans = sentences(text)
-    assert [text[a:b] for a, b in spans] == ["He ran.", '"Stop!"', "she cried.",
-                                             "Then all was quiet"]
+    assert [text[a:b] for a, b in spans] == [
+        "He ran.",
+        '"Stop!"',
+        "she cried.",
+        "Then all was quiet",
+    ]
     assert content_words("The dragons were glowing") == ["dragon", "glow"]

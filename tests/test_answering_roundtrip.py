@@ -18,15 +18,37 @@ from qg_studio.schema import AnswerKind, Evidence, QAItem
 
 def _items() -> list[QAItem]:
     return [
-        QAItem("What did the old woman press into Lina's hand?", ["a silver key"], "action",
-               "explicit", sections=[2]),
+        QAItem(
+            "What did the old woman press into Lina's hand?",
+            ["a silver key"],
+            "action",
+            "explicit",
+            sections=[2],
+        ),
         # Keyed wrongly: the story never says the dragon was made of ice.
-        QAItem("What was the dragon made of?", ["ice and snow from the mountains"],
-               "character", "explicit", sections=[3]),
-        QAItem("Did Lina give the old woman her warm coat?", ["yes"], "action", "implicit",
-               answer_kind=AnswerKind.YESNO, sections=[2]),
-        QAItem("Did Tomas come home during the storm?", ["yes"], "action", "implicit",
-               answer_kind=AnswerKind.YESNO, sections=[4]),
+        QAItem(
+            "What was the dragon made of?",
+            ["ice and snow from the mountains"],
+            "character",
+            "explicit",
+            sections=[3],
+        ),
+        QAItem(
+            "Did Lina give the old woman her warm coat?",
+            ["yes"],
+            "action",
+            "implicit",
+            answer_kind=AnswerKind.YESNO,
+            sections=[2],
+        ),
+        QAItem(
+            "Did Tomas come home during the storm?",
+            ["yes"],
+            "action",
+            "implicit",
+            answer_kind=AnswerKind.YESNO,
+            sections=[4],
+        ),
     ]
 
 
@@ -41,8 +63,10 @@ class _Scripted:
 
     def answer(self, questions, sections, section_ids=None):
         self.calls.append((list(questions), section_ids))
-        return [Answer([self.replies[q]], AnswerKind.EXTRACTIVE,
-                       [Evidence(1, 0, 1, "x")]) for q in questions]
+        return [
+            Answer([self.replies[q]], AnswerKind.EXTRACTIVE, [Evidence(1, 0, 1, "x")])
+            for q in questions
+        ]
 
 
 def test_agreement():
@@ -54,8 +78,7 @@ def test_agreement():
 
 def test_scores_are_stored_and_low_ones_flagged():
     items = _items()[:2]
-    answerer = _Scripted({items[0].question: "a silver key",
-                          items[1].question: "glass"})
+    answerer = _Scripted({items[0].question: "a silver key", items[1].question: "glass"})
     score_answerability(items, story_sections(), answerer)
     assert answerer.calls[0][1] == [[2], [3]]  # the item's own sections are used
     assert items[0].scores.answerability == 1.0
@@ -79,8 +102,9 @@ def test_round_trip_with_the_fallback_answerer(tmp_path):
     assert flagged(items) == [items[1], items[3]]
 
 
-@pytest.mark.skipif(not model_present(DEFAULT_MODEL_DIR),
-                    reason="models/qa-extractive has not been trained yet")
+@pytest.mark.skipif(
+    not model_present(DEFAULT_MODEL_DIR), reason="models/qa-extractive has not been trained yet"
+)
 def test_round_trip_with_the_shipped_model():
     items = _items()[:2]
     score_answerability(items, story_sections(), ExtractiveAnswerer())

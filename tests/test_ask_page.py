@@ -12,10 +12,18 @@ from qg_studio.ui.text import JOINER
 
 APP = str(Path(__file__).parent / "apps" / "ask_page.py")
 PAYLOAD = "![t](http://127.0.0.1:9/x.png) <b>bold</b>"
-SECTIONS = [Section(1, "Nell kept three brown hens behind the bakery. Every morning she "
-                       "gave them the crumbs from the bread."),
-            Section(2, "One night a storm blew the roof off the hen house, so Nell carried "
-                       "the hens into her kitchen and sang to them until they slept.")]
+SECTIONS = [
+    Section(
+        1,
+        "Nell kept three brown hens behind the bakery. Every morning she "
+        "gave them the crumbs from the bread.",
+    ),
+    Section(
+        2,
+        "One night a storm blew the roof off the hen house, so Nell carried "
+        "the hens into her kitchen and sang to them until they slept.",
+    ),
+]
 
 
 def _story(title: str = "Nell and the Hens") -> int:
@@ -25,8 +33,11 @@ def _story(title: str = "Nell and the Hens") -> int:
 
 
 def _text(at: AppTest) -> str:
-    parts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success",
-                                  "subheader") for e in getattr(at, kind)]
+    parts = [
+        e.value
+        for kind in ("markdown", "caption", "info", "warning", "error", "success", "subheader")
+        for e in getattr(at, kind)
+    ]
     return " ".join(str(p) for p in parts)
 
 

@@ -29,9 +29,13 @@ def _summary(capsys) -> dict:
 
 def _dataset(out: Path) -> dict[str, tuple[list[str], list[str]]]:
     """Each story's section texts and question rows, as the files hold them."""
-    return {s.name: ([x.text for x in s.sections],
-                     [json.dumps(q.row, sort_keys=True) for q in s.questions])
-            for s in read_split(out, "train")}
+    return {
+        s.name: (
+            [x.text for x in s.sections],
+            [json.dumps(q.row, sort_keys=True) for q in s.questions],
+        )
+        for s in read_split(out, "train")
+    }
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +43,20 @@ def batch_out(tmp_path_factory):
     """One uninterrupted run over the three stories, through the command line."""
     corpus = write_corpus(tmp_path_factory.mktemp("corpus"))
     out = tmp_path_factory.mktemp("run") / "dataset"
-    code = main(["batch", str(corpus), "--out", str(out), "--workers", "1", "--count", "4",
-                 "--no-progress", "--json"])
+    code = main(
+        [
+            "batch",
+            str(corpus),
+            "--out",
+            str(out),
+            "--workers",
+            "1",
+            "--count",
+            "4",
+            "--no-progress",
+            "--json",
+        ]
+    )
     return corpus, out, code
 
 
@@ -57,14 +73,18 @@ def test_every_story_becomes_a_fairytaleqa_story_with_provenance(batch_out, caps
             assert question.row["answer1"].strip()
             assert set(question.sections) <= ids
         # The sidecar the Annotate export writes: one row per question, same ids.
-        provenance = (out / "provenance" / "train" / f"{story.name}-provenance.csv")
+        provenance = out / "provenance" / "train" / f"{story.name}-provenance.csv"
         lines = provenance.read_text(encoding="utf-8").splitlines()
         assert lines[0].startswith("question_id,origin,created_by,engine")
         assert [line.split(",")[0] for line in lines[1:]] == [
-            q.question_id for q in story.questions]
+            q.question_id for q in story.questions
+        ]
         # Whole-story questions name the story-level rules as their writer.
-        unlike = [line for line in lines[1:]
-                  if not re.search(r",engine,(embedded|story-level),(embedded|story-level),no,,", line)]
+        unlike = [
+            line
+            for line in lines[1:]
+            if not re.search(r",engine,(embedded|story-level),(embedded|story-level),no,,", line)
+        ]
         assert not unlike
     assert not list(out.rglob("*.tmp"))
 
@@ -72,14 +92,42 @@ def test_every_story_becomes_a_fairytaleqa_story_with_provenance(batch_out, caps
 def test_the_summary_line_counts_what_the_files_hold(batch_out, tmp_path, capsys):
     corpus, out, _ = batch_out
     # Running the same command again does nothing more and reports the same totals.
-    assert main(["batch", str(corpus), "--out", str(out), "--workers", "1", "--count", "4",
-                 "--no-progress", "--json"]) == 0
+    assert (
+        main(
+            [
+                "batch",
+                str(corpus),
+                "--out",
+                str(out),
+                "--workers",
+                "1",
+                "--count",
+                "4",
+                "--no-progress",
+                "--json",
+            ]
+        )
+        == 0
+    )
     summary = _summary(capsys)
     assert {k: summary[k] for k in ("stories", "done", "failed", "workers", "backend")} == {
-        "stories": 3, "done": 3, "failed": 0, "workers": 1, "backend": "local"}
+        "stories": 3,
+        "done": 3,
+        "failed": 0,
+        "workers": 1,
+        "backend": "local",
+    }
     assert summary["qa_pairs"] == sum(len(s.questions) for s in read_split(out, "train"))
-    assert set(summary) == {"stories", "done", "failed", "qa_pairs", "seconds",
-                            "stories_per_min", "workers", "backend"}
+    assert set(summary) == {
+        "stories",
+        "done",
+        "failed",
+        "qa_pairs",
+        "seconds",
+        "stories_per_min",
+        "workers",
+        "backend",
+    }
 
 
 def test_data_stats_and_eval_qa_run_on_the_result(batch_out, capsys):
@@ -88,8 +136,10 @@ def test_data_stats_and_eval_qa_run_on_the_result(batch_out, capsys):
     assert main(["data", "stats", str(out), "--split", "train", "--json"]) == 0
     stats = _summary(capsys)
     assert stats["stories"] == 3 and stats["qa_pairs"] == qa_pairs
-    assert main(["eval", "qa", "--data", str(out), "--split", "train", "--given-sections",
-                 "--json"]) == 0
+    assert (
+        main(["eval", "qa", "--data", str(out), "--split", "train", "--given-sections", "--json"])
+        == 0
+    )
     result = _summary(capsys)
     assert result["n"] == qa_pairs
     # The engine's answers are spans of its sections: the span answerer finds most of them.
@@ -105,8 +155,10 @@ def test_each_story_opens_for_review_as_the_annotate_page_opens_an_upload(batch_
     store = Store()
     for name in STORIES:
         story = parse_story(
-            name, (out / "section-stories" / "train" / f"{name}-story.csv").read_bytes(),
-            (out / "questions" / "train" / f"{name}-questions.csv").read_bytes())
+            name,
+            (out / "section-stories" / "train" / f"{name}-story.csv").read_bytes(),
+            (out / "questions" / "train" / f"{name}-questions.csv").read_bytes(),
+        )
         result = import_story(store, story)
         items = store.list_items(result.story_id)
         assert len(items) == len(story.questions) > 0
@@ -121,11 +173,24 @@ def test_bad_files_are_listed_with_their_reason_and_the_run_goes_on(tmp_path, ca
     (corpus / "empty.txt").write_bytes(b"")
     (corpus / "noise.txt").write_bytes(bytes(range(256)) * 8)
     (corpus / "fake.docx").write_text("just text, not a Word file", encoding="utf-8")
-    (corpus / "long.txt").write_text(("The hen walked to the barn and the dog ran. " * 4000),
-                                     encoding="utf-8")
+    (corpus / "long.txt").write_text(
+        ("The hen walked to the barn and the dog ran. " * 4000), encoding="utf-8"
+    )
     out = tmp_path / "out"
-    code = main(["batch", str(corpus), "--out", str(out), "--workers", "1", "--count", "3",
-                 "--no-progress", "--json"])
+    code = main(
+        [
+            "batch",
+            str(corpus),
+            "--out",
+            str(out),
+            "--workers",
+            "1",
+            "--count",
+            "3",
+            "--no-progress",
+            "--json",
+        ]
+    )
     captured = capsys.readouterr()
     summary = json.loads(captured.out.strip().splitlines()[-1])
     assert code == 1
@@ -148,8 +213,9 @@ class _Crash(Exception):
     pass
 
 
-def test_a_run_stopped_at_any_point_resumes_to_the_uninterrupted_result(batch_out, tmp_path,
-                                                                        monkeypatch):
+def test_a_run_stopped_at_any_point_resumes_to_the_uninterrupted_result(
+    batch_out, tmp_path, monkeypatch
+):
     corpus, whole, _ = batch_out
     out = tmp_path / "out"
     # Stop 1: the driver dies right after the first story is recorded.
@@ -183,14 +249,30 @@ def test_a_run_stopped_at_any_point_resumes_to_the_uninterrupted_result(batch_ou
     assert _dataset(out) == _dataset(whole)
     assert not list(out.rglob("*.tmp"))
     assert sorted(p.relative_to(out).as_posix() for p in out.rglob("*.csv")) == sorted(
-        p.relative_to(whole).as_posix() for p in whole.rglob("*.csv"))
+        p.relative_to(whole).as_posix() for p in whole.rglob("*.csv")
+    )
 
 
-def test_resuming_with_other_settings_or_into_a_foreign_folder_is_refused(batch_out, tmp_path,
-                                                                         capsys):
+def test_resuming_with_other_settings_or_into_a_foreign_folder_is_refused(
+    batch_out, tmp_path, capsys
+):
     corpus, out, _ = batch_out
-    assert main(["batch", str(corpus), "--out", str(out), "--workers", "1", "--count", "7",
-                 "--no-progress"]) == 2
+    assert (
+        main(
+            [
+                "batch",
+                str(corpus),
+                "--out",
+                str(out),
+                "--workers",
+                "1",
+                "--count",
+                "7",
+                "--no-progress",
+            ]
+        )
+        == 2
+    )
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "count 4 (now 7)" in err
     foreign = tmp_path / "mine"
@@ -219,8 +301,11 @@ def test_story_names_stay_unique_and_stable(tmp_path):
         (tmp_path / rel).write_text("x", encoding="utf-8")
     jobs = find_stories(tmp_path)
     # Top-level files first: tale.txt keeps its own name.
-    assert {j.key: j.name for j in jobs} == {"tale-2.txt": "tale-2", "tale.txt": "tale",
-                                             "sub/tale.txt": "tale-3"}
+    assert {j.key: j.name for j in jobs} == {
+        "tale-2.txt": "tale-2",
+        "tale.txt": "tale",
+        "sub/tale.txt": "tale-3",
+    }
     assert find_stories(tmp_path) == jobs
 
 
@@ -234,15 +319,46 @@ def test_a_fairytaleqa_folder_keeps_its_sections_names_and_splits(tmp_path, caps
         sections = [Section(id=i, text=p.strip()) for i, p in enumerate(paragraphs, start=1)]
         write_split(corpus, split, [FtqaStory(name=name, sections=sections, split=split)])
     out = tmp_path / "out"
-    assert main(["batch", str(corpus), "--out", str(out), "--workers", "1", "--count", "3",
-                 "--no-progress", "--json"]) == 0
+    assert (
+        main(
+            [
+                "batch",
+                str(corpus),
+                "--out",
+                str(out),
+                "--workers",
+                "1",
+                "--count",
+                "3",
+                "--no-progress",
+                "--json",
+            ]
+        )
+        == 0
+    )
     assert _summary(capsys)["done"] == 2
     for split, name in (("train", "hen"), ("val", "lantern")):
         (story,) = read_split(out, split)
         assert story.name == name
         assert [s.text for s in story.sections] == [
-            p.strip() for p in STORIES[name].split("\n\n")[1:]]
+            p.strip() for p in STORIES[name].split("\n\n")[1:]
+        ]
         assert story.questions
-    assert main(["batch", str(corpus), "--out", str(tmp_path / "val-only"), "--split", "val",
-                 "--workers", "1", "--no-progress", "--json"]) == 0
+    assert (
+        main(
+            [
+                "batch",
+                str(corpus),
+                "--out",
+                str(tmp_path / "val-only"),
+                "--split",
+                "val",
+                "--workers",
+                "1",
+                "--no-progress",
+                "--json",
+            ]
+        )
+        == 0
+    )
     assert _summary(capsys)["stories"] == 1

@@ -16,8 +16,10 @@ SETTINGS = BatchSettings(count=3)
 
 
 def _dataset(out):
-    return {s.name: [json.dumps(q.row, sort_keys=True) for q in s.questions]
-            for s in read_split(out, "train")}
+    return {
+        s.name: [json.dumps(q.row, sort_keys=True) for q in s.questions]
+        for s in read_split(out, "train")
+    }
 
 
 @pytest.fixture(scope="module")

@@ -12,16 +12,30 @@ from seq2seq_tiny import write_ftqa
 
 from qg_studio.schema import Element, Explicitness, GenerationRequest, Section
 
-TEXT = ("The miller was sad because the rain fell on the mill. The fox ran to the forest. "
-        "The hen sat in the barn. The wolf saw the hen and the hen was happy. "
-        "The king went home.")
+TEXT = (
+    "The miller was sad because the rain fell on the mill. The fox ran to the forest. "
+    "The hen sat in the barn. The wolf saw the hen and the hen was happy. "
+    "The king went home."
+)
 QUESTIONS = [
-    {"question": "Where did the hen sit?", "answer1": "in the barn",
-     "attribute1": "setting", "ex-or-im1": "explicit"},
-    {"question": "How did the miller feel?", "answer1": "sad",
-     "attribute1": "feeling", "ex-or-im1": "implicit"},
-    {"question": "Did the fox run to the forest?", "answer1": "yes",
-     "attribute1": "action", "ex-or-im1": "explicit"},
+    {
+        "question": "Where did the hen sit?",
+        "answer1": "in the barn",
+        "attribute1": "setting",
+        "ex-or-im1": "explicit",
+    },
+    {
+        "question": "How did the miller feel?",
+        "answer1": "sad",
+        "attribute1": "feeling",
+        "ex-or-im1": "implicit",
+    },
+    {
+        "question": "Did the fox run to the forest?",
+        "answer1": "yes",
+        "attribute1": "action",
+        "ex-or-im1": "explicit",
+    },
 ]
 
 
@@ -98,18 +112,20 @@ def test_batched_decoding_equals_one_by_one(tiny):
 
     base, adapter = tiny
     loaded = load_lm(adapter, base=base)
-    prompts = ["element: feeling | answer: sad | context: the miller was sad\nquestion:",
-               "the fox ran\nquestion:",
-               "yesno\ndid the hen sit in the barn ?\nthe hen sat in the barn .\nanswer:"]
+    prompts = [
+        "element: feeling | answer: sad | context: the miller was sad\nquestion:",
+        "the fox ran\nquestion:",
+        "yesno\ndid the hen sit in the barn ?\nthe hen sat in the barn .\nanswer:",
+    ]
     batched = generate(loaded, prompts, LMDecode(max_new_tokens=6, batch_size=3))
-    single = [generate(loaded, [p], LMDecode(max_new_tokens=6, batch_size=1))[0]
-              for p in prompts]
+    single = [generate(loaded, [p], LMDecode(max_new_tokens=6, batch_size=1))[0] for p in prompts]
     assert [o[0][0] for o in batched] == [o[0][0] for o in single]
     assert all(abs(a[0][1] - b[0][1]) < 1e-3 for a, b in zip(batched, single))
     together = choice_scores(loaded, prompts, ("yes", "no"), batch_size=3)
     alone = [choice_scores(loaded, [p], ("yes", "no"))[0] for p in prompts]
-    assert [x for r in together for x in r] == pytest.approx([x for r in alone for x in r],
-                                                              abs=1e-4)
+    assert [x for r in together for x in r] == pytest.approx(
+        [x for r in alone for x in r], abs=1e-4
+    )
 
 
 def test_generator_writes_several_questions_per_answer_slot(tiny, sections):
@@ -122,8 +138,9 @@ def test_generator_writes_several_questions_per_answer_slot(tiny, sections):
     assert all(i.answers and i.answers[0].strip() for i in items)
     # overgenerated: more candidates than asked, for the ranking to choose from
     assert len(items) > 3
-    written = generator.write_question(sections[:1], "in the barn", Element.SETTING,
-                                       Explicitness.EXPLICIT)
+    written = generator.write_question(
+        sections[:1], "in the barn", Element.SETTING, Explicitness.EXPLICIT
+    )
     assert written.answers == ["in the barn"] and written.evidence[0].text == "in the barn"
 
 
@@ -131,11 +148,14 @@ def test_answerer_routes_each_kind(tiny, sections):
     from qg_studio.answering.causal_lm import CausalLMAnswerer
 
     base, adapter = tiny
-    answerer = CausalLMAnswerer(model=str(adapter), base=str(base),
-                                routes={"explicit": "extractive"})
+    answerer = CausalLMAnswerer(
+        model=str(adapter), base=str(base), routes={"explicit": "extractive"}
+    )
     yes_no, feeling, explicit = answerer.answer(
         ["Did the fox run to the forest?", "How did the miller feel?", "Who saw the hen?"],
-        sections, [[1], [1], [1]])
+        sections,
+        [[1], [1], [1]],
+    )
     assert yes_no.engine == "smollm" and yes_no.answer_kind.value == "yesno"
     assert yes_no.answers in (["Yes"], ["No"])
     assert yes_no.evidence[0].text == "The fox ran to the forest."  # the sentence it rests on
@@ -146,13 +166,23 @@ def test_answerer_routes_each_kind(tiny, sections):
 def _registry(folder: Path):
     from qg_studio.models import ModelEntry
 
-    return {"lm": ModelEntry("lm", str(folder), roles=["qg", "qa"], engine="smollm",
-                             prompt_format="qg-control+storyqa")}
+    return {
+        "lm": ModelEntry(
+            "lm",
+            str(folder),
+            roles=["qg", "qa"],
+            engine="smollm",
+            prompt_format="qg-control+storyqa",
+        )
+    }
 
 
 def _wins(folder: Path) -> None:
-    (folder / "val.json").write_text(json.dumps({
-        "qg": {"smollm": 0.5, "embedded": 0.4}, "qa": {"smollm": 0.55, "extractive": 0.48}}))
+    (folder / "val.json").write_text(
+        json.dumps(
+            {"qg": {"smollm": 0.5, "embedded": 0.4}, "qa": {"smollm": 0.55, "extractive": 0.48}}
+        )
+    )
 
 
 def test_auto_falls_back_with_a_notice_when_the_wheel_is_missing(tmp_path, tiny, monkeypatch):
@@ -171,7 +201,8 @@ def test_auto_falls_back_with_a_notice_when_the_wheel_is_missing(tmp_path, tiny,
 
 @pytest.mark.parametrize("damage", ["missing", "broken", "loses"])
 def test_auto_falls_back_with_a_notice_when_the_adapter_is_missing_broken_or_worse(
-        tmp_path, tiny, damage):
+    tmp_path, tiny, damage
+):
     import shutil
 
     from qg_studio import models
@@ -186,16 +217,24 @@ def test_auto_falls_back_with_a_notice_when_the_adapter_is_missing_broken_or_wor
         (folder / "val.json").write_text(json.dumps({"qg": {"smollm": 0.3, "embedded": 0.4}}))
     choice = models.choose_engine("qg", _registry(folder))
     assert choice.name == "embedded"
-    said = {"missing": "no trained adapter", "broken": "is broken",
-            "loses": "loses to embedded on val"}[damage]
+    said = {
+        "missing": "no trained adapter",
+        "broken": "is broken",
+        "loses": "loses to embedded on val",
+    }[damage]
     assert said in choice.notice
 
 
 def test_a_failing_engine_gives_way_to_the_embedded_one_with_a_notice(tmp_path, sections):
     from qg_studio.services.generation import generate
 
-    run = generate(sections, GenerationRequest(count=2), "smollm",
-                   {"model": str(tmp_path / "nothing-here")}, use_embeddings=False)
+    run = generate(
+        sections,
+        GenerationRequest(count=2),
+        "smollm",
+        {"model": str(tmp_path / "nothing-here")},
+        use_embeddings=False,
+    )
     assert run.engine == "embedded" and run.items
     assert any("smollm" in n and "no trained adapter" in n for n in run.notices)
 
@@ -205,8 +244,18 @@ def test_cli_names_a_missing_adapter_in_one_line(tmp_path, capsys):
 
     story = tmp_path / "story.txt"
     story.write_text(TEXT, encoding="utf-8")
-    code = main(["answer", str(story), "-q", "Who saw the hen?", "--answerer", "smollm",
-                 "--model", str(tmp_path / "none")])
+    code = main(
+        [
+            "answer",
+            str(story),
+            "-q",
+            "Who saw the hen?",
+            "--answerer",
+            "smollm",
+            "--model",
+            str(tmp_path / "none"),
+        ]
+    )
     err = capsys.readouterr().err.strip().splitlines()
     assert code == 2 and len(err) == 1 and "no trained adapter" in err[0]
 
@@ -220,8 +269,9 @@ def test_two_training_steps_leave_a_usable_adapter_and_resume(tmp_path, tiny):
     data = write_ftqa(tmp_path / "data", "train", "toy", [TEXT], QUESTIONS)
     write_ftqa(data, "val", "toy-val", [TEXT], QUESTIONS[:2])
     out, work = tmp_path / "adapter", tmp_path / "work"
-    settings = LMTrainSettings(max_steps=2, batch_size=2, save_steps=1, eval_steps=1,
-                               warmup_steps=0, explicit_qa_share=1.0)
+    settings = LMTrainSettings(
+        max_steps=2, batch_size=2, save_steps=1, eval_steps=1, warmup_steps=0, explicit_qa_share=1.0
+    )
     lines: list[str] = []
     first = run(data, out, settings, progress=lines.append, work=work, base=base)
     assert first["steps"] == 2 and (out / "adapter_model.safetensors").is_file()
@@ -229,7 +279,8 @@ def test_two_training_steps_leave_a_usable_adapter_and_resume(tmp_path, tiny):
     assert "from the start" in lines[-1]
     assert load_adapter(out, base=base).meta["steps"] == 2  # usable as it is
     item = CausalLMGenerator(model=str(out), base=str(base)).write_question(
-        [Section(id=1, text=TEXT)], "sad", Element.FEELING, Explicitness.IMPLICIT)
+        [Section(id=1, text=TEXT)], "sad", Element.FEELING, Explicitness.IMPLICIT
+    )
     assert item.question.endswith("?")
     settings.max_steps = 3
     second = run(data, out, settings, progress=lines.append, work=work, base=base)
@@ -248,10 +299,19 @@ def test_models_page_says_smollm_is_in_use_for_each_role_and_how_it_routes(tmp_p
     folder = Path(shutil.copytree(tiny[1], tmp_path / "adapter"))
     write_adapter_meta(folder, {**read_adapter_meta(folder), "base_path": str(tiny[0])})
     _wins(folder)
-    add_user_entry(ModelEntry("tiny-lm", str(folder), roles=["qg", "qa"], engine="smollm",
-                              prompt_format="qg-control+storyqa", origin="user"))
-    at = AppTest.from_file(str(Path(__file__).parent / "apps" / "models_page.py"),
-                           default_timeout=120).run()
+    add_user_entry(
+        ModelEntry(
+            "tiny-lm",
+            str(folder),
+            roles=["qg", "qa"],
+            engine="smollm",
+            prompt_format="qg-control+storyqa",
+            origin="user",
+        )
+    )
+    at = AppTest.from_file(
+        str(Path(__file__).parent / "apps" / "models_page.py"), default_timeout=120
+    ).run()
     assert not at.exception
     markdown = " ".join(m.value for m in at.markdown)
     assert markdown.count("Engine in use: **smollm** — model `tiny-lm`") == 2
@@ -264,20 +324,47 @@ def test_model_card_reports_steps_loss_curve_and_val_figures(tmp_path):
     from qg_studio.causal_lm import write_adapter_meta
     from qg_studio.train.lm_card import card_text
 
-    write_adapter_meta(tmp_path, {
-        "steps": 40, "data": "toy", "train_examples": {"qg": 10, "qa": 5},
-        "settings": {"max_steps": 100, "batch_size": 8},
-        "log": [{"step": 10, "loss": 3.1}, {"step": 20, "loss": 2.4},
-                {"step": 20, "eval_loss": 2.6}, {"step": 40, "loss": 2.0}]})
+    write_adapter_meta(
+        tmp_path,
+        {
+            "steps": 40,
+            "data": "toy",
+            "train_examples": {"qg": 10, "qa": 5},
+            "settings": {"max_steps": 100, "batch_size": 8},
+            "log": [
+                {"step": 10, "loss": 3.1},
+                {"step": 20, "loss": 2.4},
+                {"step": 20, "eval_loss": 2.6},
+                {"step": 40, "loss": 2.0},
+            ],
+        },
+    )
     assert "Not measured yet" in card_text(tmp_path)
-    (tmp_path / "val.json").write_text(json.dumps({
-        "adapter_steps": 40, "split": "val", "stories": 2,
-        "qg": {"smollm": 0.45, "embedded": 0.41, "n": 9, "per_element": {"feeling": 0.5},
-               "embedded_per_element": {"feeling": 0.3}},
-        "qa": {"smollm": 0.5, "extractive": 0.48, "n": 9, "routes": {"yesno": "smollm"},
-               "per_kind": {"yesno": {"smollm": 0.9, "extractive": 0.4, "n": 2}},
-               "per_explicitness": {"implicit": 0.33, "explicit": 0.6},
-               "extractive_per_explicitness": {"implicit": 0.2}}}))
+    (tmp_path / "val.json").write_text(
+        json.dumps(
+            {
+                "adapter_steps": 40,
+                "split": "val",
+                "stories": 2,
+                "qg": {
+                    "smollm": 0.45,
+                    "embedded": 0.41,
+                    "n": 9,
+                    "per_element": {"feeling": 0.5},
+                    "embedded_per_element": {"feeling": 0.3},
+                },
+                "qa": {
+                    "smollm": 0.5,
+                    "extractive": 0.48,
+                    "n": 9,
+                    "routes": {"yesno": "smollm"},
+                    "per_kind": {"yesno": {"smollm": 0.9, "extractive": 0.4, "n": 2}},
+                    "per_explicitness": {"implicit": 0.33, "explicit": 0.6},
+                    "extractive_per_explicitness": {"implicit": 0.2},
+                },
+            }
+        )
+    )
     card = card_text(tmp_path)
     assert "steps: 40 of 100" in card and "| 20 | 2.400 | 2.6000 |" in card
     assert "| eval qg | 0.4500 | embedded 0.4100 | 9 |" in card

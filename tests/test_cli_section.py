@@ -15,7 +15,8 @@ def test_json_last_line_contract(tmp_path, story_text, capsys):
     assert main(["section", str(path), "--grade", "3-5", "--json"]) == 0
     payload = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert {"grade", "fk_grade", "dale_chall", "words", "sentences", "verdict"} <= set(
-        payload["story"])
+        payload["story"]
+    )
     sections = payload["sections"]
     assert [s["id"] for s in sections] == list(range(1, len(sections) + 1))
     for section in sections:
@@ -32,11 +33,14 @@ def test_plain_output_lists_every_section(tmp_path, story_text, capsys):
     assert out.startswith("Story: 735 words")
 
 
-@pytest.mark.parametrize("content, name, message", [
-    (b"", "empty.txt", "empty"),
-    (bytes(range(256)) * 8, "noise.txt", "not a text file"),
-    (b"plain text pretending", "fake.docx", "not a Word document"),
-])
+@pytest.mark.parametrize(
+    "content, name, message",
+    [
+        (b"", "empty.txt", "empty"),
+        (bytes(range(256)) * 8, "noise.txt", "not a text file"),
+        (b"plain text pretending", "fake.docx", "not a Word document"),
+    ],
+)
 def test_bad_files_exit_2_with_one_line(tmp_path, capsys, content, name, message):
     path = tmp_path / name
     path.write_bytes(content)

@@ -42,10 +42,11 @@ def test_summary_and_detail_edits_are_saved_with_history(seeded):
     assert not at.exception
     assert _metric(at, "Questions") == "6" and _metric(at, "Unreviewed") == "1"
     at.radio(key=next(r.key for r in at.radio if r.key.startswith("curate_status_"))).set_value(
-        "dropped").run()
-    at.text_input(key=next(t.key for t in at.text_input
-                           if t.key.startswith("curate_question_"))).input(
-        "Who rode past the old mill?").run()
+        "dropped"
+    ).run()
+    at.text_input(
+        key=next(t.key for t in at.text_input if t.key.startswith("curate_question_"))
+    ).input("Who rode past the old mill?").run()
     assert not at.exception
     with Store() as store:
         first = store.get_item(ids[0])
@@ -102,8 +103,13 @@ def test_add_by_hand_is_tagged_and_kept(seeded):
     at.text_input(key="curate_new_question").input("Where did the king take Greta?")
     at.text_input(key="curate_new_answer").input("to the castle")
     at.multiselect(key="curate_new_sections").set_value([2])
-    at.button(key=next(b.key for b in at.button if "FormSubmitter" in (b.key or "")
-                       or b.label == "Add question")).click().run()
+    at.button(
+        key=next(
+            b.key
+            for b in at.button
+            if "FormSubmitter" in (b.key or "") or b.label == "Add question"
+        )
+    ).click().run()
     assert not at.exception
     with Store() as store:
         added = store.list_items(story)[-1]
@@ -119,20 +125,25 @@ def test_add_by_hand_is_tagged_and_kept(seeded):
 def test_filters_narrow_the_list(seeded):
     at = _app()
     at.multiselect(key="curate_f_element").set_value(["feeling"]).run()
-    assert [o.split(". ", 1)[1] for o in _picker(at).options] == [
-        "How did Greta feel in the room?"]
+    assert [o.split(". ", 1)[1] for o in _picker(at).options] == ["How did Greta feel in the room?"]
 
 
 def test_table_edits_are_validated_and_saved(seeded):
     story, ids = seeded
     with Store() as store:
         shown = store.list_items(story)
-        problems = apply_table_edits(store, story, shown, {
-            0: {"Answers": "the king | King Otto", "Sections": "1, 2"},
-            1: {"Question": ""},
-            2: {"Sections": "9"},
-            3: {"#": 1, "Status": "kept"},
-        }, [1, 2])
+        problems = apply_table_edits(
+            store,
+            story,
+            shown,
+            {
+                0: {"Answers": "the king | King Otto", "Sections": "1, 2"},
+                1: {"Question": ""},
+                2: {"Sections": "9"},
+                3: {"#": 1, "Status": "kept"},
+            },
+            [1, 2],
+        )
         after = {i.id: i for i in store.list_items(story)}
         order = [i.id for i in store.list_items(story)]
     assert after[ids[0]].answers == ["the king", "King Otto"] and after[ids[0]].sections == [1, 2]

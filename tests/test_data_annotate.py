@@ -14,16 +14,17 @@ from qg_studio.services import suggestions
 from qg_studio.store import Store
 
 APP = str(Path(__file__).parent / "apps" / "annotate_page.py")
-SECTIONS = [Section(1, "Once a miller lived by a cold river with one grey donkey."),
-            Section(2, "One morning a fox came to the mill and asked for bread.")]
+SECTIONS = [
+    Section(1, "Once a miller lived by a cold river with one grey donkey."),
+    Section(2, "One morning a fox came to the mill and asked for bread."),
+]
 
 
 @pytest.fixture
 def story_id():
     store = Store()
     project = store.create_project("Miller")
-    return store.add_story(project, "The Miller", "\n\n".join(s.text for s in SECTIONS),
-                           SECTIONS)
+    return store.add_story(project, "The Miller", "\n\n".join(s.text for s in SECTIONS), SECTIONS)
 
 
 def _app() -> AppTest:
@@ -58,8 +59,11 @@ def test_invalid_pairs_are_refused_naming_fields_and_nothing_saved_is_lost(story
     assert not _messages(at)
     assert any("saved" in s.value for s in at.success)
     [saved] = Store().list_items(story_id)
-    assert (saved.element.value, saved.sections, saved.answers) == ("setting", [1],
-                                                                   ["by a cold river"])
+    assert (saved.element.value, saved.sections, saved.answers) == (
+        "setting",
+        [1],
+        ["by a cold river"],
+    )
     assert at.text_area(key=_key(story_id, "question")).value == ""  # ready for the next
 
     # a refused second pair leaves the first one exactly as it was
@@ -84,8 +88,11 @@ def test_explicit_answer_not_in_the_text_is_saved_with_a_warning(story_id):
 
 def test_second_pass_hides_first_answers_and_records_answer4(story_id):
     store = Store()
-    store.add_items(story_id, [QAItem("Who came to the mill?", ["a hungry fox"], "character",
-                                      "explicit", sections=[2])], actor="annotator:a")
+    store.add_items(
+        story_id,
+        [QAItem("Who came to the mill?", ["a hungry fox"], "character", "explicit", sections=[2])],
+        actor="annotator:a",
+    )
     at = _app()
     assert "a hungry fox" in at.dataframe[0].value.to_string()  # first pass shows it
     at.radio(key="ann_mode").set_value("Second annotator").run()
@@ -116,11 +123,27 @@ def test_suggestions_report_a_missing_engine_instead_of_failing(monkeypatch):
 
 def test_suggested_pairs_keep_engine_provenance_when_accepted_or_edited(story_id, monkeypatch):
     def fake_items(sections, count=3, engine="embedded"):
-        return suggestions.Suggestion(items=[
-            QAItem("Who came to the mill?", ["a fox"], "character", "explicit", sections=[2],
-                   engine="embedded"),
-            QAItem("What did the fox ask for?", ["bread"], "action", "explicit",
-                   sections=[2], engine="embedded")], engine="embedded")
+        return suggestions.Suggestion(
+            items=[
+                QAItem(
+                    "Who came to the mill?",
+                    ["a fox"],
+                    "character",
+                    "explicit",
+                    sections=[2],
+                    engine="embedded",
+                ),
+                QAItem(
+                    "What did the fox ask for?",
+                    ["bread"],
+                    "action",
+                    "explicit",
+                    sections=[2],
+                    engine="embedded",
+                ),
+            ],
+            engine="embedded",
+        )
 
     monkeypatch.setattr(suggestions, "suggest_items", fake_items)
     at = _app()
@@ -137,17 +160,18 @@ def test_suggested_pairs_keep_engine_provenance_when_accepted_or_edited(story_id
     store = Store()
     [export] = export_project(store, store.get_story(story_id).project_id)
     assert [q.row["answer1"] for q in export.story.questions] == ["a fox", "some bread"]
-    assert [(p["origin"], p["created_by"], p["edited"], p["edited_by"])
-            for p in export.provenance] == [("engine", "embedded", "no", ""),
-                                            ("engine", "embedded", "yes",
-                                             "annotator:annotator")]
+    assert [
+        (p["origin"], p["created_by"], p["edited"], p["edited_by"]) for p in export.provenance
+    ] == [("engine", "embedded", "no", ""), ("engine", "embedded", "yes", "annotator:annotator")]
 
 
 def test_editing_a_saved_pair_updates_it_in_place_and_logs_the_editor(story_id):
     store = Store()
-    [item_id] = store.add_items(story_id, [QAItem("Who came to the mill?", ["a fox"],
-                                                  "character", "explicit", sections=[2])],
-                                actor="fairytaleqa")
+    [item_id] = store.add_items(
+        story_id,
+        [QAItem("Who came to the mill?", ["a fox"], "character", "explicit", sections=[2])],
+        actor="fairytaleqa",
+    )
     at = _app()
     at.button(key=_key(story_id, "edit_saved")).click().run()
     assert at.text_input(key=_key(story_id, "a1")).value == "a fox"

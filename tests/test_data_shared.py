@@ -13,14 +13,16 @@ from qg_studio.cli import main
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared/data/fairytaleqa"
 
-pytestmark = [pytest.mark.shared,
-              pytest.mark.skipif(not (SHARED / "section-stories/val").is_dir(),
-                                 reason="../shared/data/fairytaleqa is absent")]
+pytestmark = [
+    pytest.mark.shared,
+    pytest.mark.skipif(
+        not (SHARED / "section-stories/val").is_dir(), reason="../shared/data/fairytaleqa is absent"
+    ),
+]
 
 
 def _parsed(path: Path) -> list[list[str]]:
-    return [r for r in csv.reader(io.StringIO(path.read_text(encoding="utf-8"), newline=""))
-            if r]
+    return [r for r in csv.reader(io.StringIO(path.read_text(encoding="utf-8"), newline="")) if r]
 
 
 def test_val_import_export_gives_back_every_file(tmp_path, capsys):
@@ -28,13 +30,15 @@ def test_val_import_export_gives_back_every_file(tmp_path, capsys):
     imported = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert imported["stories"] == 23 and imported["qa_pairs"] == 1025
     out = tmp_path / "out"
-    assert main(["data", "export", "imported:val", "--format", "fairytaleqa",
-                 "--out", str(out)]) == 0
+    assert (
+        main(["data", "export", "imported:val", "--format", "fairytaleqa", "--out", str(out)]) == 0
+    )
     checked = 0
     for sub in ("questions", "section-stories"):
         originals = sorted((SHARED / sub / "val").glob("*.csv"))
         assert sorted(p.name for p in (out / sub / "val").glob("*.csv")) == [
-            p.name for p in originals]
+            p.name for p in originals
+        ]
         for original in originals:
             assert _parsed(out / sub / "val" / original.name) == _parsed(original), original
             checked += 1

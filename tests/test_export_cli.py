@@ -15,8 +15,11 @@ from qg_studio.store import Store
 
 def _generate_output(tmp_path):
     secs = sections()
-    payload = {"story": {"title": "Greta"}, "sections": [s.to_dict() for s in secs],
-               "items": [i.to_dict() for i in items(secs)]}
+    payload = {
+        "story": {"title": "Greta"},
+        "sections": [s.to_dict() for s in secs],
+        "items": [i.to_dict() for i in items(secs)],
+    }
     path = tmp_path / "generated.json"
     # generate prints a human summary first and the JSON object on the last line
     path.write_text("10 questions for 2 sections\n" + json.dumps(payload) + "\n")
@@ -25,8 +28,21 @@ def _generate_output(tmp_path):
 
 def test_export_from_generate_json(tmp_path, capsys):
     out = tmp_path / "sheets" / "greta.xlsx"
-    code = main(["export", str(_generate_output(tmp_path)), "--format", "xlsx", "--out", str(out),
-                 "--paper", "letter", "--questions-only", "--show-element", "--json"])
+    code = main(
+        [
+            "export",
+            str(_generate_output(tmp_path)),
+            "--format",
+            "xlsx",
+            "--out",
+            str(out),
+            "--paper",
+            "letter",
+            "--questions-only",
+            "--show-element",
+            "--json",
+        ]
+    )
     assert code == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert summary["written"] == 6 and summary["out"] == str(out)
@@ -54,8 +70,10 @@ def test_export_from_saved_project_kept_only(tmp_path, capsys):
 
 
 def test_bad_input_is_one_line(tmp_path, capsys):
-    assert main(["export", "No such project", "--format", "gift", "--out",
-                 str(tmp_path / "x.gift")]) == 2
+    assert (
+        main(["export", "No such project", "--format", "gift", "--out", str(tmp_path / "x.gift")])
+        == 2
+    )
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "no project named" in err
     bad = tmp_path / "bad.json"
@@ -66,16 +84,32 @@ def test_bad_input_is_one_line(tmp_path, capsys):
 
 
 def test_out_folder_gets_the_formats_extension_and_title_is_used(tmp_path):
-    assert main(["export", str(_generate_output(tmp_path)), "--format", "gift",
-                 "--out", str(tmp_path / "quiz") + "/", "--title", "Year 3: Greta"]) == 0
+    assert (
+        main(
+            [
+                "export",
+                str(_generate_output(tmp_path)),
+                "--format",
+                "gift",
+                "--out",
+                str(tmp_path / "quiz") + "/",
+                "--title",
+                "Year 3: Greta",
+            ]
+        )
+        == 0
+    )
     text = (tmp_path / "quiz" / "Year-3-Greta-gift.gift.txt").read_text(encoding="utf-8")
     assert text.startswith("// Year 3: Greta")
 
 
 def _payload(tmp_path, **changes):
     secs = sections()
-    payload = {"story": {"title": "Greta"}, "sections": [s.to_dict() for s in secs],
-               "items": [i.to_dict() for i in items(secs)]}
+    payload = {
+        "story": {"title": "Greta"},
+        "sections": [s.to_dict() for s in secs],
+        "items": [i.to_dict() for i in items(secs)],
+    }
     for key, value in changes.items():
         if key.startswith("item2_"):
             payload["items"][1][key[6:]] = value
@@ -87,25 +121,28 @@ def _payload(tmp_path, **changes):
 DEEP = "[" * 100000 + "]" * 100000
 
 
-@pytest.mark.parametrize("changes,words", [
-    ({"item2_question": None}, ["item 2", "'question'", "null"]),
-    ({"item2_question": 42}, ["item 2", "'question'", "number"]),
-    ({"item2_question": ["Who?"]}, ["item 2", "'question'", "list"]),
-    ({"item2_question": float("nan")}, ["item 2", "'question'", "NaN"]),
-    ({"item2_answers": "the king"}, ["item 2", "'answers'"]),
-    ({"item2_answers": [None]}, ["item 2", "'answers[1]'", "null"]),
-    ({"item2_sections": "1,2"}, ["item 2", "'sections'", "text"]),
-    ({"item2_sections": [float("nan")]}, ["item 2", "'sections[1]'", "NaN"]),
-    ({"item2_scores": {"confidence": float("nan")}}, ["item 2", "scores.confidence", "NaN"]),
-    ({"item2_element": "weather"}, ["item 2", "weather"]),
-    ({"item2_evidence": [{"section": "x"}]}, ["item 2", "evidence[1]"]),
-    ({"sections": "Once upon a time"}, ["'sections'", "text"]),
-    ({"sections": [{"id": 1, "text": None}]}, ["section 1", "'text'", "null"]),
-    ({"items": {"question": "Who?"}}, ["'items'", "object"]),
-    ({"items": [[[[[[["deep"]]]]]]]}, ["item 1", "list"]),
-    ({"story": "Greta"}, ["'story'", "text"]),
-    ({"story": {"title": 7}}, ["'title'", "number"]),
-])
+@pytest.mark.parametrize(
+    "changes,words",
+    [
+        ({"item2_question": None}, ["item 2", "'question'", "null"]),
+        ({"item2_question": 42}, ["item 2", "'question'", "number"]),
+        ({"item2_question": ["Who?"]}, ["item 2", "'question'", "list"]),
+        ({"item2_question": float("nan")}, ["item 2", "'question'", "NaN"]),
+        ({"item2_answers": "the king"}, ["item 2", "'answers'"]),
+        ({"item2_answers": [None]}, ["item 2", "'answers[1]'", "null"]),
+        ({"item2_sections": "1,2"}, ["item 2", "'sections'", "text"]),
+        ({"item2_sections": [float("nan")]}, ["item 2", "'sections[1]'", "NaN"]),
+        ({"item2_scores": {"confidence": float("nan")}}, ["item 2", "scores.confidence", "NaN"]),
+        ({"item2_element": "weather"}, ["item 2", "weather"]),
+        ({"item2_evidence": [{"section": "x"}]}, ["item 2", "evidence[1]"]),
+        ({"sections": "Once upon a time"}, ["'sections'", "text"]),
+        ({"sections": [{"id": 1, "text": None}]}, ["section 1", "'text'", "null"]),
+        ({"items": {"question": "Who?"}}, ["'items'", "object"]),
+        ({"items": [[[[[[["deep"]]]]]]]}, ["item 1", "list"]),
+        ({"story": "Greta"}, ["'story'", "text"]),
+        ({"story": {"title": 7}}, ["'title'", "number"]),
+    ],
+)
 def test_malformed_set_is_one_line_naming_item_and_field(tmp_path, capsys, changes, words):
     path = tmp_path / "set.json"
     path.write_text(json.dumps(_payload(tmp_path, **changes)))

@@ -42,18 +42,25 @@ def test_feeling_distractors_are_other_feelings_never_synonyms():
 
 
 def test_yes_no_and_clause_answers():
-    assert _find("Was the miller proud?", "yes", "character",
-                 answer_kind="yesno").options == ["No"]
-    found = _find("Why did the little man spin the straw?",
-                  "because she gave him her necklace", "causal relationship")
+    assert _find("Was the miller proud?", "yes", "character", answer_kind="yesno").options == ["No"]
+    found = _find(
+        "Why did the little man spin the straw?",
+        "because she gave him her necklace",
+        "causal relationship",
+    )
     assert found.kind == "phrase" and len(found.options) == 3
     assert all(o.startswith("because ") for o in found.options)
     assert not any("necklace" in o for o in found.options)
 
 
 def test_never_the_right_answer_in_disguise():
-    secs = [Section(1, "The King walked home. The king was tired. A king is a king. "
-                       "The old king sat with the queen and the miller in the castle.")]
+    secs = [
+        Section(
+            1,
+            "The King walked home. The king was tired. A king is a king. "
+            "The old king sat with the queen and the miller in the castle.",
+        )
+    ]
     found = _find("Who sat in the castle?", "the king", "character", secs)
     assert not any("king" in o.lower() for o in found.options)
     assert same_answer("The King.", "the king")
@@ -61,8 +68,14 @@ def test_never_the_right_answer_in_disguise():
     assert same_answer("glad", "happy")
     assert not same_answer("the queen", "the king")
     # second annotator's answers count as right answers too
-    item = QAItem("Who helped?", ["the miller"], "character", "explicit", sections=[1],
-                  second_answers=["the queen"])
+    item = QAItem(
+        "Who helped?",
+        ["the miller"],
+        "character",
+        "explicit",
+        sections=[1],
+        second_answers=["the queen"],
+    )
     options = DistractorFinder(secs).find(item).options
     assert not any("queen" in o.lower() or "miller" in o.lower() for o in options)
 
@@ -76,11 +89,18 @@ def test_distractors_are_the_same_every_time():
 
 def test_csv_cells_are_never_formulas():
     # The guard is an invisible ZERO WIDTH SPACE (issue 16: an apostrophe shows on Blooket).
-    for value, expected in [("=1+1", "\u200b=1+1"), ("+1", "\u200b+1"),
-                            ("-5 coins", "\u200b-5 coins"), ("@SUM(A1)", "\u200b@SUM(A1)"),
-                            ("\t=cmd", "\u200b=cmd"), ("\r\n+x", "\u200b+x"),
-                            (" =1", "\u200b=1"),
-                            ("plain", "plain"), ("a=b", "a=b"), ("😀 שלום", "😀 שלום")]:
+    for value, expected in [
+        ("=1+1", "\u200b=1+1"),
+        ("+1", "\u200b+1"),
+        ("-5 coins", "\u200b-5 coins"),
+        ("@SUM(A1)", "\u200b@SUM(A1)"),
+        ("\t=cmd", "\u200b=cmd"),
+        ("\r\n+x", "\u200b+x"),
+        (" =1", "\u200b=1"),
+        ("plain", "plain"),
+        ("a=b", "a=b"),
+        ("😀 שלום", "😀 שלום"),
+    ]:
         assert csv_cell(value) == expected
 
 

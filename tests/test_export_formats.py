@@ -67,8 +67,11 @@ def test_worksheet_has_student_key_and_teacher_sheets(story):
     assert ws.cell(q_row, 1).value == f"{number}."  # same numbering as the student sheet
     teacher = wb["Teacher"]
     header = [c.value for c in teacher[2]]
-    row = next(r for r in teacher.iter_rows(min_row=3, values_only=True)
-               if r[2] == "Who rode past the mill?")
+    row = next(
+        r
+        for r in teacher.iter_rows(min_row=3, values_only=True)
+        if r[2] == "Who rode past the mill?"
+    )
     record = dict(zip(header, row))
     assert record["Element"] == "character" and record["Explicitness"] == "explicit"
     assert "the king rode past the mill" in record["Evidence"]
@@ -78,8 +81,15 @@ def test_worksheet_has_student_key_and_teacher_sheets(story):
 def test_worksheet_print_setup_and_options(story):
     secs, its = story
     a4 = _book(export_story("xlsx", "T", secs, its).data)
-    letter = _book(export_story("xlsx", "T", secs, its, worksheet=WorksheetOptions(
-        paper="letter", questions_only=True, show_element=True)).data)
+    letter = _book(
+        export_story(
+            "xlsx",
+            "T",
+            secs,
+            its,
+            worksheet=WorksheetOptions(paper="letter", questions_only=True, show_element=True),
+        ).data
+    )
     for wb, size in ((a4, 9), (letter, 1)):  # openpyxl: 9 = A4, 1 = Letter
         for ws in wb.worksheets:
             assert int(ws.page_setup.paperSize) == size
@@ -98,10 +108,12 @@ def test_worksheet_kept_only_and_layout_from_template(story, tmp_path):
     secs, its = story
     text = (TEMPLATES / "worksheet.toml").read_text()
     custom = tmp_path / "school.toml"
-    custom.write_text(text.replace('title = "Reading comprehension"',
-                                   'title = "Year 3 reading"'))
-    wb = _book(export_story("xlsx", "T", secs, its, kept_only=True,
-                            worksheet=WorksheetOptions(template=custom)).data)
+    custom.write_text(text.replace('title = "Reading comprehension"', 'title = "Year 3 reading"'))
+    wb = _book(
+        export_story(
+            "xlsx", "T", secs, its, kept_only=True, worksheet=WorksheetOptions(template=custom)
+        ).data
+    )
     student = [c.value for c in wb["Worksheet"]["B"] if c.value]
     assert student[0] == "Year 3 reading: T"
     assert "How did Greta feel in the room?" not in student  # unreviewed, not kept
@@ -147,8 +159,16 @@ def test_quizizz_choices_and_open_questions(story):
     secs, its = story
     ws = _book(export_story("quizizz", "T", secs, its).data).active
     header = [c.value for c in ws[1]]
-    assert header[:8] == ["Question Text", "Question Type", "Option 1", "Option 2",
-                          "Option 3", "Option 4", "Option 5", "Correct Answer"]
+    assert header[:8] == [
+        "Question Text",
+        "Question Type",
+        "Option 1",
+        "Option 2",
+        "Option 3",
+        "Option 4",
+        "Option 5",
+        "Correct Answer",
+    ]
     rows = {r[0]: dict(zip(header, r)) for r in ws.iter_rows(min_row=2, values_only=True)}
     mc = rows["Why did the little man spin the straw?"]
     assert mc["Question Type"] == "Multiple Choice"
@@ -179,8 +199,13 @@ def test_gimkit_csv(story):
     secs, its = story
     rows = _csv(export_story("gimkit", "T", secs, its).data)
     assert rows[0][0] == "Gimkit Spreadsheet Import Template"
-    assert rows[1] == ["Question", "Correct Answer", "Incorrect Answer 1",
-                       "Incorrect Answer 2 (Optional)", "Incorrect Answer 3 (Optional)"]
+    assert rows[1] == [
+        "Question",
+        "Correct Answer",
+        "Incorrect Answer 1",
+        "Incorrect Answer 2 (Optional)",
+        "Incorrect Answer 3 (Optional)",
+    ]
     data = {r[0]: r for r in rows[2:]}
     assert data["How did Greta feel in the room?"][1] == "frightened"
     wrong = data["How did Greta feel in the room?"][2:]
@@ -278,8 +303,13 @@ def test_hostile_story_exports_without_formulas_or_broken_files(fmt):
                     if isinstance(cell.value, str):
                         texts.append(cell.value)
         # text that looks like a formula is marked so re-editing keeps it text
-        flagged = [c for ws in wb.worksheets for row in ws.iter_rows() for c in row
-                   if isinstance(c.value, str) and c.value[:1] in "=+-@"]
+        flagged = [
+            c
+            for ws in wb.worksheets
+            for row in ws.iter_rows()
+            for c in row
+            if isinstance(c.value, str) and c.value[:1] in "=+-@"
+        ]
         assert flagged and all(c.quotePrefix for c in flagged)
     elif fmt in ("blooket", "gimkit"):
         rows = _csv(data)

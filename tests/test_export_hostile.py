@@ -28,14 +28,40 @@ QTI = "{http://www.imsglobal.org/xsd/imsqti_v2p1}"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 HOSTILE = [
-    "=1+1", "=HYPERLINK(\"http://x\",\"y\")", "@SUM(A1:A2)", "-x", "+x", "-5 coins",
-    "\ttabbed at the start", "\rcarriage return first", "a tab\tinside", "two\nlines",
-    "crlf\r\nline", "%50% of them", "%100%", "barn -> woods", "{curly} braces",
-    "~=#: all of GIFT's specials \\ and a backslash", "[html]<b>marked</b>",
-    "<b>bold</b> and <script>alert(1)</script>", "x < > y", "Tom & Jerry & Spike",
-    "ends ]]> here", "&lt; &amp;", 'say "hi"', "T.J. asked", "A. looks like an option",
-    "ANSWER: B", "Q", "😀 emoji", "שלום עולם", "مرحبا", "日本語の答え", "e\u0301 combining",
-    "wörd ünïcödé", "long " + "very long text with many words " * 70,
+    "=1+1",
+    '=HYPERLINK("http://x","y")',
+    "@SUM(A1:A2)",
+    "-x",
+    "+x",
+    "-5 coins",
+    "\ttabbed at the start",
+    "\rcarriage return first",
+    "a tab\tinside",
+    "two\nlines",
+    "crlf\r\nline",
+    "%50% of them",
+    "%100%",
+    "barn -> woods",
+    "{curly} braces",
+    "~=#: all of GIFT's specials \\ and a backslash",
+    "[html]<b>marked</b>",
+    "<b>bold</b> and <script>alert(1)</script>",
+    "x < > y",
+    "Tom & Jerry & Spike",
+    "ends ]]> here",
+    "&lt; &amp;",
+    'say "hi"',
+    "T.J. asked",
+    "A. looks like an option",
+    "ANSWER: B",
+    "Q",
+    "😀 emoji",
+    "שלום עולם",
+    "مرحبا",
+    "日本語の答え",
+    "e\u0301 combining",
+    "wörd ünïcödé",
+    "long " + "very long text with many words " * 70,
 ]
 
 STORY = [
@@ -51,16 +77,48 @@ def _items() -> list[QAItem]:
     out = []
     for n, text in enumerate(HOSTILE):
         section = 1 + n % 2
-        out.append(QAItem(f"{text} — who was at the mill?", ["the king"], "character",
-                          "explicit", sections=[section], status="kept"))
-        out.append(QAItem(f"What did the sign say, number {n}?", [text], "action",
-                          "explicit", sections=[section], status="kept"))
-    out.append(QAItem("Which answers are empty?", ["", "  ", "the fox"], "character",
-                      "explicit", sections=[1], status="kept"))
-    out.append(QAItem("What was empty?", [""], "action", "explicit", sections=[2],
-                      status="kept"))
-    out.append(QAItem("Was the miller glad?", ["yes"], "character", "explicit",
-                      answer_kind="yesno", sections=[2], status="kept"))
+        out.append(
+            QAItem(
+                f"{text} — who was at the mill?",
+                ["the king"],
+                "character",
+                "explicit",
+                sections=[section],
+                status="kept",
+            )
+        )
+        out.append(
+            QAItem(
+                f"What did the sign say, number {n}?",
+                [text],
+                "action",
+                "explicit",
+                sections=[section],
+                status="kept",
+            )
+        )
+    out.append(
+        QAItem(
+            "Which answers are empty?",
+            ["", "  ", "the fox"],
+            "character",
+            "explicit",
+            sections=[1],
+            status="kept",
+        )
+    )
+    out.append(QAItem("What was empty?", [""], "action", "explicit", sections=[2], status="kept"))
+    out.append(
+        QAItem(
+            "Was the miller glad?",
+            ["yes"],
+            "character",
+            "explicit",
+            answer_kind="yesno",
+            sections=[2],
+            status="kept",
+        )
+    )
     return out
 
 
@@ -109,8 +167,7 @@ def _sheet_cells(data: bytes) -> list:
 
 def _read_kahoot(data):
     ws = openpyxl.load_workbook(io.BytesIO(data)).active
-    return [(r[1], r[1 + int(r[7])]) for r in ws.iter_rows(min_row=9, values_only=True)
-            if r[1]]
+    return [(r[1], r[1 + int(r[7])]) for r in ws.iter_rows(min_row=9, values_only=True) if r[1]]
 
 
 def _read_quizizz(data):
@@ -144,8 +201,10 @@ def _read_gift(data):
 
 
 def _read_aiken(data):
-    return [(q["text"].removeprefix("Q: ") if q["text"].startswith("Q: ") else q["text"],
-             q["answer"]) for q in read_aiken(data.decode("utf-8"))]
+    return [
+        (q["text"].removeprefix("Q: ") if q["text"].startswith("Q: ") else q["text"], q["answer"])
+        for q in read_aiken(data.decode("utf-8"))
+    ]
 
 
 def _read_moodle_xml(data):
@@ -154,17 +213,20 @@ def _read_moodle_xml(data):
     for q in read_moodle_xml(data):
         assert q["format"] == "plain_text"
         rights = [t for f, t in q["answers"] if f == 1.0]
-        out.append((q["text"], rights[0] if rights else
-                    q["graderinfo"].removeprefix("Model answer: ")))
+        out.append(
+            (q["text"], rights[0] if rights else q["graderinfo"].removeprefix("Model answer: "))
+        )
     return out
 
 
 def _read_qti(data):
     archive = zipfile.ZipFile(io.BytesIO(data))
     manifest = ET.fromstring(archive.read("imsmanifest.xml"))
-    hrefs = [r.get("href") for r in manifest.iter("{http://www.imsglobal.org/xsd/imscp_v1p1}"
-                                                  "resource")
-             if r.get("type") == "imsqti_item_xmlv2p1"]
+    hrefs = [
+        r.get("href")
+        for r in manifest.iter("{http://www.imsglobal.org/xsd/imscp_v1p1}resource")
+        if r.get("type") == "imsqti_item_xmlv2p1"
+    ]
     out = []
     for href in hrefs:
         item = ET.fromstring(archive.read(href))
@@ -175,9 +237,16 @@ def _read_qti(data):
     return out
 
 
-READERS = {"kahoot": _read_kahoot, "quizizz": _read_quizizz, "blooket": _read_blooket,
-           "gimkit": _read_gimkit, "gift": _read_gift, "aiken": _read_aiken,
-           "moodle-xml": _read_moodle_xml, "qti": _read_qti}
+READERS = {
+    "kahoot": _read_kahoot,
+    "quizizz": _read_quizizz,
+    "blooket": _read_blooket,
+    "gimkit": _read_gimkit,
+    "gift": _read_gift,
+    "aiken": _read_aiken,
+    "moodle-xml": _read_moodle_xml,
+    "qti": _read_qti,
+}
 
 
 def _no_formula_cells(fmt: str, data: bytes) -> int:
@@ -187,9 +256,16 @@ def _no_formula_cells(fmt: str, data: bytes) -> int:
         bad = [c for c in cells if c.startswith(FORMULA_STARTS + ("'",))]
     elif FORMATS[fmt].extension == ".xlsx":
         cells = _sheet_cells(data)
-        bad = [c.coordinate for c in cells if c.data_type == "f"
-               or (isinstance(c.value, str) and c.value.startswith(FORMULA_STARTS)
-                   and not c.quotePrefix)]
+        bad = [
+            c.coordinate
+            for c in cells
+            if c.data_type == "f"
+            or (
+                isinstance(c.value, str)
+                and c.value.startswith(FORMULA_STARTS)
+                and not c.quotePrefix
+            )
+        ]
     else:
         return 0
     assert not bad, bad[:5]
@@ -199,7 +275,7 @@ def _no_formula_cells(fmt: str, data: bytes) -> int:
 @pytest.mark.parametrize("fmt", [f for f in FORMATS if f != "xlsx"])
 def test_every_hostile_item_reads_back_as_intended(hostile, fmt):
     secs, its, questions = hostile
-    result = export_story(fmt, "=HYPERLINK(\"x\") 😀 [html] T.J.", secs, its)
+    result = export_story(fmt, '=HYPERLINK("x") 😀 [html] T.J.', secs, its)
     expected = _written(questions, fmt)
     got = READERS[fmt](result.data)
     assert len(got) == len(expected) == result.report.written
@@ -255,10 +331,22 @@ def test_libreoffice_evaluating_formulas_finds_none_in_the_csv(hostile, fmt, tmp
     source = tmp_path / f"{fmt}.csv"
     source.write_bytes(export_story(fmt, "T", secs, its).data)
     # CSV filter: comma, double quote, UTF-8, from line 1, …, token 13 = evaluate formulas.
-    subprocess.run([program, f"-env:UserInstallation={(tmp_path / 'p').as_uri()}",
-                    "--headless", "--infilter=CSV:44,34,76,1,,0,false,true,false,false,"
-                    "false,-1,true", "--convert-to", "xlsx", "--outdir", str(tmp_path),
-                    str(source)], capture_output=True, timeout=180, check=True)
+    subprocess.run(
+        [
+            program,
+            f"-env:UserInstallation={(tmp_path / 'p').as_uri()}",
+            "--headless",
+            "--infilter=CSV:44,34,76,1,,0,false,true,false,false,false,-1,true",
+            "--convert-to",
+            "xlsx",
+            "--outdir",
+            str(tmp_path),
+            str(source),
+        ],
+        capture_output=True,
+        timeout=180,
+        check=True,
+    )
     cells = _sheet_cells((tmp_path / f"{fmt}.xlsx").read_bytes())
     assert len(cells) > 50
     assert not [c.coordinate for c in cells if c.data_type == "f"]

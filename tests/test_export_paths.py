@@ -21,9 +21,15 @@ def _generated(tmp_path, title="Greta: the mill"):
     secs = sections()
     path = tmp_path / "in" / "generated.json"
     path.parent.mkdir()
-    path.write_text(json.dumps({"story": {"title": title},
-                                "sections": [s.to_dict() for s in secs],
-                                "items": [i.to_dict() for i in items(secs)]}))
+    path.write_text(
+        json.dumps(
+            {
+                "story": {"title": title},
+                "sections": [s.to_dict() for s in secs],
+                "items": [i.to_dict() for i in items(secs)],
+            }
+        )
+    )
     return path
 
 
@@ -37,8 +43,9 @@ def test_data_export_split_never_leaves_out(tmp_path, capsys, fmt, split):
     before = _tree(tmp_path)
     capsys.readouterr()
     split = str(tmp_path / "escaped") if split == "ABSOLUTE" else split
-    code = main(["data", "export", "imported:val", "--format", fmt, "--out", str(out),
-                 "--split", split])
+    code = main(
+        ["data", "export", "imported:val", "--format", fmt, "--out", str(out), "--split", split]
+    )
     err = capsys.readouterr().err.strip()
     assert code == 2 and len(err.splitlines()) == 1, err
     assert _tree(tmp_path) == before  # an absolute split would land in tmp_path too
@@ -68,8 +75,10 @@ def test_export_out_folder_gets_the_title_named_file(tmp_path):
     folder.mkdir()
     assert main(["export", str(source), "--format", "kahoot", "--out", str(folder)]) == 0
     assert _tree(folder) == {"Greta-and-the-gold-kahoot.xlsx"}
-    assert main(["export", str(source), "--format", "aiken", "--out",
-                 str(tmp_path / "new") + "/"]) == 0
+    assert (
+        main(["export", str(source), "--format", "aiken", "--out", str(tmp_path / "new") + "/"])
+        == 0
+    )
     assert _tree(tmp_path / "new") == {"Greta-and-the-gold-aiken.aiken.txt"}
 
 

@@ -60,16 +60,19 @@ def test_the_request_and_engine_are_saved_with_the_project_for_curate():
     at = AppTest.from_file(APP, default_timeout=120).run()
     # The default engine is the best one here; with no question model, the embedded one.
     assert at.selectbox(key="gen_engine").value == "auto"
-    assert any("built-in question writer" in c.value and "Models" in c.value
-               for c in at.caption)
+    assert any("built-in question writer" in c.value and "Models" in c.value for c in at.caption)
     at.number_input(key="gen_number").set_value(6)
     at.slider(key="gen_implicit").set_value(0.5)
     at.button(key="generate_go").click().run()
     assert not at.exception
     store = Store()
     settings = store.get_project(store.get_story(story_id).project_id).settings
-    assert settings["request"] == {"count": 6, "per_section": None, "elements": "balanced",
-                                   "implicit_share": 0.5}
+    assert settings["request"] == {
+        "count": 6,
+        "per_section": None,
+        "elements": "balanced",
+        "implicit_share": 0.5,
+    }
     assert settings["engine"] == "embedded"
     from qg_studio.ui.pages.curate import requested_counts
 
@@ -94,8 +97,11 @@ def test_a_broken_model_gives_embedded_questions_and_says_so(tmp_path):
 
 
 def _all_text(at: AppTest) -> str:
-    parts = [e.value for kind in ("markdown", "caption", "info", "warning", "error", "success")
-             for e in getattr(at, kind)]
+    parts = [
+        e.value
+        for kind in ("markdown", "caption", "info", "warning", "error", "success")
+        for e in getattr(at, kind)
+    ]
     parts += [e.label for e in at.expander] + [e.help or "" for e in at.selectbox]
     return " ".join(str(p) for p in parts)
 

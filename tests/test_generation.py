@@ -22,20 +22,40 @@ def _clause(text: str, index: int = 0, sentence: int = -1):
 
 # ------------------------------------------------------------------ inflection
 
-@pytest.mark.parametrize("form, lemma", [("slew", "slay"), ("bade", "bid"), ("went", "go"),
-                                         ("caught", "catch"), ("were", "be"), ("fled", "flee")])
+
+@pytest.mark.parametrize(
+    "form, lemma",
+    [
+        ("slew", "slay"),
+        ("bade", "bid"),
+        ("went", "go"),
+        ("caught", "catch"),
+        ("were", "be"),
+        ("fled", "flee"),
+    ],
+)
 def test_irregular_past_forms_go_back_to_their_lemma(form, lemma):
     assert lemma_of(form) == lemma
 
 
 def test_past_and_third_person_forms():
-    assert [past_of(v) for v in ("go", "carry", "stop", "love", "walk")] == \
-        ["went", "carried", "stopped", "loved", "walked"]
-    assert [third_person_of(v) for v in ("go", "carry", "wish", "run")] == \
-        ["goes", "carries", "wishes", "runs"]
+    assert [past_of(v) for v in ("go", "carry", "stop", "love", "walk")] == [
+        "went",
+        "carried",
+        "stopped",
+        "loved",
+        "walked",
+    ]
+    assert [third_person_of(v) for v in ("go", "carry", "wish", "run")] == [
+        "goes",
+        "carries",
+        "wishes",
+        "runs",
+    ]
 
 
 # ------------------------------------------------------------------ transformations
+
 
 def test_do_support_uses_past_tense_and_the_lemma():
     c = _clause("The old fisherman caught a golden fish.")
@@ -45,8 +65,10 @@ def test_do_support_uses_past_tense_and_the_lemma():
 def test_do_support_with_an_irregular_verb_spacy_may_miss():
     c = _clause("The knight slew the dragon with one blow.")
     with_phrase = next(t for t in c.tail if t.lower_ == "with")
-    assert ask(c, "How", gap={t.i for t in with_phrase.subtree}) == \
-        "How did the knight slay the dragon?"
+    assert (
+        ask(c, "How", gap={t.i for t in with_phrase.subtree})
+        == "How did the knight slay the dragon?"
+    )
 
 
 def test_present_tense_takes_does():
@@ -118,6 +140,7 @@ def test_reason_clause_is_split_off_its_host():
 
 # ------------------------------------------------------------------ answer-aware mode
 
+
 @pytest.fixture(scope="module")
 def engine():
     return get_generator("embedded", model=None)
@@ -128,24 +151,34 @@ def test_engine_meets_the_protocol(engine):
     assert engine.name == "embedded"
 
 
-SECTION = Section(1, (
-    "Once upon a time a poor woodcutter lived at the edge of a great forest. One morning he "
-    "went into the forest to cut wood. The woodcutter was very tired because he had worked "
-    "all night. When he reached the old oak, a little grey dwarf jumped out of the bushes. "
-    "The woodcutter was frightened. The dwarf gave him a magic axe, so the woodcutter never "
-    "had to work hard again."))
+SECTION = Section(
+    1,
+    (
+        "Once upon a time a poor woodcutter lived at the edge of a great forest. One morning he "
+        "went into the forest to cut wood. The woodcutter was very tired because he had worked "
+        "all night. When he reached the old oak, a little grey dwarf jumped out of the bushes. "
+        "The woodcutter was frightened. The dwarf gave him a magic axe, so the woodcutter never "
+        "had to work hard again."
+    ),
+)
 
 
-@pytest.mark.parametrize("element, answer, expected", [
-    (Element.CHARACTER, "a little grey dwarf", "Who jumped out of the bushes?"),
-    (Element.SETTING, "the edge of a great forest", "Where did the poor woodcutter live?"),
-    (Element.ACTION, "a magic axe", "What did the dwarf give the woodcutter?"),
-    (Element.FEELING, "frightened", "How did the woodcutter feel"),
-    (Element.CAUSAL, "he had worked all night", "Why was the woodcutter very tired?"),
-    (Element.OUTCOME, "a little grey dwarf jumped out of the bushes",
-     "What happened when the woodcutter reached the old oak?"),
-    (Element.PREDICTION, "the woodcutter never had to work hard again", "What will"),
-])
+@pytest.mark.parametrize(
+    "element, answer, expected",
+    [
+        (Element.CHARACTER, "a little grey dwarf", "Who jumped out of the bushes?"),
+        (Element.SETTING, "the edge of a great forest", "Where did the poor woodcutter live?"),
+        (Element.ACTION, "a magic axe", "What did the dwarf give the woodcutter?"),
+        (Element.FEELING, "frightened", "How did the woodcutter feel"),
+        (Element.CAUSAL, "he had worked all night", "Why was the woodcutter very tired?"),
+        (
+            Element.OUTCOME,
+            "a little grey dwarf jumped out of the bushes",
+            "What happened when the woodcutter reached the old oak?",
+        ),
+        (Element.PREDICTION, "the woodcutter never had to work hard again", "What will"),
+    ],
+)
 def test_rule_wording_for_every_element(element, answer, expected):
     from qg_studio.generation.analysis import locate
     from qg_studio.generation.writer import write
@@ -154,13 +187,18 @@ def test_rule_wording_for_every_element(element, answer, expected):
     assert write(analysis, locate(analysis, answer), element, answer).startswith(expected)
 
 
-@pytest.mark.parametrize("element, answer", [
-    (Element.CHARACTER, "a little grey dwarf"), (Element.SETTING, "the edge of a great forest"),
-    (Element.ACTION, "a magic axe"), (Element.FEELING, "frightened"),
-    (Element.CAUSAL, "he had worked all night"),
-    (Element.OUTCOME, "a little grey dwarf jumped out of the bushes"),
-    (Element.PREDICTION, "the woodcutter never had to work hard again"),
-])
+@pytest.mark.parametrize(
+    "element, answer",
+    [
+        (Element.CHARACTER, "a little grey dwarf"),
+        (Element.SETTING, "the edge of a great forest"),
+        (Element.ACTION, "a magic axe"),
+        (Element.FEELING, "frightened"),
+        (Element.CAUSAL, "he had worked all night"),
+        (Element.OUTCOME, "a little grey dwarf jumped out of the bushes"),
+        (Element.PREDICTION, "the woodcutter never had to work hard again"),
+    ],
+)
 def test_write_question_for_every_element(engine, element, answer):
     from qg_studio.generation.analysis import locate
     from qg_studio.generation.variants import variants
@@ -173,17 +211,19 @@ def test_write_question_for_every_element(engine, element, answer):
     assert item.element == element and item.answers == [answer]
     assert element.value.split()[0] not in ("prediction",) or "will" in item.question
     ev = item.evidence[0]
-    assert SECTION.text[ev.start:ev.end] == ev.text and answer.split()[-1] in ev.text
+    assert SECTION.text[ev.start : ev.end] == ev.text and answer.split()[-1] in ev.text
 
 
 def test_write_question_with_a_paraphrased_answer_points_at_the_best_sentence(engine):
-    item = engine.write_question([SECTION], "He was scared.", Element.FEELING,
-                                 Explicitness.IMPLICIT)
+    item = engine.write_question(
+        [SECTION], "He was scared.", Element.FEELING, Explicitness.IMPLICIT
+    )
     assert item.question.startswith("How did")
     assert item.evidence and item.explicitness == Explicitness.IMPLICIT
 
 
 # ------------------------------------------------------------------ candidate generation
+
 
 @pytest.fixture(scope="module")
 def story_candidates(engine):
@@ -207,14 +247,17 @@ def test_every_candidate_has_answer_and_evidence_inside_its_section(story_candid
         assert item.question[0].isupper()
         assert '"' not in item.question and "\n" not in item.answer
         for ev in item.evidence:
-            assert by_id[ev.section].text[ev.start:ev.end] == ev.text
+            assert by_id[ev.section].text[ev.start : ev.end] == ev.text
         assert item.engine == "embedded"
 
 
 def test_candidates_resolve_pronouns(story_candidates):
     _, items = story_candidates
-    subjects = [i.question.split()[2].lower() for i in items
-                if i.question.startswith(("What did", "Why did", "How did"))]
+    subjects = [
+        i.question.split()[2].lower()
+        for i in items
+        if i.question.startswith(("What did", "Why did", "How did"))
+    ]
     assert subjects and not {"he", "she", "they", "it"} & set(subjects)
 
 

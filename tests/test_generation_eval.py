@@ -20,16 +20,51 @@ SECTIONS = [
     "had to work hard again.",
 ]
 QUESTIONS = [
-    ("1", "local", "1", "setting", "Where did the woodcutter live?", "explicit",
-     "the edge of a great forest"),
-    ("2", "local", "1", "causal relationship", "Why was the woodcutter tired?", "explicit",
-     "he had worked all night"),
-    ("3", "local", "2", "character", "Who jumped out of the bushes?", "explicit",
-     "a little grey dwarf"),
-    ("4", "local", "2", "feeling", "How did the woodcutter feel when he saw the dwarf?",
-     "implicit", "frightened"),
-    ("5", "local", "2", "action", "What did the dwarf give the woodcutter?", "explicit",
-     "a magic axe"),
+    (
+        "1",
+        "local",
+        "1",
+        "setting",
+        "Where did the woodcutter live?",
+        "explicit",
+        "the edge of a great forest",
+    ),
+    (
+        "2",
+        "local",
+        "1",
+        "causal relationship",
+        "Why was the woodcutter tired?",
+        "explicit",
+        "he had worked all night",
+    ),
+    (
+        "3",
+        "local",
+        "2",
+        "character",
+        "Who jumped out of the bushes?",
+        "explicit",
+        "a little grey dwarf",
+    ),
+    (
+        "4",
+        "local",
+        "2",
+        "feeling",
+        "How did the woodcutter feel when he saw the dwarf?",
+        "implicit",
+        "frightened",
+    ),
+    (
+        "5",
+        "local",
+        "2",
+        "action",
+        "What did the dwarf give the woodcutter?",
+        "explicit",
+        "a magic axe",
+    ),
 ]
 
 
@@ -38,21 +73,39 @@ def data_dir(tmp_path) -> Path:
     root = tmp_path / "ftqa"
     (root / "section-stories" / "val").mkdir(parents=True)
     (root / "questions" / "val").mkdir(parents=True)
-    with open(root / "section-stories" / "val" / "woodcutter-story.csv", "w", newline="",
-              encoding="utf-8") as fh:
+    with open(
+        root / "section-stories" / "val" / "woodcutter-story.csv", "w", newline="", encoding="utf-8"
+    ) as fh:
         writer = csv.writer(fh)
         writer.writerow(["section", "text"])
         for i, text in enumerate(SECTIONS, 1):
             writer.writerow([i, text])
-    with open(root / "questions" / "val" / "woodcutter-questions.csv", "w", newline="",
-              encoding="utf-8") as fh:
+    with open(
+        root / "questions" / "val" / "woodcutter-questions.csv", "w", newline="", encoding="utf-8"
+    ) as fh:
         writer = csv.writer(fh)
-        writer.writerow(["question_id", "local-or-sum", "cor_section", "attribute1",
-                         "attribute2", "question", "ex-or-im1", "answer1", "answer2",
-                         "answer3", "ex-or-im2", "answer4", "answer5", "answer6"])
+        writer.writerow(
+            [
+                "question_id",
+                "local-or-sum",
+                "cor_section",
+                "attribute1",
+                "attribute2",
+                "question",
+                "ex-or-im1",
+                "answer1",
+                "answer2",
+                "answer3",
+                "ex-or-im2",
+                "answer4",
+                "answer5",
+                "answer6",
+            ]
+        )
         for qid, scope, sec, attr, question, ex, answer in QUESTIONS:
-            writer.writerow([qid, scope, sec, attr, "", question, ex, answer, "", "", "", "",
-                             "", ""])
+            writer.writerow(
+                [qid, scope, sec, attr, "", question, ex, answer, "", "", "", "", "", ""]
+            )
     return root
 
 
@@ -71,8 +124,9 @@ def test_eval_qg_reports_overall_per_element_and_per_explicitness(data_dir, caps
 
 
 def test_eval_qag_reports_rouge_and_element_kl(data_dir, capsys):
-    assert main(["eval", "qag", "--data", str(data_dir), "--split", "val", "--k", "2",
-                 "--json"]) == 0
+    assert (
+        main(["eval", "qag", "--data", str(data_dir), "--split", "val", "--k", "2", "--json"]) == 0
+    )
     result = _last_json(capsys.readouterr().out)
     assert result["k"] == 2 and result["n"] == len(QUESTIONS)
     assert 0.0 < result["rougeL_f"] <= 1.0 and result["element_kl"] >= 0.0
@@ -107,6 +161,7 @@ def test_miner_orders_wordings_and_keeps_no_text(data_dir, monkeypatch):
 def test_bench_contract(capsys):
     assert main(["bench", "--repeat", "1", "--json"]) == 0
     result = _last_json(capsys.readouterr().out)
-    assert {"section_s", "generate_s", "total_s", "cold_s", "peak_rss_mb", "words",
-            "items"} <= set(result)
+    assert {"section_s", "generate_s", "total_s", "cold_s", "peak_rss_mb", "words", "items"} <= set(
+        result
+    )
     assert 1800 <= result["words"] <= 2000 and result["items"] == 10

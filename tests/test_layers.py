@@ -18,8 +18,22 @@ LAYERS: list[set[str]] = [
     # vocabulary: the shared dataclasses, name registries, safe paths, data files
     {"schema", "scores", "registry", "paths", "resources", "toml", "__init__"},
     # text, stored projects and model loading: no engine, no use case
-    {"nlp", "answer_kind", "embeddings", "evaluate", "ingest", "grading", "story", "prompts", "seq2seq",
-     "causal_lm", "models", "store", "mix", "trust"},
+    {
+        "nlp",
+        "answer_kind",
+        "embeddings",
+        "evaluate",
+        "ingest",
+        "grading",
+        "story",
+        "prompts",
+        "seq2seq",
+        "causal_lm",
+        "models",
+        "store",
+        "mix",
+        "trust",
+    },
     # engines and formats: each does one job on sections, items or files
     {"generation", "answering", "tagging", "ranking", "export", "data"},
     # composition and measurement of the engines
@@ -46,8 +60,11 @@ def _imports(path: Path) -> set[str]:
         if isinstance(node, ast.Import):
             names = [a.name for a in node.names]
         elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
-            names = ([f"qg_studio.{a.name}" for a in node.names]
-                     if node.module == "qg_studio" else [node.module])
+            names = (
+                [f"qg_studio.{a.name}" for a in node.names]
+                if node.module == "qg_studio"
+                else [node.module]
+            )
         else:
             continue
         found |= {n.split(".")[1] for n in names if n.startswith("qg_studio.")}
@@ -69,15 +86,18 @@ def test_every_module_has_a_layer():
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(PACKAGE)))
 def test_no_import_from_a_higher_layer(path):
     own = _layer(_owner(path))
-    upward = sorted(name for name in _imports(path) - {_owner(path)}
-                    if _layer(name) > own)
-    assert not upward, (f"{path.relative_to(PACKAGE.parent)} (layer {own}) imports "
-                        f"{', '.join(f'qg_studio.{n} (layer {_layer(n)})' for n in upward)}")
+    upward = sorted(name for name in _imports(path) - {_owner(path)} if _layer(name) > own)
+    assert not upward, (
+        f"{path.relative_to(PACKAGE.parent)} (layer {own}) imports "
+        f"{', '.join(f'qg_studio.{n} (layer {_layer(n)})' for n in upward)}"
+    )
 
 
 def test_the_check_sees_an_upward_import(tmp_path):
     # The test above would pass on an empty list: make sure the parser finds imports.
     sample = tmp_path / "x.py"
-    sample.write_text("def f():\n    from qg_studio.services.generation import generate\n"
-                      "import qg_studio.cli\nfrom qg_studio import ui\n")
+    sample.write_text(
+        "def f():\n    from qg_studio.services.generation import generate\n"
+        "import qg_studio.cli\nfrom qg_studio import ui\n"
+    )
     assert _imports(sample) == {"services", "cli", "ui"}

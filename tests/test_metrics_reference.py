@@ -50,15 +50,17 @@ def test_pk_and_windowdiff_match_nltk(seed):
 
 def test_best_rouge_l_is_rouge_score_score_multi():
     scorer = rouge_scorer.RougeScorer(["rougeL"], use_stemmer=True)
-    cases = [("she was scared of the dark forest", ["scared", "she was afraid of the forest"]),
-             ("a lantern", ["the lantern on the bridge", "a brass lantern"]),
-             ("because he wanted to help his grandfather",
-              ["to help his grandfather", "he loved him"])]
+    cases = [
+        ("she was scared of the dark forest", ["scared", "she was afraid of the forest"]),
+        ("a lantern", ["the lantern on the bridge", "a brass lantern"]),
+        ("because he wanted to help his grandfather", ["to help his grandfather", "he loved him"]),
+    ]
     for prediction, references in cases:
         expected = scorer.score_multi(references, prediction)["rougeL"].fmeasure
         assert best_rouge_l(prediction, references) == pytest.approx(expected)
         assert best_rouge_l(prediction, references) == pytest.approx(
-            max(scorer.score(r, prediction)["rougeL"].fmeasure for r in references))
+            max(scorer.score(r, prediction)["rougeL"].fmeasure for r in references)
+        )
     assert best_rouge_l("", ["anything"]) == 0.0 and best_rouge_l("x", ["", " "]) == 0.0
 
 
@@ -67,8 +69,7 @@ def test_kl_matches_scipy_entropy():
 
     p = {"character": 30, "action": 50, "feeling": 20}
     q = {"character": 25, "action": 40, "feeling": 35}
-    assert kl_divergence(p, q, eps=0.0) == pytest.approx(
-        entropy([30, 50, 20], [25, 40, 35]))
+    assert kl_divergence(p, q, eps=0.0) == pytest.approx(entropy([30, 50, 20], [25, 40, 35]))
     assert kl_divergence(p, p) == pytest.approx(0.0, abs=1e-9)
     assert math.isfinite(kl_divergence(p, {"character": 1}))  # smoothed, never infinite
 
@@ -81,7 +82,8 @@ def test_token_f1_worked_by_hand():
 
 def test_boundary_prf_worked_by_hand():
     assert boundary_prf({10, 20, 30}, {10, 30, 40, 50}) == pytest.approx(
-        (2 / 3, 2 / 4, 2 * (2 / 3) * (1 / 2) / (2 / 3 + 1 / 2)))
+        (2 / 3, 2 / 4, 2 * (2 / 3) * (1 / 2) / (2 / 3 + 1 / 2))
+    )
     assert boundary_prf(set(), set()) == (1.0, 1.0, 1.0)  # no cuts wanted, none made
     assert boundary_prf({5}, set())[:2] == (0.0, 0.0)
 

@@ -41,20 +41,26 @@ def test_shipped_registry_has_download_entries_per_role(empty_hub_cache):
 
 
 def test_user_registry_overrides_and_comes_first(tmp_path):
-    shipped = write(tmp_path / "shipped.toml", """
+    shipped = write(
+        tmp_path / "shipped.toml",
+        """
 [models.alpha]
 source = "org/alpha"
 roles = ["qg"]
 [models.beta]
 source = "org/beta"
 roles = ["qa"]
-""")
-    user = write(tmp_path / "user.toml", """
+""",
+    )
+    user = write(
+        tmp_path / "user.toml",
+        """
 [models.beta]
 source = "/somewhere/beta"
 roles = ["qa"]
 prompt_format = "storyqa"
-""")
+""",
+    )
     registry = models.load_registry(shipped, user)
     assert list(registry) == ["beta", "alpha"]
     assert registry["beta"].source == "/somewhere/beta" and registry["beta"].origin == "user"
@@ -64,9 +70,16 @@ prompt_format = "storyqa"
 def test_add_user_entry_round_trips_and_leaves_shipped_file_alone(tmp_path):
     shipped_before = models.SHIPPED_REGISTRY.read_bytes()
     path = tmp_path / "home" / "registry.toml"
-    entry = ModelEntry(name="my qg", source=str(tmp_path / "ckpt"), architecture="t5",
-                       prompt_format="qg-control", roles=["qg"], stage="ready",
-                       description='trained "here" | today', origin="user")
+    entry = ModelEntry(
+        name="my qg",
+        source=str(tmp_path / "ckpt"),
+        architecture="t5",
+        prompt_format="qg-control",
+        roles=["qg"],
+        stage="ready",
+        description='trained "here" | today',
+        origin="user",
+    )
     models.add_user_entry(entry, path)
     models.add_user_entry(ModelEntry(name="other", source="a/b", roles=["qa"], origin="user"), path)
     parsed = models.load_registry(tmp_path / "none.toml", path)
@@ -125,12 +138,17 @@ def test_models_list_json_shows_availability(capsys, tmp_path, monkeypatch, empt
     from qg_studio.cli import main
 
     folder = tiny_t5(tmp_path / "mine")
-    models.add_user_entry(ModelEntry(name="mine", source=str(folder), roles=["qa"],
-                                     prompt_format="storyqa", origin="user"))
+    models.add_user_entry(
+        ModelEntry(
+            name="mine", source=str(folder), roles=["qa"], prompt_format="storyqa", origin="user"
+        )
+    )
     assert main(["models", "list", "--json"]) == 0
     import json
 
-    rows = {r["name"]: r for r in json.loads(capsys.readouterr().out.strip().splitlines()[-1])["models"]}
+    rows = {
+        r["name"]: r for r in json.loads(capsys.readouterr().out.strip().splitlines()[-1])["models"]
+    }
     assert rows["mine"]["available"] is True
     assert rows["flan-t5-base"]["available"] is False
 
@@ -154,8 +172,10 @@ def test_choose_engine_broken_checkpoint_falls_back_with_notice(tmp_path):
 
 
 def test_choose_engine_missing_download_and_base_models_fall_back(empty_hub_cache):
-    registry = _registry(hub=ModelEntry("hub", "org/not-here", roles=["qg"]),
-                         base=ModelEntry("base", "org/base", roles=["qg"], stage="base"))
+    registry = _registry(
+        hub=ModelEntry("hub", "org/not-here", roles=["qg"]),
+        base=ModelEntry("base", "org/base", roles=["qg"], stage="base"),
+    )
     choice = models.choose_engine("qg", registry)
     assert choice.name == "embedded" and "hub: not downloaded" in choice.notice
     assert "base:" not in choice.notice  # a starting point is never offered as an engine
@@ -167,16 +187,19 @@ def test_choose_engine_picks_working_checkpoint_after_broken_one(tmp_path):
     for name in ("config.json", "model.safetensors", "tokenizer.json"):
         (broken / name).write_text("garbage")
     good = tiny_t5(tmp_path / "good")
-    registry = _registry(broken=ModelEntry("broken", str(broken), roles=["qa"]),
-                         good=ModelEntry("good", str(good), roles=["qa"]))
+    registry = _registry(
+        broken=ModelEntry("broken", str(broken), roles=["qa"]),
+        good=ModelEntry("good", str(good), roles=["qa"]),
+    )
     choice = models.choose_engine("qa", registry)
     assert choice.name == "seq2seq" and choice.options == {"model": "good"}
     assert "good" in choice.notice and "broken" in choice.notice
 
 
-@pytest.mark.parametrize("cuda, bf16, expected", [(True, True, "bfloat16"),
-                                                  (True, False, "float16"),
-                                                  (False, False, "float32")])
+@pytest.mark.parametrize(
+    "cuda, bf16, expected",
+    [(True, True, "bfloat16"), (True, False, "float16"), (False, False, "float32")],
+)
 def test_device_and_dtype_choice(monkeypatch, cuda, bf16, expected):
     import torch
 

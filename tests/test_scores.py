@@ -13,14 +13,22 @@ def _item(**scores) -> QAItem:
 
 
 def test_an_item_stored_before_keeps_its_scores_and_unknown_keys():
-    stored = {"question": "Who found the lantern?", "answers": ["Mira"],
-              "element": "character", "explicitness": "explicit",
-              "scores": {"confidence": 0.8, "rank": 0.61, "low_quality": 1.0, "legacy": 3}}
+    stored = {
+        "question": "Who found the lantern?",
+        "answers": ["Mira"],
+        "element": "character",
+        "explicitness": "explicit",
+        "scores": {"confidence": 0.8, "rank": 0.61, "low_quality": 1.0, "legacy": 3},
+    }
     item = QAItem.from_dict(json.loads(json.dumps(stored)))
     assert item.scores.confidence == 0.8 and item.scores.rank == 0.61
     assert item.scores.low_quality is True and item.scores.unanswerable is False
-    assert item.to_dict()["scores"] == {"confidence": 0.8, "rank": 0.61, "low_quality": 1.0,
-                                        "legacy": 3.0}
+    assert item.to_dict()["scores"] == {
+        "confidence": 0.8,
+        "rank": 0.61,
+        "low_quality": 1.0,
+        "legacy": 3.0,
+    }
 
 
 def test_unset_scores_and_lowered_flags_are_absent_when_stored():

@@ -18,8 +18,15 @@ def test_page_shows_engines_notices_and_availability(tmp_path):
     for name in ("config.json", "model.safetensors", "tokenizer.json"):
         (broken / name).write_text("garbage")
     add_user_entry(ModelEntry("broken-qg", str(broken), roles=["qg"], origin="user"))
-    add_user_entry(ModelEntry("tiny-qa", str(tiny_t5(tmp_path / "tiny-qa")), roles=["qa"],
-                              prompt_format="storyqa", origin="user"))
+    add_user_entry(
+        ModelEntry(
+            "tiny-qa",
+            str(tiny_t5(tmp_path / "tiny-qa")),
+            roles=["qa"],
+            prompt_format="storyqa",
+            origin="user",
+        )
+    )
     at = AppTest.from_file(APP, default_timeout=120).run()
     assert not at.exception
     markdown = " ".join(m.value for m in at.markdown)

@@ -12,12 +12,24 @@ from qg_studio.schema import AnswerKind, Element, Explicitness
 
 TEXT = "The fox ran in the forest. The hen sat in the barn. The king was sad."
 QUESTIONS = [
-    {"question": "who ran in the forest?", "answer1": "The fox", "attribute1": "character",
-     "ex-or-im1": "explicit"},
-    {"question": "where did the hen sit?", "answer1": "in the barn", "attribute1": "setting",
-     "ex-or-im1": "explicit"},
-    {"question": "how did the king feel?", "answer1": "sad", "attribute1": "feeling",
-     "ex-or-im1": "implicit"},
+    {
+        "question": "who ran in the forest?",
+        "answer1": "The fox",
+        "attribute1": "character",
+        "ex-or-im1": "explicit",
+    },
+    {
+        "question": "where did the hen sit?",
+        "answer1": "in the barn",
+        "attribute1": "setting",
+        "ex-or-im1": "explicit",
+    },
+    {
+        "question": "how did the king feel?",
+        "answer1": "sad",
+        "attribute1": "feeling",
+        "ex-or-im1": "implicit",
+    },
 ]
 
 
@@ -28,16 +40,31 @@ def test_answer_kinds_for_unified_qa_training():
     assert answer_kind(answer="he wanted food", explicitness="implicit") is AnswerKind.ABSTRACTIVE
     assert answer_kind(answer="Yes.", explicitness="implicit") is AnswerKind.YESNO
     assert answer_kind(answer="No, he did not", explicitness="explicit") is AnswerKind.YESNO
-    assert answer_kind(answer="no one came to help him at all", explicitness="explicit") is AnswerKind.EXTRACTIVE
+    assert (
+        answer_kind(answer="no one came to help him at all", explicitness="explicit")
+        is AnswerKind.EXTRACTIVE
+    )
 
 
 def test_qa_pairs_use_prefixes_and_lowercase_targets(tmp_path):
     from qg_studio.data.fairytaleqa import read_split
     from qg_studio.train.examples import qa_pairs
 
-    root = write_ftqa(tmp_path, "train", "toy", [TEXT], QUESTIONS + [
-        {"question": "Was the king sad?", "answer1": "Yes, he was.", "attribute1": "feeling",
-         "ex-or-im1": "explicit"}])
+    root = write_ftqa(
+        tmp_path,
+        "train",
+        "toy",
+        [TEXT],
+        QUESTIONS
+        + [
+            {
+                "question": "Was the king sad?",
+                "answer1": "Yes, he was.",
+                "attribute1": "feeling",
+                "ex-or-im1": "explicit",
+            }
+        ],
+    )
     pairs = qa_pairs(read_split(root, "train"))
     assert [p.kind for p in pairs] == ["extractive", "extractive", "abstractive", "yesno"]
     assert pairs[0].source == "extractive\nwho ran in the forest?\n" + TEXT.lower()
@@ -80,9 +107,17 @@ def test_train_save_load_generate_learned_questions(tmp_path, one_thread):
     write_ftqa(data, "val", "toy", [TEXT], QUESTIONS)
     base = tiny_t5(tmp_path / "base")
     out = tmp_path / "trained"
-    settings = TrainSettings(max_steps=200, batch_size=3, learning_rate=3e-3, eval_steps=100,
-                             patience=5, max_source_length=64, max_target_length=12,
-                             eval_samples=3, seed=0)
+    settings = TrainSettings(
+        max_steps=200,
+        batch_size=3,
+        learning_rate=3e-3,
+        eval_steps=100,
+        patience=5,
+        max_source_length=64,
+        max_target_length=12,
+        eval_samples=3,
+        seed=0,
+    )
     figures = run("qg", str(base), data, out, settings, name="toy-qg", progress=lambda m: None)
 
     # The model card, the meta file and the registry entry sit beside the checkpoint.
@@ -96,17 +131,26 @@ def test_train_save_load_generate_learned_questions(tmp_path, one_thread):
     assert not (out / "_checkpoints").exists()
 
     generator = get_generator("seq2seq", model="toy-qg", num_beams=1)
-    sections = [s for s in __import__("qg_studio.data.fairytaleqa", fromlist=["read_split"])
-                .read_split(data, "val")[0].sections]
+    sections = [
+        s
+        for s in __import__("qg_studio.data.fairytaleqa", fromlist=["read_split"])
+        .read_split(data, "val")[0]
+        .sections
+    ]
     for q in QUESTIONS:
-        item = generator.write_question(sections, q["answer1"], Element.parse(q["attribute1"]),
-                                        Explicitness.parse(q["ex-or-im1"]))
+        item = generator.write_question(
+            sections,
+            q["answer1"],
+            Element.parse(q["attribute1"]),
+            Explicitness.parse(q["ex-or-im1"]),
+        )
         expected = q["question"][0].upper() + q["question"][1:]
         assert item.question == expected
 
 
-def test_checkpoints_of_a_run_cut_short_carry_their_prompt_settings(tmp_path, one_thread,
-                                                                     monkeypatch):
+def test_checkpoints_of_a_run_cut_short_carry_their_prompt_settings(
+    tmp_path, one_thread, monkeypatch
+):
     from transformers import Seq2SeqTrainer
 
     from qg_studio.seq2seq import load_seq2seq
@@ -126,8 +170,15 @@ def test_checkpoints_of_a_run_cut_short_carry_their_prompt_settings(tmp_path, on
 
     # The run dies after training, before the final save: only its checkpoints remain.
     monkeypatch.setattr(Seq2SeqTrainer, "train", train_then_machine_lost)
-    settings = TrainSettings(max_steps=4, batch_size=3, eval_steps=2, max_source_length=64,
-                             max_target_length=12, context_words=30, seed=0)
+    settings = TrainSettings(
+        max_steps=4,
+        batch_size=3,
+        eval_steps=2,
+        max_source_length=64,
+        max_target_length=12,
+        context_words=30,
+        seed=0,
+    )
     with pytest.raises(RuntimeError, match="machine lost"):
         run("qg", str(base), data, out, settings, name="cut-qg", progress=lambda m: None)
     checkpoints = sorted((out / "_checkpoints").glob("checkpoint-*"))

@@ -48,16 +48,21 @@ class _resolved:
 
     def __init__(self, text: str):
         analysis = analyse(text)
-        self.found = [(t.sent.text.strip(), t.text, analysis.resolver.resolve(t))
-                      for t in analysis.doc if t.lower_ in ("he", "she", "him", "her")]
+        self.found = [
+            (t.sent.text.strip(), t.text, analysis.resolver.resolve(t))
+            for t in analysis.doc
+            if t.lower_ in ("he", "she", "him", "her")
+        ]
 
     def __getitem__(self, key: str) -> str | None:
         start, pronoun = key.split("|")
-        return next(who for sent, word, who in self.found
-                    if sent.startswith(start) and word == pronoun)
+        return next(
+            who for sent, word, who in self.found if sent.startswith(start) and word == pronoun
+        )
 
 
 # ------------------------------------------------------------------ who did what
+
 
 def test_two_animals_keep_their_own_actions(otter):
     resolved = _resolved(otter[0].text)
@@ -79,8 +84,9 @@ def test_a_pronoun_is_not_its_own_verbs_subject(crow):
 
 
 def test_generated_questions_credit_each_animal_with_its_own_deeds(otter):
-    items = story_questions(otter) + generate_items(otter, GenerationRequest(count=14),
-                                                    use_embeddings=False)
+    items = story_questions(otter) + generate_items(
+        otter, GenerationRequest(count=14), use_embeddings=False
+    )
     for item in items:
         q = item.question.lower()
         # The Heron dried and shared the fish; the Otter dived and begged.
@@ -90,11 +96,13 @@ def test_generated_questions_credit_each_animal_with_its_own_deeds(otter):
             assert "heron" not in q.split("after")[0], item.question
 
 
-NAMED_PAIR = ("Under a hill lived a mole named Dorrit. Dorrit was patient, and every spring "
-              "he dug new tunnels. One wet night a small wren called Lark tapped at his "
-              "window. Lark was cold, and her feathers dripped. Dorrit sighed, because his "
-              "burrow was narrow. But when he saw how Lark shook, he let her in. When an owl "
-              "came hunting, Lark hid herself under the roots, and the mole blocked the door.")
+NAMED_PAIR = (
+    "Under a hill lived a mole named Dorrit. Dorrit was patient, and every spring "
+    "he dug new tunnels. One wet night a small wren called Lark tapped at his "
+    "window. Lark was cold, and her feathers dripped. Dorrit sighed, because his "
+    "burrow was narrow. But when he saw how Lark shook, he let her in. When an owl "
+    "came hunting, Lark hid herself under the roots, and the mole blocked the door."
+)
 
 
 def test_names_given_in_the_story_keep_their_pronouns_apart():
@@ -103,16 +111,25 @@ def test_names_given_in_the_story_keep_their_pronouns_apart():
 
     doc = get_nlp()(NAMED_PAIR)
     resolver = Resolver(doc)
-    resolved = [(t.text, resolver.resolve(t)) for t in doc if t.lower_ in
-                ("he", "his", "her", "herself")]
+    resolved = [
+        (t.text, resolver.resolve(t)) for t in doc if t.lower_ in ("he", "his", "her", "herself")
+    ]
     # "a wren called Lark tapped at his window": his is Dorrit's, not Lark's; the mole
     # and Dorrit are one character, "she" never becomes "he".
-    assert resolved == [("he", "Dorrit"), ("his", "Dorrit"), ("her", "Lark"),
-                        ("his", "Dorrit"), ("he", "Dorrit"), ("he", "Dorrit"),
-                        ("her", "Lark"), ("herself", "Lark")]
+    assert resolved == [
+        ("he", "Dorrit"),
+        ("his", "Dorrit"),
+        ("her", "Lark"),
+        ("his", "Dorrit"),
+        ("he", "Dorrit"),
+        ("he", "Dorrit"),
+        ("her", "Lark"),
+        ("herself", "Lark"),
+    ]
     assert resolver.gender_of("Dorrit") == "m" and resolver.gender_of("Lark") == "f"
-    items = generate_items([Section(1, NAMED_PAIR)], GenerationRequest(count=8),
-                           use_embeddings=False)
+    items = generate_items(
+        [Section(1, NAMED_PAIR)], GenerationRequest(count=8), use_embeddings=False
+    )
     for item in items:
         q, a = item.question.lower(), item.answer.lower()
         # Dorrit let the wren in; Lark hid under the roots.
@@ -127,9 +144,11 @@ def test_names_given_in_the_story_keep_their_pronouns_apart():
 
 
 def test_greetings_and_called_out_names_are_not_characters():
-    text = ('"Good-morning, Camel," said the Monkey. "Will you dance for us?"\n\n'
-            '"Good-morning," said the Camel. The Camel danced badly, and the animals '
-            'laughed at him. They drove the Camel out of the meadow. The Monkey laughed.')
+    text = (
+        '"Good-morning, Camel," said the Monkey. "Will you dance for us?"\n\n'
+        '"Good-morning," said the Camel. The Camel danced badly, and the animals '
+        "laughed at him. They drove the Camel out of the meadow. The Monkey laughed."
+    )
     analysis = analyse(text)
     names = [n.lower() for n in main_characters([analysis])]
     assert not any("morning" in n for n in names)
@@ -137,10 +156,8 @@ def test_greetings_and_called_out_names_are_not_characters():
     first = analysis.sentences[0]
     # Parsed with two subjects; the speaker is the one outside the quotes.
     assert analysis.resolver.speaker(first) == "the Monkey"
-    items = generate_items([Section(1, text)], GenerationRequest(count=8),
-                           use_embeddings=False)
-    assert not any("morning" in i.answer.lower() for i in items if
-                   i.element == Element.CHARACTER)
+    items = generate_items([Section(1, text)], GenerationRequest(count=8), use_embeddings=False)
+    assert not any("morning" in i.answer.lower() for i in items if i.element == Element.CHARACTER)
     # The Camel danced and was driven out: never the Monkey.
     for item in items:
         q, a = item.question.lower(), item.answer.lower()
@@ -152,6 +169,7 @@ def test_greetings_and_called_out_names_are_not_characters():
 
 
 # ------------------------------------------------------------------ a short fable's set
+
 
 @pytest.mark.parametrize("name", ["fable_otter_heron.txt", "fable_crow_goat.txt"])
 def test_short_fable_gets_a_full_mixed_set(name):
@@ -170,8 +188,7 @@ def test_story_level_questions_ask_about_the_whole_fable(crow):
     found = {i.question: i for i in story_questions(crow)}
     who = found["Who are the two main characters of the story?"]
     assert {"crow", "goat"} <= set(who.answer.lower().replace("the ", "").split(" and "))
-    assert found["Where does the story take place?"].answer.lower() == \
-        "on a hill above the village"
+    assert found["Where does the story take place?"].answer.lower() == "on a hill above the village"
     lesson = found["What lesson does the story teach?"]
     assert lesson.explicitness == Explicitness.IMPLICIT
     assert lesson.answer.startswith("Those who laugh at others")
@@ -183,13 +200,18 @@ def test_the_moral_is_the_lesson_not_an_event(crow):
     start, end = moral_line(crow[-1])
     assert crow[-1].text[start:end].startswith("Those who laugh")
     items = generate_items(crow, GenerationRequest(count=12), use_embeddings=False)
-    assert not any(i.question.startswith("Who laugh") or "need their help" in i.answer
-                   for i in items if not i.scores.story_level)
+    assert not any(
+        i.question.startswith("Who laugh") or "need their help" in i.answer
+        for i in items
+        if not i.scores.story_level
+    )
 
 
 def test_a_mix_the_story_cannot_meet_says_what_fell_short_and_why():
-    text = ("Tom found a red ball in the garden. Tom kicked the ball over the wall. "
-            "The ball landed in the pond, and Tom laughed.")
+    text = (
+        "Tom found a red ball in the garden. Tom kicked the ball over the wall. "
+        "The ball landed in the pond, and Tom laughed."
+    )
     request = GenerationRequest(count=None, elements={"prediction": 2, "action": 2})
     items = generate_items([Section(1, text)], request, use_embeddings=False)
     mix = items.mix
@@ -202,12 +224,15 @@ def test_a_mix_the_story_cannot_meet_says_what_fell_short_and_why():
 
 
 def test_a_met_request_has_no_notice():
-    items = [QAItem(f"Who did thing {n}?", ["Tom"], element, "explicit")
-             for n, element in enumerate(list(Element) * 2)]
+    items = [
+        QAItem(f"Who did thing {n}?", ["Tom"], element, "explicit")
+        for n, element in enumerate(list(Element) * 2)
+    ]
     assert check_mix(items[:7], GenerationRequest(count=7, implicit_share=0.0), 1) is None
 
 
 # ------------------------------------------------------------------ no repeats
+
 
 def test_generating_again_never_repeats_a_saved_question(otter):
     first = generate_items(otter, GenerationRequest(count=10))
@@ -217,32 +242,47 @@ def test_generating_again_never_repeats_a_saved_question(otter):
 
 
 def test_drop_repeats_exact_and_near():
-    old = [QAItem("Who saw the fox?", ["the Goat"], "character", "explicit"),
-           QAItem("Why did the Goat run at the fox?", ["to save the Crow"], "causal",
-                  "implicit")]
-    new = [QAItem("who saw the  fox", ["the Goat"], "character", "explicit"),
-           QAItem("Why did the goat run at the fox?", ["to save the Crow"], "causal",
-                  "implicit"),
-           QAItem("Why did the Goat charge at the fox?", ["to save the Crow"], "causal",
-                  "implicit"),
-           QAItem("Where did the Goat eat grass?", ["on the hill"], "setting", "explicit")]
-    assert [i.question for i in drop_repeats(new, old, use_embeddings=False)] == \
-        ["Why did the Goat charge at the fox?", "Where did the Goat eat grass?"]
+    old = [
+        QAItem("Who saw the fox?", ["the Goat"], "character", "explicit"),
+        QAItem("Why did the Goat run at the fox?", ["to save the Crow"], "causal", "implicit"),
+    ]
+    new = [
+        QAItem("who saw the  fox", ["the Goat"], "character", "explicit"),
+        QAItem("Why did the goat run at the fox?", ["to save the Crow"], "causal", "implicit"),
+        QAItem("Why did the Goat charge at the fox?", ["to save the Crow"], "causal", "implicit"),
+        QAItem("Where did the Goat eat grass?", ["on the hill"], "setting", "explicit"),
+    ]
+    assert [i.question for i in drop_repeats(new, old, use_embeddings=False)] == [
+        "Why did the Goat charge at the fox?",
+        "Where did the Goat eat grass?",
+    ]
     assert [i.question for i in drop_repeats(new, old)] == ["Where did the Goat eat grass?"]
 
 
 # ------------------------------------------------------------------ trust signals
 
+
 def test_low_confidence_answer_is_shown_as_check_this_answer():
     assert needs_check(0.12) and not needs_check(0.9) and not needs_check(None)
     assert CHECK_LABEL in trust_note(0.12) and "12%" in trust_note(0.12)
     assert trust_note(0.9) == ""
-    typed = QAItem("Who helped?", ["the Goat"], "character", "explicit",
-                   scores={"confidence": 0.08})
-    sure = QAItem("Who laughed?", ["the Crow"], "character", "explicit",
-                  scores={"confidence": 0.7, "answerability": 1.0})
-    failed = QAItem("Where did the Goat look?", ["at the sky"], "setting", "explicit",
-                    scores={"confidence": 0.7, "answerability": 0.0})
+    typed = QAItem(
+        "Who helped?", ["the Goat"], "character", "explicit", scores={"confidence": 0.08}
+    )
+    sure = QAItem(
+        "Who laughed?",
+        ["the Crow"],
+        "character",
+        "explicit",
+        scores={"confidence": 0.7, "answerability": 1.0},
+    )
+    failed = QAItem(
+        "Where did the Goat look?",
+        ["at the sky"],
+        "setting",
+        "explicit",
+        scores={"confidence": 0.7, "answerability": 0.0},
+    )
     mark_trust([typed, sure, failed])
     assert typed.scores.check_answer and failed.scores.check_answer  # round trip failed
     assert not sure.scores.check_answer
@@ -254,14 +294,13 @@ def test_low_confidence_answer_is_shown_as_check_this_answer():
 def test_answer_key_marks_the_answer_to_check():
     from qg_studio.export.worksheet import _answers
 
-    low = QAItem("Who helped?", ["the Goat"], "character", "explicit",
-                 scores={"confidence": 0.1})
-    high = QAItem("Who laughed?", ["the Crow"], "character", "explicit",
-                  scores={"confidence": 0.9})
+    low = QAItem("Who helped?", ["the Goat"], "character", "explicit", scores={"confidence": 0.1})
+    high = QAItem("Who laughed?", ["the Crow"], "character", "explicit", scores={"confidence": 0.9})
     assert CHECK_LABEL in _answers(low) and _answers(high) == "the Crow"
 
 
 # ------------------------------------------------------------------ distractors
+
 
 class _Answerer:
     """Answers every question with a fixed reply (a second right answer)."""
@@ -276,24 +315,31 @@ class _Answerer:
 
 
 def test_a_true_distractor_is_rejected(crow):
-    item = QAItem("Who sat on the hill?", ["the Goat"], "character", "explicit",
-                  sections=[1])
+    item = QAItem("Who sat on the hill?", ["the Goat"], "character", "explicit", sections=[1])
     plain = DistractorFinder(crow).find(item)
     assert any("crow" in o.lower() for o in plain.options)  # a plausible option...
     # ... until the story answers the question with the Crow too: then it is true.
     judged = DistractorFinder(crow, answerer=_Answerer("the Crow")).find(item)
     assert not any("crow" in o.lower() for o in judged.options)
     assert not any("goat" in o.lower() for o in judged.options)
-    second = QAItem("Who sat on the hill?", ["the Goat"], "character", "explicit",
-                    sections=[1], second_answers=["the Crow"])
+    second = QAItem(
+        "Who sat on the hill?",
+        ["the Goat"],
+        "character",
+        "explicit",
+        sections=[1],
+        second_answers=["the Crow"],
+    )
     assert not any("crow" in o.lower() for o in DistractorFinder(crow).find(second).options)
 
 
-WRAPPED = ("Deep in Hollin Wood there lived a squirrel named Nutkin. One morning a crow\n"
-           "knocked at the door of his tree and asked for a nut. Nutkin gave him the\n"
-           "biggest one. In the spring the crow came back with a ripe cherry, and from\n"
-           "that day on he shared every cherry he found with Nutkin.\n\n"
-           "Kindness returns to the one who gives it.")
+WRAPPED = (
+    "Deep in Hollin Wood there lived a squirrel named Nutkin. One morning a crow\n"
+    "knocked at the door of his tree and asked for a nut. Nutkin gave him the\n"
+    "biggest one. In the spring the crow came back with a ripe cherry, and from\n"
+    "that day on he shared every cherry he found with Nutkin.\n\n"
+    "Kindness returns to the one who gives it."
+)
 
 
 def test_ending_setting_and_moral_read_as_the_story_tells_them():
@@ -305,5 +351,7 @@ def test_ending_setting_and_moral_read_as_the_story_tells_them():
     ending = items["How does the story end?"].answer
     # The whole last sentence of narration, no words glued at line ends; its "he" stays
     # "he" where the sentence has named him already.
-    assert ending == ("In the spring the crow came back with a ripe cherry, and from that "
-                      "day on he shared every cherry he found with Nutkin")
+    assert ending == (
+        "In the spring the crow came back with a ripe cherry, and from that "
+        "day on he shared every cherry he found with Nutkin"
+    )

@@ -11,8 +11,9 @@ from qg_studio.store import SCHEMA_VERSION, Store, StoreError, default_data_dir
 
 
 def _item(question="Who found the fox?", element="character"):
-    return QAItem(question=question, answers=["Elsa"], element=element,
-                  explicitness="explicit", sections=[1])
+    return QAItem(
+        question=question, answers=["Elsa"], element=element, explicitness="explicit", sections=[1]
+    )
 
 
 def test_data_folder_follows_the_environment(tmp_path, monkeypatch):
@@ -28,14 +29,18 @@ def test_round_trip_across_reopening(tmp_path):
     path = tmp_path / "db.sqlite3"
     with Store(path) as store:
         project = store.create_project("Grade 4 fables", {"grade_band": "3-5"})
-        story_id = store.add_story(project, "The Fox", "A.\n\nB.",
-                                   [Section(1, "A."), Section(2, "B.")])
+        story_id = store.add_story(
+            project, "The Fox", "A.\n\nB.", [Section(1, "A."), Section(2, "B.")]
+        )
         [item_id] = store.add_items(story_id, [_item()], actor="embedded")
         store.update_item(item_id, "teacher", question="Who helped the fox?")
     with Store(path) as store:
         [info] = store.list_projects()
-        assert (info.name, info.settings, info.stories) == ("Grade 4 fables",
-                                                            {"grade_band": "3-5"}, 1)
+        assert (info.name, info.settings, info.stories) == (
+            "Grade 4 fables",
+            {"grade_band": "3-5"},
+            1,
+        )
         story = store.latest_story(info.id)
         assert [s.text for s in story.sections] == ["A.", "B."]
         [item] = store.list_items(story.id)
@@ -75,8 +80,9 @@ def test_edit_with_a_bad_label_is_refused_and_nothing_changes(tmp_path):
 def test_undo_reverts_edits_deletes_and_creations_in_order(tmp_path):
     store = Store(tmp_path / "db.sqlite3")
     story_id = store.add_story(store.create_project("P"), "T", "A.", [Section(1, "A.")])
-    first, second = store.add_items(story_id, [_item(), _item("Where was the mill?",
-                                                               "setting")], actor="embedded")
+    first, second = store.add_items(
+        story_id, [_item(), _item("Where was the mill?", "setting")], actor="embedded"
+    )
     store.update_item(first, "teacher", question="Who freed the fox?")
     store.delete_items(story_id, [second], actor="teacher")
     assert store.undo(story_id, "teacher")["action"] == "delete"

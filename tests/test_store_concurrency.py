@@ -20,8 +20,13 @@ THREADS, PROCESSES, SAVES = 4, 3, 60
 
 
 def _item(question: str) -> QAItem:
-    return QAItem(question=question, answers=["Elsa"], element="character",
-                  explicitness="explicit", sections=[1])
+    return QAItem(
+        question=question,
+        answers=["Elsa"],
+        element="character",
+        explicitness="explicit",
+        sections=[1],
+    )
 
 
 def _save_items(store: Store, story_id: int, tag: str, n: int) -> tuple[int, list[str]]:
@@ -42,15 +47,15 @@ def _start_together(start_at: float) -> None:
     time.sleep(max(0.0, start_at - time.time()))
 
 
-def _process_items(path: str, story_id: int, tag: str, n: int, start_at: float = 0
-                   ) -> tuple[int, list[str]]:
+def _process_items(
+    path: str, story_id: int, tag: str, n: int, start_at: float = 0
+) -> tuple[int, list[str]]:
     with Store(path) as store:
         _start_together(start_at)
         return _save_items(store, story_id, tag, n)
 
 
-def _process_settings(path: str, project_id: int, tag: str, n: int, start_at: float = 0
-                      ) -> int:
+def _process_settings(path: str, project_id: int, tag: str, n: int, start_at: float = 0) -> int:
     with Store(path) as store:
         _start_together(start_at)
         for i in range(n):
@@ -58,8 +63,9 @@ def _process_settings(path: str, project_id: int, tag: str, n: int, start_at: fl
     return n
 
 
-def _process_sections(path: str, story_id: int, section_id: int, n: int,
-                      start_at: float = 0) -> tuple[int, int]:
+def _process_sections(
+    path: str, story_id: int, section_id: int, n: int, start_at: float = 0
+) -> tuple[int, int]:
     """Append n words to one section, each against the version just read, retrying when
     someone else saved first; returns (saves acknowledged, refusals seen)."""
     saved = refused = 0
@@ -67,9 +73,10 @@ def _process_sections(path: str, story_id: int, section_id: int, n: int,
         _start_together(start_at)
         while saved < n:
             story = store.get_story(story_id)
-            sections = [Section(s.id, s.text + (f" w{section_id}x{saved}"
-                                                if s.id == section_id else ""))
-                        for s in story.sections]
+            sections = [
+                Section(s.id, s.text + (f" w{section_id}x{saved}" if s.id == section_id else ""))
+                for s in story.sections
+            ]
             try:
                 store.replace_sections(story_id, sections, expected_version=story.version)
                 saved += 1
@@ -87,8 +94,12 @@ def story(tmp_path):
     path = tmp_path / "shared.sqlite3"
     with Store(path) as store:
         project = store.create_project("Class 4B")
-        story_id = store.add_story(project, "The Mill", "A.\n\nB.\n\nC.",
-                                   [Section(1, "A."), Section(2, "B."), Section(3, "C.")])
+        story_id = store.add_story(
+            project,
+            "The Mill",
+            "A.\n\nB.\n\nC.",
+            [Section(1, "A."), Section(2, "B."), Section(3, "C.")],
+        )
     return path, project, story_id
 
 
@@ -96,8 +107,12 @@ def test_threads_sharing_one_store_lose_nothing(story):
     path, _, story_id = story
     store = Store(path)
     results: list[tuple[int, list[str]]] = []
-    workers = [threading.Thread(target=lambda t=t: results.append(
-        _save_items(store, story_id, f"thread{t}", SAVES))) for t in range(THREADS)]
+    workers = [
+        threading.Thread(
+            target=lambda t=t: results.append(_save_items(store, story_id, f"thread{t}", SAVES))
+        )
+        for t in range(THREADS)
+    ]
     for w in workers:
         w.start()
     for w in workers:
@@ -115,15 +130,20 @@ def test_processes_and_threads_on_one_project_lose_nothing(story):
     path, _, story_id = story
     with _pool(PROCESSES) as pool:
         start_at = time.time() + 3  # after every process has started
-        pending = [pool.apply_async(_process_items,
-                                    (str(path), story_id, f"proc{p}", SAVES, start_at))
-                   for p in range(PROCESSES)]
+        pending = [
+            pool.apply_async(_process_items, (str(path), story_id, f"proc{p}", SAVES, start_at))
+            for p in range(PROCESSES)
+        ]
         _start_together(start_at)
         # ...while this process's threads write to the same story too.
         local = Store(path)
         results = []
-        threads = [threading.Thread(target=lambda t=t: results.append(
-            _save_items(local, story_id, f"thread{t}", SAVES))) for t in range(2)]
+        threads = [
+            threading.Thread(
+                target=lambda t=t: results.append(_save_items(local, story_id, f"thread{t}", SAVES))
+            )
+            for t in range(2)
+        ]
         for t in threads:
             t.start()
         results += [p.get(timeout=300) for p in pending]
@@ -140,20 +160,30 @@ def test_settings_written_by_two_processes_are_all_kept(story):
     path, project, _ = story
     with _pool(2) as pool:
         start_at = time.time() + 3
-        done = pool.starmap(_process_settings, [(str(path), project, tag, 150, start_at)
-                                                for tag in ("alice-tab", "bob-tab")])
+        done = pool.starmap(
+            _process_settings,
+            [(str(path), project, tag, 150, start_at) for tag in ("alice-tab", "bob-tab")],
+        )
     settings = Store(path).get_project(project).settings
     assert sum(done) == 300
-    assert sum(1 for key in settings if key.endswith(tuple(f"-{i}" for i in range(150)))
-               and key.split("-")[0] in ("alice", "bob")) == 300
+    assert (
+        sum(
+            1
+            for key in settings
+            if key.endswith(tuple(f"-{i}" for i in range(150)))
+            and key.split("-")[0] in ("alice", "bob")
+        )
+        == 300
+    )
 
 
 def test_section_edits_from_two_processes_all_survive(story):
     path, _, story_id = story
     with _pool(2) as pool:
         start_at = time.time() + 3
-        results = pool.starmap(_process_sections, [(str(path), story_id, s, 40, start_at)
-                                                   for s in (1, 2)])
+        results = pool.starmap(
+            _process_sections, [(str(path), story_id, s, 40, start_at) for s in (1, 2)]
+        )
     sections = {s.id: s.text for s in Store(path).get_story(story_id).sections}
     for section_id in (1, 2):
         words = sections[section_id].split()[1:]

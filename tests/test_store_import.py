@@ -41,8 +41,7 @@ def _projects(home) -> dict[str, tuple[int, int]]:
         for project in store.list_projects():
             assert project.name not in out, f"{project.name} imported twice"
             stories = store.list_stories(project.id)
-            out[project.name] = (len(stories),
-                                 sum(len(store.list_items(s.id)) for s in stories))
+            out[project.name] = (len(stories), sum(len(store.list_items(s.id)) for s in stories))
         return out
 
 
@@ -50,8 +49,13 @@ def test_kill_9_mid_import_then_rerun_gives_one_whole_copy(tmp_path, monkeypatch
     data = write_fixture(tmp_path / "ftqa")
     home = tmp_path / "home"
     env = {**os.environ, "QG_STUDIO_HOME": str(home)}
-    killed = subprocess.run([sys.executable, "-c", KILLED_IMPORT, str(data)], env=env,
-                            capture_output=True, text=True, timeout=120)
+    killed = subprocess.run(
+        [sys.executable, "-c", KILLED_IMPORT, str(data)],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     after_kill = _projects(home)
     assert len(after_kill) == 1  # the first story, whole; nothing of the second

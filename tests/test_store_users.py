@@ -20,8 +20,13 @@ from qg_studio.store import (
 
 
 def _item(question="Who found the fox?"):
-    return QAItem(question=question, answers=["Elsa"], element="character",
-                  explicitness="explicit", sections=[1])
+    return QAItem(
+        question=question,
+        answers=["Elsa"],
+        element="character",
+        explicitness="explicit",
+        sections=[1],
+    )
 
 
 @pytest.fixture
@@ -41,11 +46,16 @@ def test_a_user_sees_and_changes_only_their_own_projects(alice):
     assert bob.list_projects() == []
     assert [p.name for p in alice.list_projects()] == ["Class 4B (private)"]
     attempts = [
-        lambda: bob.get_project(project), lambda: bob.find_project(str(project)),
-        lambda: bob.find_project("Class 4B (private)"), lambda: bob.list_stories(project),
-        lambda: bob.latest_story(project), lambda: bob.get_story(story_id),
-        lambda: bob.list_items(story_id), lambda: bob.get_item(item_id),
-        lambda: bob.history(story_id), lambda: bob.undo(story_id, "bob"),
+        lambda: bob.get_project(project),
+        lambda: bob.find_project(str(project)),
+        lambda: bob.find_project("Class 4B (private)"),
+        lambda: bob.list_stories(project),
+        lambda: bob.latest_story(project),
+        lambda: bob.get_story(story_id),
+        lambda: bob.list_items(story_id),
+        lambda: bob.get_item(item_id),
+        lambda: bob.history(story_id),
+        lambda: bob.undo(story_id, "bob"),
         lambda: bob.update_item(item_id, "bob", question="Mine now?"),
         lambda: bob.move_item(item_id, 0, "bob"),
         lambda: bob.delete_items(story_id, [item_id], "bob"),
@@ -53,8 +63,10 @@ def test_a_user_sees_and_changes_only_their_own_projects(alice):
         lambda: bob.add_story(project, "Extra", "B.", [Section(1, "B.")]),
         lambda: bob.replace_sections(story_id, [Section(1, "Gone.")]),
         lambda: bob.update_settings(project, grade_band="K-2"),
-        lambda: bob.rename_project(project, "Bob's"), lambda: bob.rename_story(story_id, "X"),
-        lambda: bob.delete_story(story_id), lambda: bob.delete_project(project),
+        lambda: bob.rename_project(project, "Bob's"),
+        lambda: bob.rename_story(story_id, "X"),
+        lambda: bob.delete_story(story_id),
+        lambda: bob.delete_project(project),
     ]
     for attempt in attempts:
         with pytest.raises(StoreError, match=r"^no (project|story|question item)"):
@@ -71,7 +83,9 @@ def test_history_records_the_signed_in_user(alice):
     [item_id] = alice.add_items(story_id, [_item()], actor="t5-small")
     alice.update_item(item_id, "alice@school.org", question="Who freed the fox?")
     assert [(h["user"], h["actor"], h["action"]) for h in alice.history(story_id)] == [
-        ("alice", "t5-small", "create"), ("alice", "alice@school.org", "edit")]
+        ("alice", "t5-small", "create"),
+        ("alice", "alice@school.org", "edit"),
+    ]
 
 
 def test_undo_is_per_user_and_per_project(alice):
@@ -135,11 +149,15 @@ def test_a_stale_section_edit_is_refused_with_a_message(alice):
     _, story_id = _story(alice)
     opened_by_me = alice.get_story(story_id)
     opened_by_other = alice.get_story(story_id)
-    alice.replace_sections(story_id, [Section(1, "The other teacher's text.")],
-                           expected_version=opened_by_other.version)
+    alice.replace_sections(
+        story_id,
+        [Section(1, "The other teacher's text.")],
+        expected_version=opened_by_other.version,
+    )
     with pytest.raises(StaleEditError, match="changed by someone else since you opened it"):
-        alice.replace_sections(story_id, [Section(1, "My text.")],
-                               expected_version=opened_by_me.version)
+        alice.replace_sections(
+            story_id, [Section(1, "My text.")], expected_version=opened_by_me.version
+        )
     assert alice.get_story(story_id).text == "The other teacher's text."
 
 
@@ -175,7 +193,10 @@ def test_an_old_database_is_carried_to_the_local_user(tmp_path):
     assert local.version == SCHEMA_VERSION
     [project] = local.list_projects()
     assert (project.name, project.owner, project.settings) == (
-        "Grade 4 fables", LOCAL_USER, {"grade_band": "3-5"})
+        "Grade 4 fables",
+        LOCAL_USER,
+        {"grade_band": "3-5"},
+    )
     assert local.as_user("alice").list_projects() == []
     assert [h["user"] for h in local.history(1)] == [LOCAL_USER, LOCAL_USER]
     # Item 9 was deleted before the migration: its id stays taken, and undo brings it back.

@@ -43,8 +43,11 @@ def test_title_line_is_not_part_of_the_first_section(story_text):
 
 def test_run_of_dialogue_paragraphs_stays_in_one_section(story_text):
     sections = section_story(story_text)
-    lines = ['"Please help me," said the fox.', '"I have nothing to give you," said Elsa',
-             '"You may need more than you think," said the fox.']
+    lines = [
+        '"Please help me," said the fox.',
+        '"I have nothing to give you," said Elsa',
+        '"You may need more than you think," said the fox.',
+    ]
     holders = {next(s.id for s in sections if line in s.text) for line in lines}
     assert len(holders) == 1
 
@@ -52,8 +55,10 @@ def test_run_of_dialogue_paragraphs_stays_in_one_section(story_text):
 def test_cut_falls_before_a_time_shift(story_text):
     sections = section_story(story_text)
     starts = [s.text.split(".")[0] for s in sections]
-    assert any(start.startswith(("The next morning", "After three days", "That night",
-                                 "On her way home")) for start in starts)
+    assert any(
+        start.startswith(("The next morning", "After three days", "That night", "On her way home"))
+        for start in starts
+    )
 
 
 def test_long_paragraph_is_split_at_a_sentence_boundary():
@@ -67,25 +72,32 @@ def test_long_paragraph_is_split_at_a_sentence_boundary():
 
 
 def test_short_story_is_one_section():
-    text = ("A hen found a grain of wheat. She planted it, and it grew tall. The cat, "
-            "the dog and the duck would not help her, so she ate the bread alone.")
+    text = (
+        "A hen found a grain of wheat. She planted it, and it grew tall. The cat, "
+        "the dog and the duck would not help her, so she ate the bread alone."
+    )
     sections = section_story(text)
     assert len(sections) == 1 and sections[0].text == text
 
 
 @pytest.mark.parametrize("newline", ["\r\n", "\r", "\n"])
 def test_any_line_endings_curly_quotes_and_stray_spaces(newline):
-    text = newline.join(["  \u201cHello,\u201d   said the fox.  ", "", "The crow\u2019s song was loud."])
+    text = newline.join(
+        ["  \u201cHello,\u201d   said the fox.  ", "", "The crow\u2019s song was loud."]
+    )
     story = parse_story(text)
     assert story.paragraphs == ['"Hello," said the fox.', "The crow's song was loud."]
 
 
 def test_hard_wrapped_lines_are_joined_into_paragraphs():
-    text = ("The old man walked slowly to the\nriver, where he sat down on a\nstone and "
-            "waited.\n\nThe sun went down.")
+    text = (
+        "The old man walked slowly to the\nriver, where he sat down on a\nstone and "
+        "waited.\n\nThe sun went down."
+    )
     assert parse_story(text).paragraphs == [
         "The old man walked slowly to the river, where he sat down on a stone and waited.",
-        "The sun went down."]
+        "The sun went down.",
+    ]
 
 
 @pytest.mark.parametrize("encoding", ["utf-8", "utf-16", "cp1252", "utf-8-sig"])
@@ -107,11 +119,18 @@ def test_docx_upload(tmp_path):
     assert load_story_file(path) == "The Fox\n\nOnce upon a time a fox lived in a wood."
 
 
-@pytest.mark.parametrize("text, message", [
-    ("", "empty"), ("   \n\t \n", "empty"),
-    ("Le renard est parti dans la forêt avec son ami le corbeau pour chercher du "
-     "fromage et du pain, mais ils ne trouvèrent rien.", "English"),
-])
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("", "empty"),
+        ("   \n\t \n", "empty"),
+        (
+            "Le renard est parti dans la forêt avec son ami le corbeau pour chercher du "
+            "fromage et du pain, mais ils ne trouvèrent rien.",
+            "English",
+        ),
+    ],
+)
 def test_bad_text_gets_a_plain_message(text, message):
     with pytest.raises(StoryInputError, match=message):
         section_story(text)
@@ -152,13 +171,15 @@ def test_readability_figures_and_flags(story_text):
     sections = section_story(story_text)
     report = grade_sections(sections, "K-1")
     assert report.story.words == sum(s.words for s in sections)
-    assert all(s.readability is not None and s.verdict in ("below", "in", "above")
-               for s in sections)
-    assert report.verdict == "above" and any("above the target band" in w
-                                             for w in report.warnings)
-    hard = ("Notwithstanding considerable institutional heterogeneity, contemporary "
-            "epistemological frameworks systematically underestimate the multidimensional "
-            "ramifications of socioeconomic stratification. ") * 8
+    assert all(
+        s.readability is not None and s.verdict in ("below", "in", "above") for s in sections
+    )
+    assert report.verdict == "above" and any("above the target band" in w for w in report.warnings)
+    hard = (
+        "Notwithstanding considerable institutional heterogeneity, contemporary "
+        "epistemological frameworks systematically underestimate the multidimensional "
+        "ramifications of socioeconomic stratification. "
+    ) * 8
     report = grade_sections(section_story(hard), "6-8")
     assert report.story.grade >= 10
     assert any("above what QG Studio was built for" in w for w in report.warnings)
@@ -172,6 +193,5 @@ def test_merge_and_split_keep_the_text_and_renumber(story_text):
     assert [s.id for s in merged] == list(range(1, len(merged) + 1))
     split = split_section(merged, 1)
     assert len(split) == len(sections)
-    assert " ".join(s.text for s in split).split() == " ".join(
-        s.text for s in sections).split()
+    assert " ".join(s.text for s in split).split() == " ".join(s.text for s in sections).split()
     assert _sentences_intact("", split)

@@ -15,12 +15,18 @@ from qg_studio.tagging import Tag, tag, tag_many
 from qg_studio.tagging.model import DEFAULT_MODEL, MODEL_ENV, load_model
 
 SECTIONS = [
-    Section(1, "Once upon a time a poor miller lived by the river with his three sons. "
-               "One morning the youngest son found a golden key under the old oak tree. "
-               "He ran home and showed it to his father."),
-    Section(2, "The father turned the key over in his hands. That night a little grey fox "
-               "knocked at the door and asked for the key, because it opened the fox's "
-               "own house deep in the forest."),
+    Section(
+        1,
+        "Once upon a time a poor miller lived by the river with his three sons. "
+        "One morning the youngest son found a golden key under the old oak tree. "
+        "He ran home and showed it to his father.",
+    ),
+    Section(
+        2,
+        "The father turned the key over in his hands. That night a little grey fox "
+        "knocked at the door and asked for the key, because it opened the fox's "
+        "own house deep in the forest.",
+    ),
 ]
 
 TYPICAL = [
@@ -66,16 +72,16 @@ def test_rules_tag_the_same_forms_when_the_model_file_is_missing(no_model, quest
 
 
 def test_span_answer_in_the_sections_is_explicit(shipped):
-    result = tag("What did the youngest son find under the old oak tree?", "a golden key",
-                 SECTIONS)
+    result = tag("What did the youngest son find under the old oak tree?", "a golden key", SECTIONS)
     assert result.explicitness == Explicitness.EXPLICIT
     assert result.explicitness_confidence > 0.9
 
 
 def test_answer_absent_from_the_sections_is_implicit(shipped):
     feeling = tag("How did the father feel when he saw the key?", "proud and happy", SECTIONS)
-    reason = tag("Why did the son run home?", "He wanted his father to see what he found.",
-                 SECTIONS)
+    reason = tag(
+        "Why did the son run home?", "He wanted his father to see what he found.", SECTIONS
+    )
     assert feeling.explicitness == Explicitness.IMPLICIT
     assert reason.explicitness == Explicitness.IMPLICIT
 
@@ -89,8 +95,9 @@ def test_the_same_question_changes_with_its_evidence(shipped):
 
 
 def test_typed_question_without_answer_or_sections(shipped):
-    assert tag("How did the princess feel when the frog spoke?").explicitness == \
-        Explicitness.IMPLICIT
+    assert (
+        tag("How did the princess feel when the frog spoke?").explicitness == Explicitness.IMPLICIT
+    )
     assert tag("Where did the miller live?").explicitness == Explicitness.EXPLICIT
     # An answer without sections still counts: a one-word feeling is rarely a quote.
     with_answer = tag("How did the father feel when he saw the key?", "happy")
@@ -100,8 +107,10 @@ def test_typed_question_without_answer_or_sections(shipped):
 def test_rules_use_the_span_test_when_answer_and_sections_are_known(no_model):
     explicit = tag("What did the son find?", "a golden key", SECTIONS)
     implicit = tag("What did the son find?", "a treasure", SECTIONS)
-    assert (explicit.explicitness, implicit.explicitness) == (Explicitness.EXPLICIT,
-                                                              Explicitness.IMPLICIT)
+    assert (explicit.explicitness, implicit.explicitness) == (
+        Explicitness.EXPLICIT,
+        Explicitness.IMPLICIT,
+    )
 
 
 @pytest.mark.parametrize("source", ["model", "rules"])
@@ -148,48 +157,106 @@ def test_tag_many_matches_tag_and_accepts_shared_or_per_question_sections(shippe
 
 
 def test_blank_answer_counts_as_unknown(shipped):
-    assert tag("Where did the miller live?", "  ", SECTIONS).to_dict() == \
-        tag("Where did the miller live?").to_dict()
+    assert (
+        tag("Where did the miller live?", "  ", SECTIONS).to_dict()
+        == tag("Where did the miller live?").to_dict()
+    )
 
 
 # ------------------------------------------------------------- FairytaleQA-layout fixture
 
-_QUESTION_HEADER = ["question_id", "local-or-sum", "cor_section", "attribute1", "attribute2",
-                    "question", "ex-or-im1", "answer1", "answer2", "answer3", "ex-or-im2",
-                    "answer4", "answer5", "answer6"]
+_QUESTION_HEADER = [
+    "question_id",
+    "local-or-sum",
+    "cor_section",
+    "attribute1",
+    "attribute2",
+    "question",
+    "ex-or-im1",
+    "answer1",
+    "answer2",
+    "answer3",
+    "ex-or-im2",
+    "answer4",
+    "answer5",
+    "answer6",
+]
 
 
-def _write_story(root: Path, split: str, name: str, sections: list[str],
-                 questions: list[tuple[str, str, str, str, str]]) -> None:
+def _write_story(
+    root: Path,
+    split: str,
+    name: str,
+    sections: list[str],
+    questions: list[tuple[str, str, str, str, str]],
+) -> None:
     (root / "section-stories" / split).mkdir(parents=True, exist_ok=True)
     (root / "questions" / split).mkdir(parents=True, exist_ok=True)
-    with open(root / "section-stories" / split / f"{name}-story.csv", "w", newline="",
-              encoding="utf-8") as fh:
+    with open(
+        root / "section-stories" / split / f"{name}-story.csv", "w", newline="", encoding="utf-8"
+    ) as fh:
         writer = csv.writer(fh)
         writer.writerow(["section", "text"])
         for i, text in enumerate(sections, 1):
             writer.writerow([i, text])
-    with open(root / "questions" / split / f"{name}-questions.csv", "w", newline="",
-              encoding="utf-8") as fh:
+    with open(
+        root / "questions" / split / f"{name}-questions.csv", "w", newline="", encoding="utf-8"
+    ) as fh:
         writer = csv.writer(fh)
         writer.writerow(_QUESTION_HEADER)
         for i, (cor, element, question, explicitness, answer) in enumerate(questions, 1):
-            writer.writerow([i, "local", cor, element, "", question, explicitness, answer,
-                             "", "", "", "", "", ""])
+            writer.writerow(
+                [
+                    i,
+                    "local",
+                    cor,
+                    element,
+                    "",
+                    question,
+                    explicitness,
+                    answer,
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                    "",
+                ]
+            )
 
 
 FIXTURE_QUESTIONS = [
     ("1", "character", "Who found the golden key?", "explicit", "the youngest son"),
     ("1", "setting", "Where did the miller live?", "explicit", "by the river"),
-    ("1", "action", "What did the youngest son do after he found the key?", "explicit",
-     "ran home and showed it to his father"),
+    (
+        "1",
+        "action",
+        "What did the youngest son do after he found the key?",
+        "explicit",
+        "ran home and showed it to his father",
+    ),
     ("1", "feeling", "How did the father feel when he saw the key?", "implicit", "proud"),
-    ("2", "causal relationship", "Why did the fox ask for the key?", "explicit",
-     "it opened the fox's own house deep in the forest"),
-    ("2", "outcome resolution", "What happened after the father turned the key over?",
-     "explicit", "a little grey fox knocked at the door"),
-    ("1,2", "prediction", "What will the fox do when he gets the key back?", "implicit",
-     "He will give the key back to the fox."),
+    (
+        "2",
+        "causal relationship",
+        "Why did the fox ask for the key?",
+        "explicit",
+        "it opened the fox's own house deep in the forest",
+    ),
+    (
+        "2",
+        "outcome resolution",
+        "What happened after the father turned the key over?",
+        "explicit",
+        "a little grey fox knocked at the door",
+    ),
+    (
+        "1,2",
+        "prediction",
+        "What will the fox do when he gets the key back?",
+        "implicit",
+        "He will give the key back to the fox.",
+    ),
 ]
 
 
@@ -235,8 +302,9 @@ def test_train_tagger_writes_a_model_that_tags(tmp_path, monkeypatch, capsys):
     root = tmp_path / "ftqa"
     # Two stories, each question twice reworded, so that features pass the count cut.
     texts = [s.text for s in SECTIONS]
-    doubled = FIXTURE_QUESTIONS + [(c, e, q.replace("the ", "that ", 1), x, a)
-                                   for c, e, q, x, a in FIXTURE_QUESTIONS]
+    doubled = FIXTURE_QUESTIONS + [
+        (c, e, q.replace("the ", "that ", 1), x, a) for c, e, q, x, a in FIXTURE_QUESTIONS
+    ]
     _write_story(root, "train", "miller-and-fox", texts, doubled)
     _write_story(root, "train", "miller-and-fox-again", texts, doubled)
     out = tmp_path / "model"
@@ -260,8 +328,9 @@ def test_train_tagger_without_train_split_is_user_error(tmp_path, capsys):
 # ------------------------------------------------------------- the real data (skipped without it)
 
 SHARED = Path(__file__).resolve().parents[1].parent / "shared" / "data" / "fairytaleqa"
-needs_shared = pytest.mark.skipif(not (SHARED / "questions" / "val").is_dir(),
-                                  reason="../shared/data/fairytaleqa is absent")
+needs_shared = pytest.mark.skipif(
+    not (SHARED / "questions" / "val").is_dir(), reason="../shared/data/fairytaleqa is absent"
+)
 
 
 @pytest.mark.shared
@@ -281,8 +350,10 @@ def test_train_tagger_reproduces_the_shipped_model(shipped, tmp_path, capsys):
     import numpy as np
 
     assert main(["train", "tagger", "--data", str(SHARED), "--out", str(tmp_path)]) == 0
-    with np.load(DEFAULT_MODEL, allow_pickle=False) as old, \
-            np.load(tmp_path / "tagger.npz", allow_pickle=False) as new:
+    with (
+        np.load(DEFAULT_MODEL, allow_pickle=False) as old,
+        np.load(tmp_path / "tagger.npz", allow_pickle=False) as new,
+    ):
         assert sorted(old.files) == sorted(new.files)
         for key in old.files:
             if old[key].dtype.kind == "f":

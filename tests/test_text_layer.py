@@ -45,8 +45,12 @@ def test_only_the_text_layer_cuts_sentences_with_a_regex():
     found = []
     for path in FILES:
         for node in ast.walk(_tree(path)):
-            if isinstance(node, ast.Constant) and isinstance(node.value, str) \
-                    and "[.!?]" in node.value and _rel(path) not in SENTENCE_RULE_HOMES:
+            if (
+                isinstance(node, ast.Constant)
+                and isinstance(node.value, str)
+                and "[.!?]" in node.value
+                and _rel(path) not in SENTENCE_RULE_HOMES
+            ):
                 found.append(f"{_rel(path)}:{node.lineno}")
     assert not found, f"a sentence rule outside qg_studio/nlp.py: {found}"
 
@@ -54,8 +58,9 @@ def test_only_the_text_layer_cuts_sentences_with_a_regex():
 def test_the_check_sees_a_sentence_regex(tmp_path):
     sample = tmp_path / "x.py"
     sample.write_text('import re\n_S = re.compile(r"(?<=[.!?])\\s+")\n', encoding="utf-8")
-    assert any(isinstance(n, ast.Constant) and "[.!?]" in str(n.value)
-               for n in ast.walk(_tree(sample)))
+    assert any(
+        isinstance(n, ast.Constant) and "[.!?]" in str(n.value) for n in ast.walk(_tree(sample))
+    )
 
 
 def test_no_module_keeps_its_own_stop_words_stemmer_or_answer_kind():
@@ -65,18 +70,26 @@ def test_no_module_keeps_its_own_stop_words_stemmer_or_answer_kind():
         for node in ast.walk(_tree(path)):
             if isinstance(node, ast.Assign):
                 for target in node.targets:
-                    if isinstance(target, ast.Name) and "STOP" in target.id.upper() \
-                            and isinstance(node.value, (ast.Set, ast.Call, ast.List)) \
-                            and not (isinstance(node.value, ast.Call)
-                                     and getattr(node.value.func, "id", "") == "stop_words"):
+                    if (
+                        isinstance(target, ast.Name)
+                        and "STOP" in target.id.upper()
+                        and isinstance(node.value, (ast.Set, ast.Call, ast.List))
+                        and not (
+                            isinstance(node.value, ast.Call)
+                            and getattr(node.value.func, "id", "") == "stop_words"
+                        )
+                    ):
                         stop_sets.append(f"{rel}:{node.lineno}")
             elif isinstance(node, ast.FunctionDef):
                 if "stem" in node.name and rel != "qg_studio/nlp.py":
                     stemmers.append(f"{rel}:{node.name}")
                 if node.name == "answer_kind" and rel != "qg_studio/answer_kind.py":
                     kinds.append(rel)
-            elif isinstance(node, ast.ImportFrom) and node.module == "spacy.lang.en.stop_words" \
-                    and rel != "qg_studio/nlp.py":
+            elif (
+                isinstance(node, ast.ImportFrom)
+                and node.module == "spacy.lang.en.stop_words"
+                and rel != "qg_studio/nlp.py"
+            ):
                 spacy_stop.append(rel)
     assert not stop_sets, f"stop-word lists outside nlp.stop_words: {stop_sets}"
     assert not stemmers, f"stemmers outside nlp.stem: {stemmers}"
@@ -85,8 +98,11 @@ def test_no_module_keeps_its_own_stop_words_stemmer_or_answer_kind():
 
 
 def test_one_formula_guard():
-    homes = [_rel(p) for p in FILES if re.search(r"^FORMULA_STARTS\s*=", p.read_text(
-        encoding="utf-8"), re.M)]
+    homes = [
+        _rel(p)
+        for p in FILES
+        if re.search(r"^FORMULA_STARTS\s*=", p.read_text(encoding="utf-8"), re.M)
+    ]
     assert homes == ["qg_studio/export/safety.py"]
 
 
@@ -94,7 +110,11 @@ def test_sentences_keep_closing_quotes_and_split_paragraphs():
     text = 'The fox ran. "Stop!" cried the hen.\n\nThen all was quiet'
     spans = nlp.sentences(text)
     assert [text[a:b] for a, b in spans] == [
-        "The fox ran.", '"Stop!"', "cried the hen.", "Then all was quiet"]
+        "The fox ran.",
+        '"Stop!"',
+        "cried the hen.",
+        "Then all was quiet",
+    ]
     assert nlp.sentence_start(text, text.index("hen")) == text.index("cried")
 
 
@@ -113,12 +133,13 @@ def test_answer_kind_from_question_and_from_answer():
     assert answer_kind(answer="Yes, she will", explicitness="implicit") is AnswerKind.YESNO
     assert answer_kind(answer="no one came", explicitness="explicit") is AnswerKind.EXTRACTIVE
     # With the text: an explicit answer that is not in it is written, not copied.
-    assert answer_kind(answer="a red cart", explicitness="explicit",
-                       text="The fox ran off.") is AnswerKind.ABSTRACTIVE
+    assert (
+        answer_kind(answer="a red cart", explicitness="explicit", text="The fox ran off.")
+        is AnswerKind.ABSTRACTIVE
+    )
 
 
-DATA_FILES = sorted(p for p in (PACKAGE / "resources").iterdir()
-                    if p.suffix in (".txt", ".json"))
+DATA_FILES = sorted(p for p in (PACKAGE / "resources").iterdir() if p.suffix in (".txt", ".json"))
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)
@@ -129,8 +150,9 @@ def test_every_data_file_loads_and_ships(path):
         assert resources.text(path.name).strip()
     package_data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     globs = package_data["tool"]["setuptools"]["package-data"]["qg_studio"]
-    assert any(fnmatch.fnmatch(f"resources/{path.name}", g) for g in globs), \
+    assert any(fnmatch.fnmatch(f"resources/{path.name}", g) for g in globs), (
         f"{path.name} would not install: add it to [tool.setuptools.package-data]"
+    )
 
 
 def test_the_lexicons_hold_what_the_engines_rely_on():

@@ -21,26 +21,39 @@ class Answer:
     note: str = ""  # e.g. "fallback: no shipped model found"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"answers": list(self.answers), "answer_kind": str(self.answer_kind),
-                "explicit": self.explicit, "evidence": [e.to_dict() for e in self.evidence],
-                "sections": list(self.sections), "confidence": self.confidence,
-                "engine": self.engine, "note": self.note}
+        return {
+            "answers": list(self.answers),
+            "answer_kind": str(self.answer_kind),
+            "explicit": self.explicit,
+            "evidence": [e.to_dict() for e in self.evidence],
+            "sections": list(self.sections),
+            "confidence": self.confidence,
+            "engine": self.engine,
+            "note": self.note,
+        }
 
 
 @runtime_checkable
 class Answerer(Protocol):
     name: str
 
-    def answer(self, questions: Sequence[str], sections: Sequence[Section],
-               section_ids: Sequence[Sequence[int] | None] | None = None) -> list[Answer]:
+    def answer(
+        self,
+        questions: Sequence[str],
+        sections: Sequence[Section],
+        section_ids: Sequence[Sequence[int] | None] | None = None,
+    ) -> list[Answer]:
         """Answer a batch of questions about one story; ``section_ids[i]`` narrows question i."""
 
 
-ANSWERERS = Registry("answerer", {
-    "extractive": "qg_studio.answering.extractive:ExtractiveAnswerer",
-    "seq2seq": "qg_studio.answering.seq2seq:UnifiedSeq2SeqAnswerer",
-    "smollm": "qg_studio.answering.causal_lm:CausalLMAnswerer",
-})
+ANSWERERS = Registry(
+    "answerer",
+    {
+        "extractive": "qg_studio.answering.extractive:ExtractiveAnswerer",
+        "seq2seq": "qg_studio.answering.seq2seq:UnifiedSeq2SeqAnswerer",
+        "smollm": "qg_studio.answering.causal_lm:CausalLMAnswerer",
+    },
+)
 
 
 def get_answerer(name: str = "extractive", **options) -> Answerer:

@@ -32,8 +32,12 @@ ROUTE_KEYS = ("yesno", "feeling", "implicit", "explicit")
 LM, SPAN = "smollm", "extractive"
 # Before anything is measured: the model where the answer is not a quotation.
 DEFAULT_ROUTES = {"yesno": LM, "feeling": LM, "implicit": LM, "explicit": SPAN}
-PREFIX = {"yesno": AnswerKind.YESNO, "feeling": AnswerKind.ABSTRACTIVE,
-          "implicit": AnswerKind.ABSTRACTIVE, "explicit": AnswerKind.EXTRACTIVE}
+PREFIX = {
+    "yesno": AnswerKind.YESNO,
+    "feeling": AnswerKind.ABSTRACTIVE,
+    "implicit": AnswerKind.ABSTRACTIVE,
+    "explicit": AnswerKind.EXTRACTIVE,
+}
 
 
 def route_keys(questions: Sequence[str], sections: Sequence[Sequence[Section]]) -> list[str]:
@@ -61,9 +65,16 @@ class CausalLMAnswerer:
 
     name = ENGINE
 
-    def __init__(self, model: str | None = None, device: str | None = None,
-                 routes: dict[str, str] | None = None, batch_size: int = 16,
-                 max_new_tokens: int = 24, base: str | None = None, **_ignored: Any):
+    def __init__(
+        self,
+        model: str | None = None,
+        device: str | None = None,
+        routes: dict[str, str] | None = None,
+        batch_size: int = 16,
+        max_new_tokens: int = 24,
+        base: str | None = None,
+        **_ignored: Any,
+    ):
         from qg_studio.causal_lm import LMDecode, load_adapter, read_val, resolve_adapter
 
         self.loaded = load_adapter(model, device, base)
@@ -74,8 +85,12 @@ class CausalLMAnswerer:
         self.batch_size = batch_size
         self._span = None
 
-    def answer(self, questions: Sequence[str], sections: Sequence[Section],
-               section_ids: Sequence[Sequence[int] | None] | None = None) -> list[Answer]:
+    def answer(
+        self,
+        questions: Sequence[str],
+        sections: Sequence[Section],
+        section_ids: Sequence[Sequence[int] | None] | None = None,
+    ) -> list[Answer]:
         from qg_studio.answering.extractive import QuestionError
 
         questions = [" ".join(str(q).split()) for q in questions]
@@ -91,8 +106,9 @@ class CausalLMAnswerer:
         results: list[Answer | None] = [None] * len(questions)
         span = [i for i, k in enumerate(keys) if self.routes.get(k) == SPAN]
         if span:
-            replies = self.span_answerer().answer([questions[i] for i in span], sections,
-                                                  [[s.id for s in chosen[i]] for i in span])
+            replies = self.span_answerer().answer(
+                [questions[i] for i in span], sections, [[s.id for s in chosen[i]] for i in span]
+            )
             for i, reply in zip(span, replies):
                 results[i] = reply
         yesno = [i for i, k in enumerate(keys) if results[i] is None and k == "yesno"]
@@ -121,8 +137,10 @@ class CausalLMAnswerer:
             for i, ids in zip(missing, found):
                 wanted[i] = ids
         # Read in story order, as the model was trained on cor_section texts.
-        return [[by_id[j] for j in sorted(set(ids or [])) if j in by_id] or sections[:1]
-                for ids in wanted]
+        return [
+            [by_id[j] for j in sorted(set(ids or [])) if j in by_id] or sections[:1]
+            for ids in wanted
+        ]
 
     def prompt(self, question: str, sections: list[Section], key: str) -> str:
         """The model's input for one question of kind ``key`` about ``sections``."""
@@ -132,17 +150,24 @@ class CausalLMAnswerer:
         from qg_studio.causal_lm import choice_scores
 
         prompts = [self.prompt(questions[i], chosen[i], "yesno") for i in rows]
-        for i, (yes, no) in zip(rows, choice_scores(self.loaded, prompts, ("yes", "no"),
-                                                    self.batch_size)):
+        for i, (yes, no) in zip(
+            rows, choice_scores(self.loaded, prompts, ("yes", "no"), self.batch_size)
+        ):
             import math
 
             p_yes = 1.0 / (1.0 + math.exp(no - yes))  # the choice between the two only
             reply = "Yes" if p_yes >= 0.5 else "No"
             evidence = best_sentence(questions[i], chosen[i])
             # The key says "Yes"/"No"; the evidence sentence says why, beside it.
-            results[i] = Answer([reply], AnswerKind.YESNO, [evidence] if evidence else [],
-                                explicit=False, confidence=round(max(p_yes, 1 - p_yes), 4),
-                                sections=[s.id for s in chosen[i]], engine=self.name)
+            results[i] = Answer(
+                [reply],
+                AnswerKind.YESNO,
+                [evidence] if evidence else [],
+                explicit=False,
+                confidence=round(max(p_yes, 1 - p_yes), 4),
+                sections=[s.id for s in chosen[i]],
+                engine=self.name,
+            )
 
     def _write(self, rows, questions, chosen, keys, results) -> None:
         from qg_studio.causal_lm import generate
@@ -152,19 +177,30 @@ class CausalLMAnswerer:
         for i, options in zip(rows, outputs):
             text, confidence = options[0]
             text = text.strip().rstrip(".").strip()
-            evidence = next((ev for ev in (Evidence.find(s, text) for s in chosen[i]) if ev),
-                            None) if text else None
+            evidence = (
+                next((ev for ev in (Evidence.find(s, text) for s in chosen[i]) if ev), None)
+                if text
+                else None
+            )
             explicit = evidence is not None and keys[i] == "explicit"
             if evidence is not None:
                 text = evidence.text  # the story's own casing, not the lower-cased output
             else:
                 evidence = best_sentence(f"{questions[i]} {text}", chosen[i])
             kind = PREFIX[keys[i]]
-            note = "" if explicit else "the answer is inferred; the evidence is the closest sentence"
-            results[i] = Answer([text] if text else [], kind, [evidence] if evidence else [],
-                                explicit=explicit, confidence=round(confidence, 4),
-                                sections=[s.id for s in chosen[i]], engine=self.name,
-                                note=note if text else "the model gave no answer")
+            note = (
+                "" if explicit else "the answer is inferred; the evidence is the closest sentence"
+            )
+            results[i] = Answer(
+                [text] if text else [],
+                kind,
+                [evidence] if evidence else [],
+                explicit=explicit,
+                confidence=round(confidence, 4),
+                sections=[s.id for s in chosen[i]],
+                engine=self.name,
+                note=note if text else "the model gave no answer",
+            )
 
 
 def best_sentence(query: str, sections: Sequence[Section]) -> Evidence | None:
@@ -172,8 +208,7 @@ def best_sentence(query: str, sections: Sequence[Section]) -> Evidence | None:
     spans = [(s, a, b) for s in sections for a, b in sentences(s.text)]
     if not spans:
         return None
-    scores = bm25_scores(content_words(query),
-                         [content_words(s.text[a:b]) for s, a, b in spans])
+    scores = bm25_scores(content_words(query), [content_words(s.text[a:b]) for s, a, b in spans])
     s, a, b = spans[max(range(len(spans)), key=lambda j: scores[j])]
     text = s.text[a:b]
     lead = len(text) - len(text.lstrip())

@@ -80,7 +80,7 @@ class _Context:
             a, b, section = min(self.parts, key=lambda p: abs(p[0] - start))
             best = (a, min(b, a + 1), a, section)
         lo, hi, a, section = best
-        return Evidence(section.id, lo - a, hi - a, section.text[lo - a:hi - a])
+        return Evidence(section.id, lo - a, hi - a, section.text[lo - a : hi - a])
 
     def sentence_around(self, start: int, end: int) -> tuple[int, int]:
         for a, b in sentences(self.text):
@@ -110,18 +110,26 @@ def load_span_model(path: str, quantize: bool = False):
     # still but cost 3 points of ROUGE-L on FairytaleQA val, so it is opt-in.
     model = model.float().eval()
     if quantize:
-        model = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear},
-                                                       dtype=torch.qint8)
+        model = torch.ao.quantization.quantize_dynamic(model, {torch.nn.Linear}, dtype=torch.qint8)
     return tokenizer, model, torch
 
 
 class ExtractiveAnswerer:
     name = "extractive"
 
-    def __init__(self, model_dir: str | os.PathLike | None = None, max_length: int = 192,
-                 stride: int = 64, max_windows: int | None = 3, max_sections: int = 2,
-                 batch_size: int = 16, quantize: bool = False, candidates: int = 20,
-                 echo_penalty: float = 2.0, section_margin: float = SECTION_MARGIN):
+    def __init__(
+        self,
+        model_dir: str | os.PathLike | None = None,
+        max_length: int = 192,
+        stride: int = 64,
+        max_windows: int | None = 3,
+        max_sections: int = 2,
+        batch_size: int = 16,
+        quantize: bool = False,
+        candidates: int = 20,
+        echo_penalty: float = 2.0,
+        section_margin: float = SECTION_MARGIN,
+    ):
         self.model_dir = resolve_model_dir(model_dir)
         self.max_length = max_length
         self.stride = stride
@@ -148,8 +156,12 @@ class ExtractiveAnswerer:
 
     # ------------------------------------------------------------------ protocol
 
-    def answer(self, questions: Sequence[str], sections: Sequence[Section],
-               section_ids: Sequence[Sequence[int] | None] | None = None) -> list[Answer]:
+    def answer(
+        self,
+        questions: Sequence[str],
+        sections: Sequence[Section],
+        section_ids: Sequence[Sequence[int] | None] | None = None,
+    ) -> list[Answer]:
         questions = [str(q) for q in questions]
         for q in questions:
             if not q.strip():
@@ -169,8 +181,10 @@ class ExtractiveAnswerer:
             spans = [self._best_sentence(q, c) for q, c in zip(questions, contexts)]
         else:
             spans = self._best_spans(questions, contexts)
-        return [self._reply(q, ids, c, span)
-                for q, ids, c, span in zip(questions, chosen, contexts, spans)]
+        return [
+            self._reply(q, ids, c, span)
+            for q, ids, c, span in zip(questions, chosen, contexts, spans)
+        ]
 
     # ------------------------------------------------------------------ steps
 
@@ -195,9 +209,15 @@ class ExtractiveAnswerer:
         """(start, end, probability) of the best span of each context."""
         tokenizer, model, torch = self._model
         cut = [self._cut_question(tokenizer, q) for q in questions]
-        enc = tokenizer(cut, [c.text for c in contexts], truncation="only_second",
-                        max_length=self.max_length, stride=self.stride,
-                        return_overflowing_tokens=True, return_offsets_mapping=True)
+        enc = tokenizer(
+            cut,
+            [c.text for c in contexts],
+            truncation="only_second",
+            max_length=self.max_length,
+            stride=self.stride,
+            return_overflowing_tokens=True,
+            return_offsets_mapping=True,
+        )
         owner = enc["overflow_to_sample_mapping"]
         best: list[tuple[float, int, int, float]] = [(-1e9, 0, 0, 0.0)] * len(questions)
         keep = self._promising_windows(questions, contexts, enc)
@@ -205,7 +225,7 @@ class ExtractiveAnswerer:
         order = sorted(keep, key=lambda k: len(enc["input_ids"][k]))
         with torch.inference_mode():
             for at in range(0, len(order), self.batch_size):
-                rows = order[at:at + self.batch_size]
+                rows = order[at : at + self.batch_size]
                 width = max(len(enc["input_ids"][k]) for k in rows)
                 ids = torch.zeros((len(rows), width), dtype=torch.long)
                 types = torch.zeros_like(ids)
@@ -219,9 +239,15 @@ class ExtractiveAnswerer:
                 starts = out.start_logits.float()
                 ends = out.end_logits.float()
                 for r, k in enumerate(rows):
-                    span = self._window_span(enc, k, starts[r], ends[r], torch,
-                                             contexts[owner[k]].text,
-                                             question_words[owner[k]])
+                    span = self._window_span(
+                        enc,
+                        k,
+                        starts[r],
+                        ends[r],
+                        torch,
+                        contexts[owner[k]].text,
+                        question_words[owner[k]],
+                    )
                     if span is not None and span[0] > best[owner[k]][0]:
                         best[owner[k]] = span
         return [(s, e, p) for _, s, e, p in best]
@@ -243,13 +269,11 @@ class ExtractiveAnswerer:
                 continue
             texts = []
             for k in windows:
-                spans = [o for o, s in zip(enc["offset_mapping"][k], enc.sequence_ids(k))
-                         if s == 1]
-                texts.append(contexts[i].text[spans[0][0]:spans[-1][1]] if spans else "")
-            scores = bm25_scores(content_words(questions[i]),
-                                 [content_words(t) for t in texts])
+                spans = [o for o, s in zip(enc["offset_mapping"][k], enc.sequence_ids(k)) if s == 1]
+                texts.append(contexts[i].text[spans[0][0] : spans[-1][1]] if spans else "")
+            scores = bm25_scores(content_words(questions[i]), [content_words(t) for t in texts])
             ranked = sorted(range(len(windows)), key=lambda j: -scores[j])
-            keep += [windows[j] for j in ranked[:self.max_windows]]
+            keep += [windows[j] for j in ranked[: self.max_windows]]
         return keep
 
     def _cut_question(self, tokenizer, question: str) -> str:
@@ -258,8 +282,7 @@ class ExtractiveAnswerer:
             return question
         return tokenizer.decode(ids[:MAX_QUESTION_TOKENS])
 
-    def _window_span(self, enc, k, starts, ends, torch, text: str,
-                     question_words: set[str]):
+    def _window_span(self, enc, k, starts, ends, torch, text: str, question_words: set[str]):
         seq = enc.sequence_ids(k)
         ctx = [i for i, s in enumerate(seq) if s == 1]
         if not ctx:
@@ -274,8 +297,9 @@ class ExtractiveAnswerer:
         e_prob = torch.softmax(e_log, 0)
         grid = s_log[lo:hi, None] + e_log[None, lo:hi]
         length = torch.arange(hi - lo)
-        valid = (length[None, :] >= length[:, None]) & \
-                (length[None, :] - length[:, None] < MAX_ANSWER_TOKENS)
+        valid = (length[None, :] >= length[:, None]) & (
+            length[None, :] - length[:, None] < MAX_ANSWER_TOKENS
+        )
         grid = grid.masked_fill(~valid, -1e9).flatten()
         top = torch.topk(grid, min(self.candidates, grid.numel()))
         best = None
@@ -299,14 +323,17 @@ class ExtractiveAnswerer:
         top = scores[j]
         return spans[j][0], spans[j][1], round(min(0.5, top / (top + 5.0)), 3)
 
-    def _reply(self, question: str, ids: list[int], context: _Context,
-               span: tuple[int, int, float]) -> Answer:
+    def _reply(
+        self, question: str, ids: list[int], context: _Context, span: tuple[int, int, float]
+    ) -> Answer:
         start, end, prob = span
         kind = answer_kind(question)
         notes = []
         if self.fallback:
-            notes.append(f"fallback: {self.load_error}; answers are the best-matching "
-                         "sentence (lower quality)")
+            notes.append(
+                f"fallback: {self.load_error}; answers are the best-matching "
+                "sentence (lower quality)"
+            )
         if not is_question(question):
             notes.append("this does not read as a question; answered as a search")
         start, end = _trim(context.text, start, end)
@@ -315,9 +342,16 @@ class ExtractiveAnswerer:
             a, b = _trim(context.text, a, b)
             reply, polarity = yesno_reply(question, context.text[a:b])
             evidence = context.evidence(a, b)
-            return Answer([reply], kind, [evidence], explicit=False,
-                          confidence=round(polarity * max(prob, 0.5), 3),
-                          sections=ids, engine=self.name, note="; ".join(notes))
+            return Answer(
+                [reply],
+                kind,
+                [evidence],
+                explicit=False,
+                confidence=round(polarity * max(prob, 0.5), 3),
+                sections=ids,
+                engine=self.name,
+                note="; ".join(notes),
+            )
         evidence = context.evidence(start, end)
         text = " ".join(evidence.text.split())  # hard-wrapped lines read as one line
         explicit = kind is AnswerKind.EXTRACTIVE and (self.fallback or prob >= EXPLICIT_FLOOR)
@@ -328,8 +362,16 @@ class ExtractiveAnswerer:
             text, explicit = shown, False
         elif kind is AnswerKind.ABSTRACTIVE:
             notes.append("the answer is not stated in the text; this is the closest passage")
-        return Answer([text], kind, [evidence], explicit=explicit, confidence=round(prob, 3),
-                      sections=ids, engine=self.name, note="; ".join(notes))
+        return Answer(
+            [text],
+            kind,
+            [evidence],
+            explicit=explicit,
+            confidence=round(prob, 3),
+            sections=ids,
+            engine=self.name,
+            note="; ".join(notes),
+        )
 
 
 _EDGE = " \t\n\"'\u201c\u201d\u2018\u2019,;:-"
@@ -344,5 +386,12 @@ def _trim(text: str, start: int, end: int) -> tuple[int, int]:
     return start, end
 
 
-__all__ = ["ExtractiveAnswerer", "QuestionError", "model_present", "load_span_model",
-           "DEFAULT_MODEL_DIR", "MODEL_ENV", "resolve_model_dir"]
+__all__ = [
+    "ExtractiveAnswerer",
+    "QuestionError",
+    "model_present",
+    "load_span_model",
+    "DEFAULT_MODEL_DIR",
+    "MODEL_ENV",
+    "resolve_model_dir",
+]

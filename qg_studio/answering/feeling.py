@@ -14,7 +14,8 @@ import re
 from qg_studio import resources
 
 _FEELING_QUESTION = re.compile(
-    r"\bhow\b.*\bfe(?:el|els|elt|eling)\b|\bwhat\b.*\bfe(?:el|lt)\b.*\?|\bfeelings?\b", re.I)
+    r"\bhow\b.*\bfe(?:el|els|elt|eling)\b|\bwhat\b.*\bfe(?:el|lt)\b.*\?|\bfeelings?\b", re.I
+)
 
 # What characters do, or how they do it, and the feeling it shows (a data file).
 _SHOWN_BY: dict[str, list[str]] = resources.data("shown_feelings.json")["by_word"]

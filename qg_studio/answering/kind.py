@@ -12,8 +12,11 @@ import re
 from qg_studio.answer_kind import YESNO_QUESTION
 from qg_studio.answering.retrieval import content_words
 
-_NEGATION = re.compile(r"\b(?:not|no|never|nothing|nobody|none|neither|nor|without|refused)\b"
-                       r"|n't\b", re.I)
+_NEGATION = re.compile(
+    r"\b(?:not|no|never|nothing|nobody|none|neither|nor|without|refused)\b"
+    r"|n't\b",
+    re.I,
+)
 
 
 def is_question(text: str) -> bool:
@@ -22,8 +25,17 @@ def is_question(text: str) -> bool:
     if text.endswith("?"):
         return True
     first = text.split(maxsplit=1)[0].lower() if text else ""
-    return first in {"who", "whom", "whose", "what", "when", "where", "why", "how", "which"} \
-        or bool(YESNO_QUESTION.match(text))
+    return first in {
+        "who",
+        "whom",
+        "whose",
+        "what",
+        "when",
+        "where",
+        "why",
+        "how",
+        "which",
+    } or bool(YESNO_QUESTION.match(text))
 
 
 def yes_or_no(question: str, evidence: str) -> tuple[bool, float]:
@@ -42,7 +54,7 @@ def yes_or_no(question: str, evidence: str) -> tuple[bool, float]:
 
 
 def yesno_reply(question: str, evidence: str) -> tuple[str, float]:
-    """"Yes. <sentence>" or "No. <sentence>", and the confidence of the polarity."""
+    """ "Yes. <sentence>" or "No. <sentence>", and the confidence of the polarity."""
     yes, confidence = yes_or_no(question, evidence)
     sentence = " ".join(evidence.split())
     reply = "Yes" if yes else "No"

@@ -34,8 +34,9 @@ def content_words(text: str) -> list[str]:
     return [stem(w) for w in _WORD.findall(text.lower()) if w not in stop]
 
 
-def bm25_scores(query: Sequence[str], docs: Sequence[Sequence[str]], k1: float = 1.2,
-                b: float = 0.75) -> list[float]:
+def bm25_scores(
+    query: Sequence[str], docs: Sequence[Sequence[str]], k1: float = 1.2, b: float = 0.75
+) -> list[float]:
     n = len(docs)
     if not n:
         return []
@@ -73,16 +74,22 @@ def _index(texts: tuple[str, ...], ids: tuple[int, ...]) -> StoryIndex:
     owner = [i for i, s in enumerate(spans) for _ in s]
     sent_texts = [texts[i][a:b] for i, s in enumerate(spans) for a, b in s]
     vectors = embed(list(texts) + sent_texts)
-    return StoryIndex(list(ids), [content_words(t) for t in texts], vectors[:len(texts)],
-                      vectors[len(texts):], owner)
+    return StoryIndex(
+        list(ids),
+        [content_words(t) for t in texts],
+        vectors[: len(texts)],
+        vectors[len(texts) :],
+        owner,
+    )
 
 
 def index_story(sections: Sequence[Section]) -> StoryIndex:
     return _index(tuple(s.text for s in sections), tuple(s.id for s in sections))
 
 
-def rank_sections(questions: Sequence[str], sections: Sequence[Section],
-                  weights: dict[str, float] | None = None) -> list[list[tuple[int, float]]]:
+def rank_sections(
+    questions: Sequence[str], sections: Sequence[Section], weights: dict[str, float] | None = None
+) -> list[list[tuple[int, float]]]:
     """For each question, every section id with its score, best first."""
     import numpy as np
 
@@ -106,16 +113,19 @@ def rank_sections(questions: Sequence[str], sections: Sequence[Section],
     for qi, question in enumerate(questions):
         lexical = bm25_scores(content_words(question), index.words)
         top = max(lexical) or 1.0
-        scores = [weights["bm25"] * lexical[j] / top
-                  + weights["section"] * float(sec_sim[qi, j])
-                  + weights["sentence"] * float(sent_best[qi, j])
-                  for j in range(len(index.ids))]
+        scores = [
+            weights["bm25"] * lexical[j] / top
+            + weights["section"] * float(sec_sim[qi, j])
+            + weights["sentence"] * float(sent_best[qi, j])
+            for j in range(len(index.ids))
+        ]
         out.append(sorted(zip(index.ids, scores), key=lambda p: -p[1]))
     return out
 
 
-def choose_sections(ranking: list[tuple[int, float]], max_sections: int = 2,
-                    margin: float = SECOND_SECTION_MARGIN) -> list[int]:
+def choose_sections(
+    ranking: list[tuple[int, float]], max_sections: int = 2, margin: float = SECOND_SECTION_MARGIN
+) -> list[int]:
     """The best section, plus the next ones that score within ``margin`` of it, best first."""
     if not ranking:
         return []
@@ -123,7 +133,8 @@ def choose_sections(ranking: list[tuple[int, float]], max_sections: int = 2,
     return [sid for sid, score in ranking[:max_sections] if best - score <= margin]
 
 
-def retrieve(questions: Sequence[str], sections: Sequence[Section],
-             max_sections: int = 2) -> list[list[int]]:
+def retrieve(
+    questions: Sequence[str], sections: Sequence[Section], max_sections: int = 2
+) -> list[list[int]]:
     """The section ids to answer each question from, best first."""
     return [choose_sections(r, max_sections) for r in rank_sections(questions, sections)]

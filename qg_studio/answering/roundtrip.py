@@ -33,19 +33,23 @@ def agreement(predicted: str, intended: str, yesno: bool = False) -> float:
     return max(token_f1(predicted, intended), rouge_l(predicted, intended))
 
 
-def score_answerability(items: Sequence[QAItem], sections: Sequence[Section],
-                        answerer: Answerer) -> None:
+def score_answerability(
+    items: Sequence[QAItem], sections: Sequence[Section], answerer: Answerer
+) -> None:
     """Answer every item's question and store the agreement in its scores (in place)."""
     todo = [it for it in items if it.question.strip() and any(a.strip() for a in it.answers)]
     if not todo:
         return
     replies: list[Answer] = answerer.answer(
-        [it.question for it in todo], sections, [it.sections or None for it in todo])
+        [it.question for it in todo], sections, [it.sections or None for it in todo]
+    )
     texts = {s.id: s.text for s in sections}
     for item, reply in zip(todo, replies):
         yesno = item.answer_kind is AnswerKind.YESNO or reply.answer_kind is AnswerKind.YESNO
-        best = max((agreement(p, a, yesno) for p in reply.answers for a in item.answers
-                    if a.strip()), default=0.0)
+        best = max(
+            (agreement(p, a, yesno) for p in reply.answers for a in item.answers if a.strip()),
+            default=0.0,
+        )
         if same_sentence(item.evidence, reply.evidence, texts):
             # The answerer reads the answer off the sentence the key cites: the question
             # points at the right place even when the words differ (implicit answers).
@@ -58,14 +62,20 @@ SAME_PLACE = 0.6  # answerability when the answerer answers from the key's own s
 
 def same_sentence(evidence, others, texts: dict[int, str]) -> bool:
     """Whether any span of ``others`` starts in the sentence of one of ``evidence``."""
-    return any(e.section == o.section and e.section in texts and
-               sentence_start(texts[e.section], e.start) ==
-               sentence_start(texts[o.section], o.start)
-               for e in evidence for o in others)
+    return any(
+        e.section == o.section
+        and e.section in texts
+        and sentence_start(texts[e.section], e.start) == sentence_start(texts[o.section], o.start)
+        for e in evidence
+        for o in others
+    )
 
 
 def flagged(items: Sequence[QAItem], floor: float = ANSWERABILITY_FLOOR) -> list[QAItem]:
     """Items whose round trip scored below ``floor`` (unscored items are not flagged)."""
     unscored = 1.0
-    return [it for it in items
-            if (unscored if it.scores.answerability is None else it.scores.answerability) < floor]
+    return [
+        it
+        for it in items
+        if (unscored if it.scores.answerability is None else it.scores.answerability) < floor
+    ]

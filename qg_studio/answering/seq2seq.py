@@ -65,16 +65,28 @@ class UnifiedSeq2SeqAnswerer:
 
     name = "seq2seq"
 
-    def __init__(self, model: str | None = None, device: str | None = None,
-                 num_beams: int = 4, batch_size: int = 16, max_new_tokens: int | None = None,
-                 **_ignored: Any):
+    def __init__(
+        self,
+        model: str | None = None,
+        device: str | None = None,
+        num_beams: int = 4,
+        batch_size: int = 16,
+        max_new_tokens: int | None = None,
+        **_ignored: Any,
+    ):
         from qg_studio.seq2seq import DecodeSettings, load_for_role
 
         self.resolved, self.loaded = load_for_role(model, "qa", device)
-        self.settings = DecodeSettings(num_beams=num_beams, batch_size=batch_size,
-                                       max_new_tokens=max_new_tokens, no_repeat_ngram_size=0)
+        self.settings = DecodeSettings(
+            num_beams=num_beams,
+            batch_size=batch_size,
+            max_new_tokens=max_new_tokens,
+            no_repeat_ngram_size=0,
+        )
 
-    def prompt(self, question: str, kind: AnswerKind, sections: Sequence[Section]) -> tuple[str, str]:
+    def prompt(
+        self, question: str, kind: AnswerKind, sections: Sequence[Section]
+    ) -> tuple[str, str]:
         """(model input, note): the sections' text, narrowed to the sentences that share
         most words with the question when the whole would not fit the encoder."""
         from qg_studio.seq2seq import token_lengths
@@ -88,24 +100,34 @@ class UnifiedSeq2SeqAnswerer:
             return text, ""
         q = _words(question)
         spans = [(s, a, b) for s in sections for a, b in sentences(s.text)]
-        ranked = sorted(range(len(spans)), key=lambda i: -len(q & _words(
-            spans[i][0].text[spans[i][1]:spans[i][2]])))
+        ranked = sorted(
+            range(len(spans)),
+            key=lambda i: -len(q & _words(spans[i][0].text[spans[i][1] : spans[i][2]])),
+        )
         budget = int(len(context.split()) * limit / length * 0.9)
         keep, words = [], 0
         for i in ranked:
-            n = len(spans[i][0].text[spans[i][1]:spans[i][2]].split())
+            n = len(spans[i][0].text[spans[i][1] : spans[i][2]].split())
             if words + n > budget and keep:
                 break
             keep.append(i)
             words += n
-        context = " ".join(spans[i][0].text[spans[i][1]:spans[i][2]].strip() for i in sorted(keep))
-        note = (f"the sections exceed the model's {limit}-token input; answered from the "
-                f"{len(keep)} sentences closest to the question")
+        context = " ".join(
+            spans[i][0].text[spans[i][1] : spans[i][2]].strip() for i in sorted(keep)
+        )
+        note = (
+            f"the sections exceed the model's {limit}-token input; answered from the "
+            f"{len(keep)} sentences closest to the question"
+        )
         return qa_input(question, context, kind, fmt=fmt), note
 
-    def answer(self, questions: Sequence[str], sections: Sequence[Section],
-               section_ids: Sequence[Sequence[int] | None] | None = None,
-               kinds: Sequence[AnswerKind | str | None] | None = None) -> list[Answer]:
+    def answer(
+        self,
+        questions: Sequence[str],
+        sections: Sequence[Section],
+        section_ids: Sequence[Sequence[int] | None] | None = None,
+        kinds: Sequence[AnswerKind | str | None] | None = None,
+    ) -> list[Answer]:
         from qg_studio.seq2seq import generate_texts, score_targets
 
         questions = [" ".join(str(q).split()) for q in questions]
@@ -139,8 +161,14 @@ class UnifiedSeq2SeqAnswerer:
                 results[i] = self._result(plans[i], text, conf, spanable=True)
         for i, p in enumerate(plans):
             if results[i] is None:  # an empty question
-                results[i] = Answer(answers=[], answer_kind=p[1], explicit=False, confidence=0.0,
-                                    engine=self._engine(), note="empty question")
+                results[i] = Answer(
+                    answers=[],
+                    answer_kind=p[1],
+                    explicit=False,
+                    confidence=0.0,
+                    engine=self._engine(),
+                    note="empty question",
+                )
         return [r for r in results if r is not None]
 
     def _engine(self) -> str:
@@ -160,8 +188,13 @@ class UnifiedSeq2SeqAnswerer:
         if evidence is None:
             # Yes/no and free answers point at the sentence that best supports them.
             evidence = best_sentence(f"{question} {answer}", chosen)
-        return Answer(answers=[answer] if answer else [], answer_kind=kind,
-                      evidence=[evidence] if evidence else [], explicit=explicit,
-                      confidence=round(float(confidence), 4),
-                      sections=[s.id for s in chosen], engine=self._engine(), note=note)
-
+        return Answer(
+            answers=[answer] if answer else [],
+            answer_kind=kind,
+            evidence=[evidence] if evidence else [],
+            explicit=explicit,
+            confidence=round(float(confidence), 4),
+            sections=[s.id for s in chosen],
+            engine=self._engine(),
+            note=note,
+        )

@@ -84,9 +84,12 @@ class PoolBackend:
     def _pool(self) -> ProcessPoolExecutor:
         # spawn: a fresh interpreter per worker, never a fork of a process holding
         # torch's threads.
-        return ProcessPoolExecutor(self.workers, multiprocessing.get_context("spawn"),
-                                   initializer=_init,
-                                   initargs=(self.settings, max(1, cores() // self.workers)))
+        return ProcessPoolExecutor(
+            self.workers,
+            multiprocessing.get_context("spawn"),
+            initializer=_init,
+            initargs=(self.settings, max(1, cores() // self.workers)),
+        )
 
     def outcomes(self, jobs: Iterable[StoryJob]) -> Iterator[StoryOutcome]:
         queue = list(jobs)[::-1]
@@ -115,8 +118,9 @@ class PoolBackend:
                     for job in lost:
                         crashes[job.key] = crashes.get(job.key, 0) + 1
                         if crashes[job.key] >= MAX_CRASHES:
-                            yield StoryOutcome(job.key, False, "the worker process died "
-                                               "while doing this story")
+                            yield StoryOutcome(
+                                job.key, False, "the worker process died while doing this story"
+                            )
                         else:
                             queue.append(job)
                     pool = self._pool()

@@ -48,28 +48,55 @@ class Manifest:
         row = self.db.execute("SELECT value FROM run WHERE key = 'settings'").fetchone()
         if row is None:
             with self.db:
-                self.db.execute("INSERT INTO run VALUES ('settings', ?)",
-                                (json.dumps(run, sort_keys=True),))
+                self.db.execute(
+                    "INSERT INTO run VALUES ('settings', ?)", (json.dumps(run, sort_keys=True),)
+                )
             return
         old = json.loads(row[0])
         changed = [k for k in sorted(set(old) | set(run)) if old.get(k) != run.get(k)]
         if changed:
             what = ", ".join(f"{k} {old.get(k)!r} (now {run.get(k)!r})" for k in changed)
-            raise ManifestMismatch(f"{self.path.parent} holds a batch run with other "
-                                   f"settings: {what}; rerun with the same settings or "
-                                   f"choose a new --out")
+            raise ManifestMismatch(
+                f"{self.path.parent} holds a batch run with other "
+                f"settings: {what}; rerun with the same settings or "
+                f"choose a new --out"
+            )
 
     def statuses(self) -> dict[str, str]:
         return dict(self.db.execute("SELECT key, status FROM stories"))
 
-    def record(self, key: str, name: str, split: str, status: str, reason: str = "",
-               qa_pairs: int = 0, sections: int = 0, words: int = 0, seconds: float = 0.0,
-               cpu_seconds: float = 0.0, worker: str = "") -> None:
+    def record(
+        self,
+        key: str,
+        name: str,
+        split: str,
+        status: str,
+        reason: str = "",
+        qa_pairs: int = 0,
+        sections: int = 0,
+        words: int = 0,
+        seconds: float = 0.0,
+        cpu_seconds: float = 0.0,
+        worker: str = "",
+    ) -> None:
         with self.db:
             self.db.execute(
                 "INSERT OR REPLACE INTO stories VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-                (key, name, split, status, reason, qa_pairs, sections, words, seconds,
-                 cpu_seconds, worker, time.time()))
+                (
+                    key,
+                    name,
+                    split,
+                    status,
+                    reason,
+                    qa_pairs,
+                    sections,
+                    words,
+                    seconds,
+                    cpu_seconds,
+                    worker,
+                    time.time(),
+                ),
+            )
 
     def forget(self, keys: list[str]) -> None:
         with self.db:
@@ -78,7 +105,8 @@ class Manifest:
     def rows(self, status: str | None = None) -> list[dict[str, Any]]:
         cursor = self.db.execute(
             "SELECT * FROM stories" + (" WHERE status = ?" if status else "") + " ORDER BY key",
-            (status,) if status else ())
+            (status,) if status else (),
+        )
         names = [d[0] for d in cursor.description]
         return [dict(zip(names, r)) for r in cursor]
 
@@ -86,5 +114,6 @@ class Manifest:
         done, failed, qa = self.db.execute(
             "SELECT COALESCE(SUM(status = 'done'), 0), COALESCE(SUM(status = 'failed'), 0), "
             "COALESCE(SUM(CASE WHEN status = 'done' THEN qa_pairs END), 0) "
-            "FROM stories").fetchone()
+            "FROM stories"
+        ).fetchone()
         return {"done": done, "failed": failed, "qa_pairs": qa}

@@ -25,18 +25,29 @@ from qg_studio.data.projects import PROVENANCE_COLUMNS
 from qg_studio.data.question_rows import FtqaQuestion
 from qg_studio.schema import Section
 
-FOLDERS = {"section-stories": "-story.csv", "questions": "-questions.csv",
-           "provenance": "-provenance.csv"}
+FOLDERS = {
+    "section-stories": "-story.csv",
+    "questions": "-questions.csv",
+    "provenance": "-provenance.csv",
+}
 
 
 def write_outcome(out: str | Path, job: StoryJob, outcome: StoryOutcome) -> list[Path]:
-    story = FtqaStory(name=job.name, split=job.split,
-                      sections=[Section(id=i, text=t) for i, t in outcome.sections],
-                      questions=[FtqaQuestion(dict(r)) for r in outcome.rows])
+    story = FtqaStory(
+        name=job.name,
+        split=job.split,
+        sections=[Section(id=i, text=t) for i, t in outcome.sections],
+        questions=[FtqaQuestion(dict(r)) for r in outcome.rows],
+    )
     written = write_story(out, job.split, story)
-    written.append(write_csv(provenance_path(out, job.split, job.name), PROVENANCE_COLUMNS,
-                             ([p[c] for c in PROVENANCE_COLUMNS] for p in outcome.provenance),
-                             CsvLayout()))
+    written.append(
+        write_csv(
+            provenance_path(out, job.split, job.name),
+            PROVENANCE_COLUMNS,
+            ([p[c] for c in PROVENANCE_COLUMNS] for p in outcome.provenance),
+            CsvLayout(),
+        )
+    )
     return written
 
 
@@ -54,7 +65,8 @@ def remove_leftovers(out: str | Path, done: Iterable[tuple[str, str]]) -> int:
                 continue
             split = path.parent.name
             stale = path.name.endswith(".tmp") or (
-                path.name.endswith(suffix) and (split, path.name[: -len(suffix)]) not in keep)
+                path.name.endswith(suffix) and (split, path.name[: -len(suffix)]) not in keep
+            )
             if stale:
                 path.unlink()
                 removed += 1
@@ -67,6 +79,9 @@ def remove_leftovers(out: str | Path, done: Iterable[tuple[str, str]]) -> int:
 def write_meta(out: str | Path, done: list[dict[str, Any]]) -> Path:
     """story_meta.csv for every done story (rewritten whole, at the end of each run)."""
     rows = sorted(done, key=lambda r: (r["split"], r["name"]))
-    return write_csv(Path(out) / META_FILE, META_COLUMNS,
-                     ([r["name"], r["key"], r["split"], r["sections"], r["words"],
-                       r["qa_pairs"]] for r in rows), CsvLayout())
+    return write_csv(
+        Path(out) / META_FILE,
+        META_COLUMNS,
+        ([r["name"], r["key"], r["split"], r["sections"], r["words"], r["qa_pairs"]] for r in rows),
+        CsvLayout(),
+    )

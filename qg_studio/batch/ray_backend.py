@@ -20,8 +20,10 @@ from qg_studio.batch.story import (
     process_story,
 )
 
-INSTALL_HINT = ("--ray needs Ray, an optional extra: pip install 'qg-studio[ray]' "
-                "(in a checkout: pip install -e '.[ray]')")
+INSTALL_HINT = (
+    "--ray needs Ray, an optional extra: pip install 'qg-studio[ray]' "
+    "(in a checkout: pip install -e '.[ray]')"
+)
 
 
 class RayUnavailable(RuntimeError):
@@ -80,14 +82,15 @@ class RayBackend:
         if not self.ray.is_initialized():
             try:
                 if address == "local":  # a private one-machine cluster for this run
-                    self.ray.init(num_cpus=workers, include_dashboard=False,
-                                  log_to_driver=False)
+                    self.ray.init(num_cpus=workers, include_dashboard=False, log_to_driver=False)
                 else:
                     self.ray.init(address=address, log_to_driver=False)
             except ConnectionError:
-                raise RayUnavailable(f"no Ray cluster answers at {address!r}; start one with "
-                                     "`ray start --head` (then --ray auto), or use --ray "
-                                     "local for this machine alone") from None
+                raise RayUnavailable(
+                    f"no Ray cluster answers at {address!r}; start one with "
+                    "`ray start --head` (then --ray auto), or use --ray "
+                    "local for this machine alone"
+                ) from None
             self.started = True
         cpus = int(self.ray.cluster_resources().get("CPU", 1))
         self.workers = max(1, min(workers or cpus, cpus))
@@ -122,8 +125,11 @@ class RayBackend:
                 try:
                     outcome = ray.get(ready[0])
                 except ray.exceptions.RayActorError as exc:
-                    outcome = StoryOutcome(job.key, False, "the Ray worker died while doing "
-                                           f"this story ({type(exc).__name__})")
+                    outcome = StoryOutcome(
+                        job.key,
+                        False,
+                        f"the Ray worker died while doing this story ({type(exc).__name__})",
+                    )
                     actor = remote.remote(self.settings)
                     actors.append(actor)
                 yield outcome

@@ -32,14 +32,23 @@ def _check_out(out: Path) -> None:
     if out.exists() and not out.is_dir():
         raise BatchError(f"--out {out} is a file, not a folder")
     if out.is_dir() and any(out.iterdir()) and not (out / MANIFEST).exists():
-        raise BatchError(f"--out {out} is not empty and holds no batch manifest; "
-                         "choose a new folder (a batch replaces files in its own only)")
+        raise BatchError(
+            f"--out {out} is not empty and holds no batch manifest; "
+            "choose a new folder (a batch replaces files in its own only)"
+        )
 
 
-def run_batch(corpus: str | Path, out: str | Path, settings: BatchSettings,
-              workers: int | None = None, ray: str | None = None, split: str | None = None,
-              retry_failed: bool = False, progress: bool = True,
-              on_outcome: Callable[[StoryOutcome], None] | None = None) -> dict:
+def run_batch(
+    corpus: str | Path,
+    out: str | Path,
+    settings: BatchSettings,
+    workers: int | None = None,
+    ray: str | None = None,
+    split: str | None = None,
+    retry_failed: bool = False,
+    progress: bool = True,
+    on_outcome: Callable[[StoryOutcome], None] | None = None,
+) -> dict:
     """Do every story of ``corpus`` not yet done in ``out``; the summary as a dict."""
     start = time.perf_counter()
     if ray:
@@ -51,8 +60,9 @@ def run_batch(corpus: str | Path, out: str | Path, settings: BatchSettings,
     _check_out(out)
     manifest = Manifest(out)
     try:
-        manifest.claim({"corpus": str(Path(corpus).resolve()), "split": split,
-                        **settings.to_dict()})
+        manifest.claim(
+            {"corpus": str(Path(corpus).resolve()), "split": split, **settings.to_dict()}
+        )
         if retry_failed:
             manifest.forget([r["key"] for r in manifest.rows(FAILED)])
         remove_leftovers(out, [(r["split"], r["name"]) for r in manifest.rows(DONE)])
@@ -65,19 +75,38 @@ def run_batch(corpus: str | Path, out: str | Path, settings: BatchSettings,
     finally:
         manifest.close()
     seconds = time.perf_counter() - start
-    return {"stories": len(jobs), **totals, "seconds": round(seconds, 2),
-            "stories_per_min": round(processed * 60 / seconds, 2) if seconds else 0.0,
-            "workers": backend.workers, "backend": backend.name}
+    return {
+        "stories": len(jobs),
+        **totals,
+        "seconds": round(seconds, 2),
+        "stories_per_min": round(processed * 60 / seconds, 2) if seconds else 0.0,
+        "workers": backend.workers,
+        "backend": backend.name,
+    }
 
 
-def _run(backend, todo: list[StoryJob], total: int, out: Path, manifest: Manifest,
-         progress: bool, on_outcome) -> int:
+def _run(
+    backend,
+    todo: list[StoryJob],
+    total: int,
+    out: Path,
+    manifest: Manifest,
+    progress: bool,
+    on_outcome,
+) -> int:
     from tqdm import tqdm
 
     by_key = {job.key: job for job in todo}
     failed = 0
-    bar = tqdm(total=total, initial=total - len(todo), unit="story", file=sys.stderr,
-               disable=not progress, mininterval=0.5, dynamic_ncols=True)
+    bar = tqdm(
+        total=total,
+        initial=total - len(todo),
+        unit="story",
+        file=sys.stderr,
+        disable=not progress,
+        mininterval=0.5,
+        dynamic_ncols=True,
+    )
     processed = 0
     try:
         for outcome in backend.outcomes(todo):
@@ -86,15 +115,30 @@ def _run(backend, todo: list[StoryJob], total: int, out: Path, manifest: Manifes
             job = by_key[outcome.key]
             if outcome.ok:
                 write_outcome(out, job, outcome)  # files first, then the manifest says done
-                manifest.record(job.key, job.name, job.split, DONE,
-                                qa_pairs=len(outcome.rows), sections=len(outcome.sections),
-                                words=outcome.words, seconds=outcome.seconds,
-                                cpu_seconds=outcome.cpu_seconds, worker=outcome.worker)
+                manifest.record(
+                    job.key,
+                    job.name,
+                    job.split,
+                    DONE,
+                    qa_pairs=len(outcome.rows),
+                    sections=len(outcome.sections),
+                    words=outcome.words,
+                    seconds=outcome.seconds,
+                    cpu_seconds=outcome.cpu_seconds,
+                    worker=outcome.worker,
+                )
             else:
                 failed += 1
-                manifest.record(job.key, job.name, job.split, FAILED, outcome.reason,
-                                seconds=outcome.seconds, cpu_seconds=outcome.cpu_seconds,
-                                worker=outcome.worker)
+                manifest.record(
+                    job.key,
+                    job.name,
+                    job.split,
+                    FAILED,
+                    outcome.reason,
+                    seconds=outcome.seconds,
+                    cpu_seconds=outcome.cpu_seconds,
+                    worker=outcome.worker,
+                )
                 bar.write(f"failed: {job.key}: {outcome.reason}", file=sys.stderr)
             processed += 1
             bar.update(1)

@@ -27,7 +27,8 @@ _WARM_UP_STORY = (
     "the trunk across the water. The village cheered, and the fishermen gave Pell the "
     "biggest fish of the day. From then on, the people of the village called the oak "
     "Pell's Bridge, and children told the story every spring when the river was high. "
-    "Pell was proud, but she still ran to the river every morning, just to watch.")
+    "Pell was proud, but she still ran to the river every morning, just to watch."
+)
 
 
 @dataclass(frozen=True)
@@ -45,9 +46,11 @@ class BatchSettings:
         return asdict(self)
 
     def request(self) -> GenerationRequest:
-        return GenerationRequest(count=None if self.per_section else self.count,
-                                 per_section=self.per_section,
-                                 implicit_share=self.implicit_share)
+        return GenerationRequest(
+            count=None if self.per_section else self.count,
+            per_section=self.per_section,
+            implicit_share=self.implicit_share,
+        )
 
 
 @dataclass
@@ -91,8 +94,9 @@ def load_worker(settings: BatchSettings, threads: int | None = None) -> Worker:
     from qg_studio.services.generation import resolve_engine
     from qg_studio.services.stories import ingest
 
-    engine, options, _ = resolve_engine(settings.engine,
-                                        {"model": settings.model} if settings.model else {})
+    engine, options, _ = resolve_engine(
+        settings.engine, {"model": settings.model} if settings.model else {}
+    )
     answerer = None
     if settings.answerer:
         from qg_studio.answering import get_answerer
@@ -111,14 +115,26 @@ def process_story(job: StoryJob, worker: Worker) -> StoryOutcome:
         sections = _sections(job)
         items = _questions(sections, worker)
     except Exception as exc:  # any story-level failure is recorded, never raised
-        return StoryOutcome(job.key, False, one_line(exc), seconds=time.perf_counter() - start,
-                            cpu_seconds=time.process_time() - cpu, worker=where)
+        return StoryOutcome(
+            job.key,
+            False,
+            one_line(exc),
+            seconds=time.perf_counter() - start,
+            cpu_seconds=time.process_time() - cpu,
+            worker=where,
+        )
     rows, provenance = _rows(items, worker.engine)
-    return StoryOutcome(job.key, True, sections=[(s.id, s.text) for s in sections],
-                        rows=rows, provenance=provenance,
-                        words=sum(len(s.text.split()) for s in sections),
-                        seconds=time.perf_counter() - start,
-                        cpu_seconds=time.process_time() - cpu, worker=where)
+    return StoryOutcome(
+        job.key,
+        True,
+        sections=[(s.id, s.text) for s in sections],
+        rows=rows,
+        provenance=provenance,
+        words=sum(len(s.text.split()) for s in sections),
+        seconds=time.perf_counter() - start,
+        cpu_seconds=time.process_time() - cpu,
+        worker=where,
+    )
 
 
 def _sections(job: StoryJob) -> list[Section]:
@@ -139,13 +155,17 @@ def _questions(sections: list[Section], worker: Worker) -> list[QAItem]:
     an error, never a quiet fall-back to another engine's questions."""
     from qg_studio.services.generation import generate
 
-    return generate(sections, worker.settings.request(), engine=worker.engine,
-                    engine_options=worker.options, answerer=worker.answerer,
-                    fallback=False).items
+    return generate(
+        sections,
+        worker.settings.request(),
+        engine=worker.engine,
+        engine_options=worker.options,
+        answerer=worker.answerer,
+        fallback=False,
+    ).items
 
 
-def _rows(items: list[QAItem], engine: str) -> tuple[list[dict[str, str]],
-                                                      list[dict[str, str]]]:
+def _rows(items: list[QAItem], engine: str) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
     from qg_studio.data.question_rows import QUESTION_COLUMNS, question_row
 
     rows, provenance = [], []
@@ -153,9 +173,17 @@ def _rows(items: list[QAItem], engine: str) -> tuple[list[dict[str, str]],
         qid = str(number)
         rows.append(question_row(item, QUESTION_COLUMNS, question_id=qid))
         # The same provenance the Annotate export writes for an unedited engine item.
-        provenance.append({"question_id": qid, "origin": "engine",
-                           "created_by": item.engine or engine, "engine": item.engine or engine,
-                           "edited": "no", "edited_by": "", "status": item.status.value})
+        provenance.append(
+            {
+                "question_id": qid,
+                "origin": "engine",
+                "created_by": item.engine or engine,
+                "engine": item.engine or engine,
+                "edited": "no",
+                "edited_by": "",
+                "status": item.status.value,
+            }
+        )
     return rows, provenance
 
 

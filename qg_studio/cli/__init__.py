@@ -28,7 +28,8 @@ class Commands:
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
-        prog="qg-studio", description="Reading-comprehension questions for any story.")
+        prog="qg-studio", description="Reading-comprehension questions for any story."
+    )
     top = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
     eval_parser = top.add_parser("eval", help="measure a component against FairytaleQA-layout data")
     train_parser = top.add_parser("train", help="train a model from FairytaleQA-layout data")

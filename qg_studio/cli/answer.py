@@ -15,13 +15,17 @@ def register(commands) -> None:
     ans.add_argument("--json", action="store_true", help="print the result as JSON last line")
     ans.set_defaults(func=cmd_answer)
 
-    qa = commands.eval.add_parser("qa", help="answer expert questions; ROUGE-L F1 as the "
-                                  "FairytaleQA paper scores it")
+    qa = commands.eval.add_parser(
+        "qa", help="answer expert questions; ROUGE-L F1 as the FairytaleQA paper scores it"
+    )
     qa.add_argument("--data", required=True, help="a folder in the FairytaleQA layout")
     qa.add_argument("--split", default="val")
     _answerer_args(qa)
-    qa.add_argument("--given-sections", action="store_true",
-                    help="answer from each question's cor_section (else retrieve first)")
+    qa.add_argument(
+        "--given-sections",
+        action="store_true",
+        help="answer from each question's cor_section (else retrieve first)",
+    )
     qa.add_argument("--limit", type=int, default=None, help="only the first N stories")
     qa.add_argument("--json", action="store_true")
     qa.set_defaults(func=cmd_eval_qa)
@@ -31,19 +35,34 @@ def register(commands) -> None:
     tr.add_argument("--out", default="models/qa-extractive")
     tr.add_argument("--epochs", type=float, default=1.0)
     tr.add_argument("--max-steps", type=int, default=None)
-    tr.add_argument("--max-minutes", type=float, default=None,
-                    help="stop (and save) after this long; the rate decays to fit")
+    tr.add_argument(
+        "--max-minutes",
+        type=float,
+        default=None,
+        help="stop (and save) after this long; the rate decays to fit",
+    )
     tr.add_argument("--batch-size", type=int, default=16)
     tr.add_argument("--lr", type=float, default=1e-4)
-    tr.add_argument("--max-length", type=int, default=192,
-                    help="tokens per training window (question + context)")
-    tr.add_argument("--windows", action="store_true",
-                    help="train on the stride windows of whole sections, as the answerer "
-                         "reads them (a share of answer-free windows teaches 'not here'), "
-                         "not one crop around each answer: about 3x slower")
+    tr.add_argument(
+        "--max-length",
+        type=int,
+        default=192,
+        help="tokens per training window (question + context)",
+    )
+    tr.add_argument(
+        "--windows",
+        action="store_true",
+        help="train on the stride windows of whole sections, as the answerer "
+        "reads them (a share of answer-free windows teaches 'not here'), "
+        "not one crop around each answer: about 3x slower",
+    )
     tr.add_argument("--stride", type=int, default=64, help="window overlap with --windows")
-    tr.add_argument("--freeze-layers", type=int, default=1,
-                    help="bottom encoder layers kept frozen (cheaper CPU steps)")
+    tr.add_argument(
+        "--freeze-layers",
+        type=int,
+        default=1,
+        help="bottom encoder layers kept frozen (cheaper CPU steps)",
+    )
     tr.add_argument("--base", default=None, help="encoder folder (default: the MiniLM package)")
     tr.add_argument("--seed", type=int, default=0)
     tr.add_argument("--json", action="store_true")
@@ -52,8 +71,13 @@ def register(commands) -> None:
 
 def _answerer_args(parser) -> None:
     # --engine is the name the question commands use for the same choice.
-    parser.add_argument("--answerer", "--engine", dest="answerer", default="extractive",
-                        help="answerer name (extractive, smollm, seq2seq)")
+    parser.add_argument(
+        "--answerer",
+        "--engine",
+        dest="answerer",
+        default="extractive",
+        help="answerer name (extractive, smollm, seq2seq)",
+    )
     parser.add_argument("--model", default=None, help="model folder (or hub id) for it")
 
 
@@ -65,12 +89,13 @@ def _answerer(args):
 
 # ----------------------------------------------------------------------- answer
 
+
 def cmd_answer(args) -> int:
     from qg_studio.services.answers import answer_and_label
     from qg_studio.services.stories import ingest, read_story
 
     if not args.question.strip():
-        raise UserError("the question is empty: pass --question \"...\"")
+        raise UserError('the question is empty: pass --question "..."')
     title, text = read_story(args.file)
     sections = ingest(text, title=title).sections
     result = answer_and_label(args.question, sections, answerer=_answerer(args))
@@ -79,9 +104,11 @@ def cmd_answer(args) -> int:
     element, explicitness = result.element, result.explicitness
     print(f"Q: {result.question}")
     print(f"A: {result.answer or '(no answer)'}")
-    print(f"   kind {result.answer_kind}, {'in the text' if result.explicit else 'not stated'}"
-          f", confidence {result.confidence or 0.0:.2f}, section(s) "
-          f"{', '.join(map(str, result.sections))}")
+    print(
+        f"   kind {result.answer_kind}, {'in the text' if result.explicit else 'not stated'}"
+        f", confidence {result.confidence or 0.0:.2f}, section(s) "
+        f"{', '.join(map(str, result.sections))}"
+    )
     for ev in result.evidence:
         print(f"   evidence (section {ev.section}, {ev.start}-{ev.end}): {ev.text}")
     if result.labels is not None:
@@ -95,6 +122,7 @@ def cmd_answer(args) -> int:
 
 # ----------------------------------------------------------------------- eval qa
 
+
 def cmd_eval_qa(args) -> int:
     from qg_studio.services.evaluation import eval_qa, load_split
 
@@ -102,15 +130,21 @@ def cmd_eval_qa(args) -> int:
     result = eval_qa(stories, _answerer(args), args.given_sections)
     result.update(answerer=args.answerer, split=args.split)
     counts = result.pop("counts")
-    print(f"ROUGE-L F1 {result['rougeL_f']:.4f} over {result['n']} expert questions "
-          f"({args.split}, answerer {args.answerer}, "
-          f"{'given sections' if args.given_sections else 'retrieved sections'})")
-    print(f"  explicit {result['explicit']:.4f} (n={counts.get('explicit', 0)})"
-          f"   implicit {result['implicit']:.4f} (n={counts.get('implicit', 0)})")
+    print(
+        f"ROUGE-L F1 {result['rougeL_f']:.4f} over {result['n']} expert questions "
+        f"({args.split}, answerer {args.answerer}, "
+        f"{'given sections' if args.given_sections else 'retrieved sections'})"
+    )
+    print(
+        f"  explicit {result['explicit']:.4f} (n={counts.get('explicit', 0)})"
+        f"   implicit {result['implicit']:.4f} (n={counts.get('implicit', 0)})"
+    )
     for name, value in result["per_element"].items():
         print(f"  {name:<22} {value:.4f}  (n={counts[name]})")
-    print(f"  explicit/implicit flag agrees with the experts for "
-          f"{result['explicit_flag_accuracy']:.1%}")
+    print(
+        f"  explicit/implicit flag agrees with the experts for "
+        f"{result['explicit_flag_accuracy']:.1%}"
+    )
     if "retrieval_accuracy" in result:
         print(f"  retrieval: top section in cor_section for {result['retrieval_accuracy']:.1%}")
     if "note" in result:
@@ -122,18 +156,29 @@ def cmd_eval_qa(args) -> int:
 
 # ----------------------------------------------------------------------- train
 
+
 def cmd_train(args) -> int:
     from qg_studio.train.qa_extractive import train
 
     if not (Path(args.data) / "questions" / "train").is_dir():
         raise UserError(f"no FairytaleQA train split under {args.data}")
     try:
-        info = train(args.data, args.out, base=args.base, epochs=args.epochs,
-                     max_steps=args.max_steps, batch_size=args.batch_size, lr=args.lr,
-                     max_length=args.max_length, freeze_layers=args.freeze_layers,
-                     seed=args.seed, max_minutes=args.max_minutes,
-                     crop=not args.windows, stride=args.stride,
-                     log=lambda line: print(line, flush=True))
+        info = train(
+            args.data,
+            args.out,
+            base=args.base,
+            epochs=args.epochs,
+            max_steps=args.max_steps,
+            batch_size=args.batch_size,
+            lr=args.lr,
+            max_length=args.max_length,
+            freeze_layers=args.freeze_layers,
+            seed=args.seed,
+            max_minutes=args.max_minutes,
+            crop=not args.windows,
+            stride=args.stride,
+            log=lambda line: print(line, flush=True),
+        )
     except (OSError, ValueError) as exc:
         raise UserError(str(exc)) from None
     if args.json:

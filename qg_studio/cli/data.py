@@ -10,7 +10,8 @@ from qg_studio.cli.common import UserError, emit_json
 
 def register(commands) -> None:
     data = commands.top.add_parser(
-        "data", help="import, export and count FairytaleQA-layout training data")
+        "data", help="import, export and count FairytaleQA-layout training data"
+    )
     sub = data.add_subparsers(dest="data_command", required=True, metavar="ACTION")
 
     imp = sub.add_parser("import", help="one project per story of a FairytaleQA split")
@@ -20,15 +21,23 @@ def register(commands) -> None:
     imp.set_defaults(func=cmd_import)
 
     exp = sub.add_parser("export", help="write projects as FairytaleQA, StoryQA or HF data")
-    exp.add_argument("projects", nargs="+", metavar="PROJECT",
-                     help="project name or id; 'all' for every project; 'imported:SPLIT' "
-                          "for every project imported from that split")
+    exp.add_argument(
+        "projects",
+        nargs="+",
+        metavar="PROJECT",
+        help="project name or id; 'all' for every project; 'imported:SPLIT' "
+        "for every project imported from that split",
+    )
     exp.add_argument("--format", required=True, choices=("fairytaleqa", "storyqa", "hf"))
     exp.add_argument("--out", required=True, type=Path, help="output folder")
-    exp.add_argument("--split", default=None,
-                     help="split to write under (default: the imported split, else train)")
-    exp.add_argument("--include-dropped", action="store_true",
-                     help="also export items the teacher dropped")
+    exp.add_argument(
+        "--split",
+        default=None,
+        help="split to write under (default: the imported split, else train)",
+    )
+    exp.add_argument(
+        "--include-dropped", action="store_true", help="also export items the teacher dropped"
+    )
     exp.add_argument("--json", action="store_true", help="end with a JSON summary line")
     exp.set_defaults(func=cmd_export)
 
@@ -72,14 +81,20 @@ def cmd_import(args: argparse.Namespace) -> int:
     except StoryImportError as exc:
         raise UserError(f"{exc} (nothing imported)")
     for story, result in zip(stories, done):
-        print(f"{result.name}: project {result.project_id}, {len(story.sections)} "
-              f"sections, {result.items} QA pairs"
-              + (" (imported before, left as it is)" if result.existing else ""))
-    print(f"imported {len(done)} stories, {sum(r.items for r in done)} QA pairs "
-          f"into {store.path}")
+        print(
+            f"{result.name}: project {result.project_id}, {len(story.sections)} "
+            f"sections, {result.items} QA pairs"
+            + (" (imported before, left as it is)" if result.existing else "")
+        )
+    print(f"imported {len(done)} stories, {sum(r.items for r in done)} QA pairs into {store.path}")
     if args.json:
-        emit_json({"stories": len(done), "qa_pairs": sum(r.items for r in done),
-                   "projects": [r.project_id for r in done]})
+        emit_json(
+            {
+                "stories": len(done),
+                "qa_pairs": sum(r.items for r in done),
+                "projects": [r.project_id for r in done],
+            }
+        )
     return 0
 
 
@@ -92,9 +107,11 @@ def _project_ids(store, names: list[str]) -> list[int]:
             found = [p.id for p in store.list_projects()]
         elif name.startswith("imported:"):
             split = name.split(":", 1)[1]
-            found = [p.id for p in store.list_projects()
-                     if p.settings.get("source") == "fairytaleqa"
-                     and p.settings.get("split") == split]
+            found = [
+                p.id
+                for p in store.list_projects()
+                if p.settings.get("source") == "fairytaleqa" and p.settings.get("split") == split
+            ]
         else:
             try:
                 found = [store.find_project(name).id]
@@ -111,10 +128,18 @@ def cmd_export(args: argparse.Namespace) -> int:
     from qg_studio.store import Store
 
     store = Store()
-    result = write_training_data(store, _project_ids(store, args.projects), args.out,
-                                 args.format, args.split, args.include_dropped)
-    print(f"wrote {result['stories']} stories, {result['qa_pairs']} QA pairs as {args.format} "
-          f"({result['files']} files) to {args.out}")
+    result = write_training_data(
+        store,
+        _project_ids(store, args.projects),
+        args.out,
+        args.format,
+        args.split,
+        args.include_dropped,
+    )
+    print(
+        f"wrote {result['stories']} stories, {result['qa_pairs']} QA pairs as {args.format} "
+        f"({result['files']} files) to {args.out}"
+    )
     if args.json:
         emit_json(result)
     return 0
@@ -132,20 +157,25 @@ def cmd_stats(args: argparse.Namespace) -> int:
             raise UserError(f"{story.name}: {exc} (qg-studio data validate lists every row)")
     if args.per_story:
         for s in per_story:
-            agreement = (f", agreement {s.to_dict()['agreement_rouge_l']:.3f}"
-                         if s.agreement else "")
-            print(f"{s.name}: {s.sections} sections, {s.qa_pairs} QA, "
-                  f"{s.questions_per_section:.2f}/section{agreement}")
+            agreement = f", agreement {s.to_dict()['agreement_rouge_l']:.3f}" if s.agreement else ""
+            print(
+                f"{s.name}: {s.sections} sections, {s.qa_pairs} QA, "
+                f"{s.questions_per_section:.2f}/section{agreement}"
+            )
     summary = summarise(per_story)
-    print(f"{args.split}: {summary['stories']} stories, {summary['qa_pairs']} QA pairs, "
-          f"{summary['sections_per_story']:.2f} sections per story, "
-          f"{summary['questions_per_section']:.2f} questions per section "
-          f"(guideline 2–3; {summary['stories_within_guideline']} stories within)")
+    print(
+        f"{args.split}: {summary['stories']} stories, {summary['qa_pairs']} QA pairs, "
+        f"{summary['sections_per_story']:.2f} sections per story, "
+        f"{summary['questions_per_section']:.2f} questions per section "
+        f"(guideline 2–3; {summary['stories_within_guideline']} stories within)"
+    )
     print("elements: " + ", ".join(f"{k} {v:.1%}" for k, v in summary["elements"].items()))
     print(f"explicit {summary['explicit_share']:.1%}, summary {summary['summary_share']:.1%}")
     if summary["agreement_rouge_l"] is not None:
-        print(f"annotator agreement (ROUGE-L F1, answer1 vs answer4): "
-              f"{summary['agreement_rouge_l']:.3f} over {summary['two_annotator_pairs']} pairs")
+        print(
+            f"annotator agreement (ROUGE-L F1, answer1 vs answer4): "
+            f"{summary['agreement_rouge_l']:.3f} over {summary['two_annotator_pairs']} pairs"
+        )
     if args.json:
         emit_json(summary)
     return 0
@@ -171,13 +201,19 @@ def cmd_validate(args: argparse.Namespace) -> int:
                 shown += 1
     errors = sum(n for (level, _), n in counts.items() if level == ERROR)
     warnings = sum(counts.values()) - errors
-    print(f"{args.split}: {rows} rows in {len(stories)} stories, {errors} errors, "
-          f"{warnings} warnings")
+    print(
+        f"{args.split}: {rows} rows in {len(stories)} stories, {errors} errors, {warnings} warnings"
+    )
     for (level, field), n in sorted(counts.items()):
         print(f"  {level} {field}: {n}")
     if args.json:
-        emit_json({"stories": len(stories), "rows": rows, "errors": errors,
-                   "warnings": warnings,
-                   "by_field": {f"{level}:{field}": n for (level, field), n in
-                                sorted(counts.items())}})
+        emit_json(
+            {
+                "stories": len(stories),
+                "rows": rows,
+                "errors": errors,
+                "warnings": warnings,
+                "by_field": {f"{level}:{field}": n for (level, field), n in sorted(counts.items())},
+            }
+        )
     return 1 if errors else 0

@@ -13,29 +13,58 @@ def register(commands) -> None:
     from qg_studio.export import FORMATS
 
     parser = commands.top.add_parser(
-        "export", help="write a worksheet (Excel) or a quiz for a platform",
+        "export",
+        help="write a worksheet (Excel) or a quiz for a platform",
         description="Export the questions of a saved project (name or id) or of the JSON "
-                    "that `qg-studio generate --json` prints. Dropped questions are never "
-                    "exported.")
-    parser.add_argument("source", metavar="PROJECT_OR_JSON",
-                        help="a project name or id, or a .json file ('-' reads stdin)")
-    parser.add_argument("--format", required=True, choices=list(FORMATS),
-                        help="xlsx is the printable worksheet with answer key")
-    parser.add_argument("--out", required=True,
-                        help="the file to write, exactly as named; or a folder, to write "
-                             "the file named after the title in it")
-    parser.add_argument("--paper", choices=["a4", "letter"], default=None,
-                        help="worksheet paper size (default: the template's)")
-    parser.add_argument("--questions-only", action="store_true",
-                        help="worksheet without the story text")
-    parser.add_argument("--show-element", action="store_true",
-                        help="show each question's narrative element on the worksheet")
-    parser.add_argument("--kept-only", action="store_true",
-                        help="only questions the teacher marked kept (default: all not dropped)")
-    parser.add_argument("--template", default=None,
-                        help="a worksheet layout file (default templates/worksheet.toml)")
-    parser.add_argument("--title", default=None,
-                        help="worksheet/quiz title (default: the story's title, or the file name)")
+        "that `qg-studio generate --json` prints. Dropped questions are never "
+        "exported.",
+    )
+    parser.add_argument(
+        "source",
+        metavar="PROJECT_OR_JSON",
+        help="a project name or id, or a .json file ('-' reads stdin)",
+    )
+    parser.add_argument(
+        "--format",
+        required=True,
+        choices=list(FORMATS),
+        help="xlsx is the printable worksheet with answer key",
+    )
+    parser.add_argument(
+        "--out",
+        required=True,
+        help="the file to write, exactly as named; or a folder, to write "
+        "the file named after the title in it",
+    )
+    parser.add_argument(
+        "--paper",
+        choices=["a4", "letter"],
+        default=None,
+        help="worksheet paper size (default: the template's)",
+    )
+    parser.add_argument(
+        "--questions-only", action="store_true", help="worksheet without the story text"
+    )
+    parser.add_argument(
+        "--show-element",
+        action="store_true",
+        help="show each question's narrative element on the worksheet",
+    )
+    parser.add_argument(
+        "--kept-only",
+        action="store_true",
+        help="only questions the teacher marked kept (default: all not dropped)",
+    )
+    parser.add_argument(
+        "--template",
+        default=None,
+        help="a worksheet layout file (default templates/worksheet.toml)",
+    )
+    parser.add_argument(
+        "--title",
+        default=None,
+        help="worksheet/quiz title (default: the story's title, or the file name)",
+    )
     parser.add_argument("--json", action="store_true", help="print a JSON summary last")
     parser.set_defaults(func=cmd_export)
 
@@ -54,8 +83,10 @@ def load_source(source: str):
             except OSError as exc:
                 raise UserError(f"cannot read {source}: {exc.strerror or exc}") from None
             except UnicodeDecodeError as exc:
-                raise UserError(f"{source} is not UTF-8 text (byte {exc.start}); save the "
-                                "question set as UTF-8 JSON") from None
+                raise UserError(
+                    f"{source} is not UTF-8 text (byte {exc.start}); save the "
+                    "question set as UTF-8 JSON"
+                ) from None
         payload = _last_json_object(text, source)
         try:
             return read_set(payload, path.stem if source != "-" else "Story")
@@ -86,8 +117,9 @@ def _last_json_object(text: str, source: str) -> dict:
             raise UserError(f"{source} is nested too deeply to be a question set") from None
         if isinstance(value, dict):
             return value
-    raise UserError(f"{source} holds no JSON object (expected the last line of "
-                    "`qg-studio generate --json`)")
+    raise UserError(
+        f"{source} holds no JSON object (expected the last line of `qg-studio generate --json`)"
+    )
 
 
 def cmd_export(args) -> int:
@@ -99,12 +131,16 @@ def cmd_export(args) -> int:
     title = args.title or title
     if not items:
         raise UserError(f"{args.source} has no questions to export")
-    options = WorksheetOptions(paper=args.paper, questions_only=args.questions_only,
-                               show_element=True if args.show_element else None,
-                               template=args.template)
+    options = WorksheetOptions(
+        paper=args.paper,
+        questions_only=args.questions_only,
+        show_element=True if args.show_element else None,
+        template=args.template,
+    )
     try:
-        result = export_story(args.format, title, sections, items, kept_only=args.kept_only,
-                              worksheet=options)
+        result = export_story(
+            args.format, title, sections, items, kept_only=args.kept_only, worksheet=options
+        )
     except (OSError, ValueError) as exc:
         raise UserError(str(exc)) from None
     try:

@@ -17,13 +17,19 @@ def register(commands) -> None:
     how_many = gen.add_mutually_exclusive_group()
     how_many.add_argument("--count", type=int, default=None, help="total questions (default 10)")
     how_many.add_argument("--per-section", type=int, default=None, help="questions per section")
-    gen.add_argument("--elements", default="balanced",
-                     help="'balanced' or a mix such as character=2,feeling=1")
-    gen.add_argument("--implicit-share", type=float, default=0.3,
-                     help="share of implicit questions, 0 to 1 (default 0.3)")
+    gen.add_argument(
+        "--elements", default="balanced", help="'balanced' or a mix such as character=2,feeling=1"
+    )
+    gen.add_argument(
+        "--implicit-share",
+        type=float,
+        default=0.3,
+        help="share of implicit questions, 0 to 1 (default 0.3)",
+    )
     gen.add_argument("--grade", default=None, help="the class's grade band, e.g. 3-5")
-    gen.add_argument("--answerer", default=None,
-                     help="check each question by answering it with this answerer")
+    gen.add_argument(
+        "--answerer", default=None, help="check each question by answering it with this answerer"
+    )
     gen.add_argument("--json", action="store_true", help="print the result as JSON last line")
     gen.set_defaults(func=cmd_generate)
 
@@ -41,11 +47,13 @@ def register(commands) -> None:
     qag.set_defaults(func=cmd_eval_qag)
 
     mine = commands.train.add_parser(
-        "wordings", help="order the embedded engine's wordings by expert questions")
+        "wordings", help="order the embedded engine's wordings by expert questions"
+    )
     _data_args(mine)
     mine.set_defaults(split="train")
-    mine.add_argument("--out", default=None,
-                      help="output file (default: the shipped models/embedded-qg choices)")
+    mine.add_argument(
+        "--out", default=None, help="output file (default: the shipped models/embedded-qg choices)"
+    )
     mine.set_defaults(func=cmd_mine)
 
     bench = commands.top.add_parser("bench", help="time sectioning and generation on one story")
@@ -57,17 +65,21 @@ def register(commands) -> None:
 
 
 def _engine_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--engine", default="embedded",
-                        help="question engine: embedded (default), smollm, seq2seq, or auto (the best "
-                             "model available here, else embedded)")
+    parser.add_argument(
+        "--engine",
+        default="embedded",
+        help="question engine: embedded (default), smollm, seq2seq, or auto (the best "
+        "model available here, else embedded)",
+    )
     parser.add_argument("--model", default=None, help="model folder or hub id for the engine")
 
 
 def _data_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--data", required=True, help="a folder in the FairytaleQA layout")
     parser.add_argument("--split", default="val")
-    parser.add_argument("--limit", type=int, default=None,
-                        help="only the first N stories (quick checks)")
+    parser.add_argument(
+        "--limit", type=int, default=None, help="only the first N stories (quick checks)"
+    )
 
 
 def _options(args) -> dict:
@@ -80,15 +92,23 @@ def _note(line: str) -> None:
 
 # --------------------------------------------------------------------------- eval qg
 
+
 def cmd_eval_qg(args) -> int:
     from qg_studio.services.evaluation import eval_qg, load_split
 
     show = print if getattr(args, "show", False) else None
-    result = eval_qg(load_split(args.data, args.split, args.limit), args.engine, _options(args),
-                     show=show, notice=_note)
+    result = eval_qg(
+        load_split(args.data, args.split, args.limit),
+        args.engine,
+        _options(args),
+        show=show,
+        notice=_note,
+    )
     counts = result.pop("counts")
-    print(f"ROUGE-L F1 {result['rougeL_f']:.4f} over {result['n']} expert questions "
-          f"({args.split}, engine {args.engine})")
+    print(
+        f"ROUGE-L F1 {result['rougeL_f']:.4f} over {result['n']} expert questions "
+        f"({args.split}, engine {args.engine})"
+    )
     for name, value in {**result["per_element"], **result["per_explicitness"]}.items():
         print(f"  {name:<22} {value:.4f}  (n={counts[name]})")
     if args.json:
@@ -99,16 +119,24 @@ def cmd_eval_qg(args) -> int:
 def cmd_eval_qag(args) -> int:
     from qg_studio.services.evaluation import eval_qag, load_split
 
-    result = eval_qag(load_split(args.data, args.split, args.limit), args.k, args.engine,
-                      _options(args), notice=_note)
-    print(f"QAG ROUGE-L F1 {result['rougeL_f']:.4f} (best of top {args.k} per section) over "
-          f"{result['n']} expert questions; element KL {result['element_kl']:.4f}")
+    result = eval_qag(
+        load_split(args.data, args.split, args.limit),
+        args.k,
+        args.engine,
+        _options(args),
+        notice=_note,
+    )
+    print(
+        f"QAG ROUGE-L F1 {result['rougeL_f']:.4f} (best of top {args.k} per section) over "
+        f"{result['n']} expert questions; element KL {result['element_kl']:.4f}"
+    )
     if args.json:
         emit_json(result)
     return 0
 
 
 # --------------------------------------------------------------------------- generate
+
 
 def _request(args) -> GenerationRequest:
     try:
@@ -118,8 +146,12 @@ def _request(args) -> GenerationRequest:
             count = 10
         if count is not None and count < 1 or args.per_section is not None and args.per_section < 1:
             raise ValueError("ask for at least one question")
-        return GenerationRequest(count=count, per_section=args.per_section, elements=elements,
-                                 implicit_share=args.implicit_share)
+        return GenerationRequest(
+            count=count,
+            per_section=args.per_section,
+            elements=elements,
+            implicit_share=args.implicit_share,
+        )
     except ValueError as exc:
         raise UserError(str(exc)) from None
 
@@ -137,8 +169,14 @@ def cmd_generate(args) -> int:
     answerer = load_answerer(args.answerer) if args.answerer else None
     # A named engine that fails is an error here (the user asked for it); "auto" still
     # falls back, as it does in the app.
-    run = generate(story.sections, request, args.engine, _options(args), answerer=answerer,
-                   fallback=args.engine == "auto")
+    run = generate(
+        story.sections,
+        request,
+        args.engine,
+        _options(args),
+        answerer=answerer,
+        fallback=args.engine == "auto",
+    )
     for notice in run.notices:
         _note(notice)
     if not args.json:
@@ -149,9 +187,13 @@ def cmd_generate(args) -> int:
     for warning in story.report.warnings:
         _note(warning)
     if args.json:
-        emit_json({"story": story.report.to_dict(),
-                   "sections": [s.to_dict() for s in story.sections],
-                   "items": [i.to_dict() for i in run.items]})
+        emit_json(
+            {
+                "story": story.report.to_dict(),
+                "sections": [s.to_dict() for s in story.sections],
+                "items": [i.to_dict() for i in run.items],
+            }
+        )
     return 0
 
 
@@ -174,6 +216,7 @@ def cmd_mine(args) -> int:
 
 
 # --------------------------------------------------------------------------- bench
+
 
 def cmd_bench(args) -> int:
     import statistics
@@ -217,9 +260,11 @@ def cmd_bench(args) -> int:
         "engine": args.engine,
     }
     print(f"{result['words']} words, {len(sections)} sections, {result['items']} items")
-    print(f"sectioning {result['section_s']:.3f} s, generation {result['generate_s']:.3f} s, "
-          f"whole run {result['total_s']:.3f} s (median of {len(totals)} after warm-up); "
-          f"cold {result['cold_s']:.3f} s; peak memory {result['peak_rss_mb']:.0f} MB")
+    print(
+        f"sectioning {result['section_s']:.3f} s, generation {result['generate_s']:.3f} s, "
+        f"whole run {result['total_s']:.3f} s (median of {len(totals)} after warm-up); "
+        f"cold {result['cold_s']:.3f} s; peak memory {result['peak_rss_mb']:.0f} MB"
+    )
     if args.json:
         emit_json(result)
     return 0
@@ -244,9 +289,15 @@ def default_bench_story() -> str:
 
     base = resources.text("bench_story.txt")
     body = base.split("\n", 1)[1] if base.startswith("The Lantern") else base
-    parts = [body.replace("Mira", name).replace("fox", friend)
-             for name, friend in (("Mira", "fox"), ("Tomas", "badger"), ("Lena", "hare"),
-                                  ("Oskar", "crow"))]
+    parts = [
+        body.replace("Mira", name).replace("fox", friend)
+        for name, friend in (
+            ("Mira", "fox"),
+            ("Tomas", "badger"),
+            ("Lena", "hare"),
+            ("Oskar", "crow"),
+        )
+    ]
     paragraphs, words = [], 0
     for paragraph in "\n\n".join(parts).split("\n\n"):
         if words + len(paragraph.split()) > 2000:

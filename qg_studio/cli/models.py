@@ -18,35 +18,55 @@ def register(commands) -> None:
     pull.add_argument("--json", action="store_true", help="end with one JSON line")
     pull.set_defaults(func=_pull, downloads=True)
 
-    for role, what in (("qg", "question generation (answer-aware, with control codes)"),
-                       ("qa", "unified QA (extractive / yesno / abstractive prefixes)")):
+    for role, what in (
+        ("qg", "question generation (answer-aware, with control codes)"),
+        ("qa", "unified QA (extractive / yesno / abstractive prefixes)"),
+    ):
         p = commands.train.add_parser(role, help=f"fine-tune a seq2seq model for {what}")
-        p.add_argument("--base", required=True,
-                       help="registry name, checkpoint folder, hub id, or minilm-bert2bert")
+        p.add_argument(
+            "--base",
+            required=True,
+            help="registry name, checkpoint folder, hub id, or minilm-bert2bert",
+        )
         p.add_argument("--data", required=True, help="folder in the FairytaleQA layout")
         p.add_argument("--out", help="checkpoint folder (default runs/<role>-<base>)")
         p.add_argument("--name", help="registry name for the result (default: folder name)")
-        p.add_argument("--no-register", action="store_true",
-                       help="do not add the result to the user registry")
+        p.add_argument(
+            "--no-register", action="store_true", help="do not add the result to the user registry"
+        )
         p.add_argument("--train-split", default="train")
         p.add_argument("--val-split", default="val")
         p.add_argument("--epochs", type=float, default=3.0)
-        p.add_argument("--max-steps", type=int, default=-1, help="stop after N steps (overrides epochs)")
+        p.add_argument(
+            "--max-steps", type=int, default=-1, help="stop after N steps (overrides epochs)"
+        )
         p.add_argument("--batch-size", type=int, default=8)
         p.add_argument("--lr", type=float, default=5e-5)
         p.add_argument("--max-source-length", type=int, default=512)
         p.add_argument("--max-target-length", type=int, default=64)
         p.add_argument("--eval-steps", type=int, default=200)
-        p.add_argument("--patience", type=int, default=3, help="early-stopping patience (evaluations)")
+        p.add_argument(
+            "--patience", type=int, default=3, help="early-stopping patience (evaluations)"
+        )
         p.add_argument("--max-train", type=int, help="train on the first N shuffled examples only")
         p.add_argument("--max-val", type=int, default=300, help="val examples for the loss")
-        p.add_argument("--eval-samples", type=int, default=200,
-                       help="val examples generated for the card's ROUGE-L")
+        p.add_argument(
+            "--eval-samples",
+            type=int,
+            default=200,
+            help="val examples generated for the card's ROUGE-L",
+        )
         p.add_argument("--seed", type=int, default=42)
-        p.add_argument("--context-words", type=int,
-                       help="QG: train on the sentences around the answer, at most N words")
-        p.add_argument("--max-minutes", type=float,
-                       help="stop after N minutes, keeping the best checkpoint so far")
+        p.add_argument(
+            "--context-words",
+            type=int,
+            help="QG: train on the sentences around the answer, at most N words",
+        )
+        p.add_argument(
+            "--max-minutes",
+            type=float,
+            help="stop after N minutes, keeping the best checkpoint so far",
+        )
         p.add_argument("--json", action="store_true", help="end with one JSON line")
         p.set_defaults(func=_train, role=role)
 
@@ -66,8 +86,10 @@ def _list(args: argparse.Namespace) -> int:
         width = max((len(r["name"]) for r in rows), default=4)
         for r in rows:
             mark = "available" if r["available"] else "missing  "
-            print(f"{r['name']:<{width}}  {','.join(r['roles']):<5}  {r['stage']:<5}  {mark}  "
-                  f"{r['source']}  — {r['where']}")
+            print(
+                f"{r['name']:<{width}}  {','.join(r['roles']):<5}  {r['stage']:<5}  {mark}  "
+                f"{r['source']}  — {r['where']}"
+            )
     if args.json:
         emit_json({"models": rows})
     return 0
@@ -96,20 +118,39 @@ def _train(args: argparse.Namespace) -> int:
         raise UserError(f"no data folder at {args.data}")
     out = args.out or f"runs/{args.role}-{Path(args.base).name or 'model'}"
     settings = TrainSettings(
-        epochs=args.epochs, max_steps=args.max_steps, batch_size=args.batch_size,
-        learning_rate=args.lr, max_source_length=args.max_source_length,
-        max_target_length=args.max_target_length, eval_steps=args.eval_steps,
-        patience=args.patience, max_train=args.max_train, max_val=args.max_val,
-        eval_samples=args.eval_samples, seed=args.seed, context_words=args.context_words,
-        max_minutes=args.max_minutes)
+        epochs=args.epochs,
+        max_steps=args.max_steps,
+        batch_size=args.batch_size,
+        learning_rate=args.lr,
+        max_source_length=args.max_source_length,
+        max_target_length=args.max_target_length,
+        eval_steps=args.eval_steps,
+        patience=args.patience,
+        max_train=args.max_train,
+        max_val=args.max_val,
+        eval_samples=args.eval_samples,
+        seed=args.seed,
+        context_words=args.context_words,
+        max_minutes=args.max_minutes,
+    )
     try:
-        figures = run(args.role, args.base, args.data, out, settings, name=args.name,
-                      register=not args.no_register, train_split=args.train_split,
-                      val_split=args.val_split)
+        figures = run(
+            args.role,
+            args.base,
+            args.data,
+            out,
+            settings,
+            name=args.name,
+            register=not args.no_register,
+            train_split=args.train_split,
+            val_split=args.val_split,
+        )
     except (ModelError, FileNotFoundError) as exc:
         raise UserError(str(exc)) from None
-    print(f"saved {out} (val ROUGE-L {figures['val_rougeL_f']}, {figures['steps']} steps); "
-          f"model card {Path(out) / 'README.md'}")
+    print(
+        f"saved {out} (val ROUGE-L {figures['val_rougeL_f']}, {figures['steps']} steps); "
+        f"model card {Path(out) / 'README.md'}"
+    )
     if args.json:
         emit_json(figures)
     return 0

@@ -27,19 +27,35 @@ def run_section(args: argparse.Namespace) -> int:
     story = ingest_file(args.file, args.grade)
     sections, report = story.sections, story.report
     if args.json:
-        emit_json({"story": report.to_dict(),
-                   "sections": [{"id": s.id, "text": s.text, "words": s.words,
-                                 "grade": s.readability.grade, "verdict": s.verdict,
-                                 "readability": s.readability.to_dict()} for s in sections]})
+        emit_json(
+            {
+                "story": report.to_dict(),
+                "sections": [
+                    {
+                        "id": s.id,
+                        "text": s.text,
+                        "words": s.words,
+                        "grade": s.readability.grade,
+                        "verdict": s.verdict,
+                        "readability": s.readability.to_dict(),
+                    }
+                    for s in sections
+                ],
+            }
+        )
         return 0
     figures = report.story
-    print(f"Story: {figures.words} words, {figures.sentences} sentences, grade {figures.grade:g} "
-          f"(Flesch-Kincaid {figures.fk_grade:g}, Dale-Chall {figures.dale_chall:g}) — "
-          f"{report.verdict} band {report.band}")
+    print(
+        f"Story: {figures.words} words, {figures.sentences} sentences, grade {figures.grade:g} "
+        f"(Flesch-Kincaid {figures.fk_grade:g}, Dale-Chall {figures.dale_chall:g}) — "
+        f"{report.verdict} band {report.band}"
+    )
     for s in sections:
         r = s.readability
-        print(f"  {s.id:>3}  {s.words:>4} words  grade {r.grade:>4g}  FK {r.fk_grade:>4g}  "
-              f"DC {r.dale_chall:>5g}  {s.verdict:<5}  {s.text[:60]!r}")
+        print(
+            f"  {s.id:>3}  {s.words:>4} words  grade {r.grade:>4g}  FK {r.fk_grade:>4g}  "
+            f"DC {r.dale_chall:>5g}  {s.verdict:<5}  {s.text[:60]!r}"
+        )
     for warning in report.warnings:
         print(f"warning: {warning}")
     return 0

@@ -11,18 +11,26 @@ from qg_studio.services.evaluation import load_split
 
 def register(commands) -> None:
     sets = commands.eval.add_parser(
-        "sets", help="the default set and a custom mix per story: count, mix, repeats, "
-                     "answers in the text, answerable, story-level questions")
+        "sets",
+        help="the default set and a custom mix per story: count, mix, repeats, "
+        "answers in the text, answerable, story-level questions",
+    )
     sets.add_argument("--data", required=True, help="a folder in the FairytaleQA layout")
     sets.add_argument("--split", default="val")
     sets.add_argument("--limit", type=int, default=None, help="only the first N stories")
     sets.add_argument("--engine", default="embedded", help="question engine (default embedded)")
     sets.add_argument("--model", default=None, help="model folder for the engine")
-    sets.add_argument("--check", action="store_true",
-                      help="generate with the answer check on (Generate's checkbox)")
-    sets.add_argument("--shard", default=None,
-                      help="K/N: only every N-th story from the K-th (0-based), to spread a "
-                           "long run over processes; the raw counts print for merging")
+    sets.add_argument(
+        "--check",
+        action="store_true",
+        help="generate with the answer check on (Generate's checkbox)",
+    )
+    sets.add_argument(
+        "--shard",
+        default=None,
+        help="K/N: only every N-th story from the K-th (0-based), to spread a "
+        "long run over processes; the raw counts print for merging",
+    )
     sets.add_argument("--show", action="store_true", help="print every set")
     sets.add_argument("--json", action="store_true", help="print the figures as JSON last line")
     sets.set_defaults(func=cmd_eval_sets)
@@ -43,8 +51,9 @@ def cmd_eval_sets(args) -> int:
             raise UserError("--shard takes K/N, e.g. 0/3") from None
         stories = stories[k::n]
     warm_encoder()
-    engine, options, notice = resolve_engine(args.engine,
-                                             {"model": args.model} if args.model else {})
+    engine, options, notice = resolve_engine(
+        args.engine, {"model": args.model} if args.model else {}
+    )
     if notice:
         print(f"note: {notice}", file=sys.stderr)
     try:
@@ -54,8 +63,14 @@ def cmd_eval_sets(args) -> int:
 
     def generate(sections, request, existing):
         try:
-            return generate_items(sections, request, engine, options,
-                                  answerer if args.check else None, existing=existing)
+            return generate_items(
+                sections,
+                request,
+                engine,
+                options,
+                answerer if args.check else None,
+                existing=existing,
+            )
         except KeyError as exc:
             raise UserError(str(exc).strip("'\"")) from None
         except OSError as exc:
@@ -66,23 +81,30 @@ def cmd_eval_sets(args) -> int:
         made = measure_story(story.name, story.sections, generate, answerer, figures)
         done = len(made and figures.kl) // 2
         # A long run says how far it is, with the figures so far.
-        print(f"story {done}/{len(stories)} {story.name}: {figures.result(done)}",
-              file=sys.stderr, flush=True)
+        print(
+            f"story {done}/{len(stories)} {story.name}: {figures.result(done)}",
+            file=sys.stderr,
+            flush=True,
+        )
         if args.show:
             for items in made:
                 print(f"== {story.name}: {len(items)} questions")
                 for item in items:
-                    print(f"  ({item.element.value}, {item.explicitness.value}) "
-                          f"{item.question} -> {item.answer}")
+                    print(
+                        f"  ({item.element.value}, {item.explicitness.value}) "
+                        f"{item.question} -> {item.answer}"
+                    )
     result = figures.result(len(stories))
     if args.shard:
         from dataclasses import asdict
 
         print(f"raw: {json.dumps(asdict(figures))}", file=sys.stderr)
-    print(f"{result['stories']} stories: {result['given']} of {result['asked']} questions; "
-          f"element KL {result['element_kl']:.4f}; implicit share error "
-          f"{result['implicit_share_error']:.4f}; duplicates {result['duplicate_share']:.4f}; "
-          f"answerable {result['answerable']:.4f}; story-level {result['story_level']:.4f}")
+    print(
+        f"{result['stories']} stories: {result['given']} of {result['asked']} questions; "
+        f"element KL {result['element_kl']:.4f}; implicit share error "
+        f"{result['implicit_share_error']:.4f}; duplicates {result['duplicate_share']:.4f}; "
+        f"answerable {result['answerable']:.4f}; story-level {result['story_level']:.4f}"
+    )
     if figures.short_stories:
         print("short of the count (150+ words): " + ", ".join(figures.short_stories))
     if args.json:

@@ -9,24 +9,35 @@ from pathlib import Path
 from qg_studio.cli.common import UserError, emit_json
 from qg_studio.schema import ELEMENTS, Element, Explicitness
 
-_SHORT = {Element.CHARACTER: "char", Element.SETTING: "sett", Element.ACTION: "actn",
-          Element.FEELING: "feel", Element.CAUSAL: "caus", Element.OUTCOME: "outc",
-          Element.PREDICTION: "pred"}
+_SHORT = {
+    Element.CHARACTER: "char",
+    Element.SETTING: "sett",
+    Element.ACTION: "actn",
+    Element.FEELING: "feel",
+    Element.CAUSAL: "caus",
+    Element.OUTCOME: "outc",
+    Element.PREDICTION: "pred",
+}
 
 
 def register(commands) -> None:
     ev = commands.eval.add_parser(
-        "tag", help="accuracy of the tagger on expert questions (element, explicitness)")
+        "tag", help="accuracy of the tagger on expert questions (element, explicitness)"
+    )
     ev.add_argument("--data", required=True, help="a folder in the FairytaleQA layout")
     ev.add_argument("--split", default="val", help="split to measure on (default: val)")
     ev.add_argument("--json", action="store_true", help="print a JSON summary as the last line")
     ev.set_defaults(func=run_eval)
 
     tr = commands.train.add_parser(
-        "tagger", help="train the tagger on the train split of a FairytaleQA-layout folder")
+        "tagger", help="train the tagger on the train split of a FairytaleQA-layout folder"
+    )
     tr.add_argument("--data", required=True, help="a folder in the FairytaleQA layout")
-    tr.add_argument("--out", default=None,
-                    help="output folder (default: models/tagger, where the shipped model lives)")
+    tr.add_argument(
+        "--out",
+        default=None,
+        help="output folder (default: models/tagger, where the shipped model lives)",
+    )
     tr.add_argument("--json", action="store_true", help="print a JSON summary as the last line")
     tr.set_defaults(func=run_train)
 
@@ -41,20 +52,24 @@ def run_eval(args: argparse.Namespace) -> int:
     element_confusion = result.pop("element_confusion")
     explicitness_confusion = result.pop("explicitness_confusion")
     source = "model" if result["tagger"] == "model" else "rules (model file missing)"
-    print(f"tagger: {source}; {result['n']} questions in {args.data} [{args.split}]"
-          + (f"; {skipped} unlabelled rows skipped" if skipped else ""))
+    print(
+        f"tagger: {source}; {result['n']} questions in {args.data} [{args.split}]"
+        + (f"; {skipped} unlabelled rows skipped" if skipped else "")
+    )
     print(f"element accuracy      {result['element_acc']:.4f}")
-    print(f"explicitness accuracy {result['explicitness_acc']:.4f} "
-          "(question, answer1, cor_section text)")
-    print(f"explicitness accuracy {result['explicitness_acc_question_only']:.4f} "
-          "(question only)")
+    print(
+        f"explicitness accuracy {result['explicitness_acc']:.4f} "
+        "(question, answer1, cor_section text)"
+    )
+    print(f"explicitness accuracy {result['explicitness_acc_question_only']:.4f} (question only)")
     print()
     print("element confusion (rows: expert attribute1, columns: tagger)")
     print(_table(ELEMENTS, element_confusion, _SHORT))
     print()
     print("explicitness confusion (rows: expert ex-or-im1, columns: tagger)")
-    print(_table(tuple(Explicitness), explicitness_confusion,
-                 {e: e.value[:4] for e in Explicitness}))
+    print(
+        _table(tuple(Explicitness), explicitness_confusion, {e: e.value[:4] for e in Explicitness})
+    )
     if args.json:
         emit_json(result)
     return 0
@@ -68,8 +83,11 @@ def _table(labels, counts: Counter, short: dict) -> str:
         row = [counts.get((gold, pred), 0) for pred in labels]
         total = sum(row)
         recall = f"{row[labels.index(gold)] / total:.3f}" if total else "    -"
-        lines.append(f"{str(gold):<{width}} | " + " ".join(f"{c:>5}" for c in row)
-                     + f" | {total:>5}  {recall}")
+        lines.append(
+            f"{str(gold):<{width}} | "
+            + " ".join(f"{c:>5}" for c in row)
+            + f" | {total:>5}  {recall}"
+        )
     return "\n".join(lines)
 
 

@@ -37,24 +37,33 @@ def write_fairytaleqa(out: str | Path, exports: Sequence[ExportStory]) -> list[P
     for split, group in _by_split(exports).items():
         written += write_split(out, split, [e.story for e in group])
         for export in group:
-            written.append(write_csv(
-                provenance_path(out, split, export.story.name), PROVENANCE_COLUMNS,
-                ([p[c] for c in PROVENANCE_COLUMNS] for p in export.provenance), CsvLayout()))
+            written.append(
+                write_csv(
+                    provenance_path(out, split, export.story.name),
+                    PROVENANCE_COLUMNS,
+                    ([p[c] for c in PROVENANCE_COLUMNS] for p in export.provenance),
+                    CsvLayout(),
+                )
+            )
     return written
 
 
 def write_storyqa_files(out: str | Path, exports: Sequence[ExportStory]) -> list[Path]:
-    return [write_storyqa(inside(out, f"{split}.jsonl"), [e.story for e in group],
-                          [e.provenance for e in group])
-            for split, group in _by_split(exports).items()]
+    return [
+        write_storyqa(
+            inside(out, f"{split}.jsonl"), [e.story for e in group], [e.provenance for e in group]
+        )
+        for split, group in _by_split(exports).items()
+    ]
 
 
 def write_hf_files(out: str | Path, exports: Sequence[ExportStory]) -> list[Path]:
     teacher = is_teacher_set(exports)
     written: list[Path] = []
     for split, group in _by_split(exports).items():
-        written += write_hf(out, split, [e.story for e in group],
-                            [e.provenance for e in group] if teacher else None)
+        written += write_hf(
+            out, split, [e.story for e in group], [e.provenance for e in group] if teacher else None
+        )
     return written
 
 

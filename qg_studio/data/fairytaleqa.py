@@ -47,9 +47,11 @@ class CsvLayout:
     @classmethod
     def from_dict(cls, data: dict[str, Any] | None) -> "CsvLayout":
         data = data or {}
-        return cls(newline=data.get("newline", "\n"),
-                   final_newline=bool(data.get("final_newline", True)),
-                   bom=bool(data.get("bom", False)))
+        return cls(
+            newline=data.get("newline", "\n"),
+            final_newline=bool(data.get("final_newline", True)),
+            bom=bool(data.get("bom", False)),
+        )
 
 
 @dataclass
@@ -80,6 +82,7 @@ class FtqaStory:
 
 # -- reading ----------------------------------------------------------------------------
 
+
 def _read_csv(path: Path) -> tuple[list[str], list[list[str]], CsvLayout]:
     return parse_csv(path.read_bytes(), str(path))
 
@@ -92,16 +95,20 @@ def parse_csv(raw: bytes, path: str = "file") -> tuple[list[str], list[list[str]
     except UnicodeDecodeError as exc:
         raise FtqaFormatError(f"{path}: not UTF-8 ({exc.reason} at byte {exc.start})") from None
     first_end = text.find("\n")
-    layout = CsvLayout(newline="\r\n" if first_end > 0 and text[first_end - 1] == "\r" else "\n",
-                       final_newline=text.endswith("\n"), bom=bom)
+    layout = CsvLayout(
+        newline="\r\n" if first_end > 0 and text[first_end - 1] == "\r" else "\n",
+        final_newline=text.endswith("\n"),
+        bom=bom,
+    )
     rows = [r for r in csv.reader(io.StringIO(text, newline="")) if r]
     if not rows:
         raise FtqaFormatError(f"{path}: empty file (expected a header row)")
     header, body = rows[0], rows[1:]
     for number, row in enumerate(body, start=2):
         if len(row) != len(header):
-            raise FtqaFormatError(f"{path}: row {number} has {len(row)} cells, "
-                                  f"the header has {len(header)}")
+            raise FtqaFormatError(
+                f"{path}: row {number} has {len(row)} cells, the header has {len(header)}"
+            )
     return header, [[unguard(c) for c in r] for r in body], layout
 
 
@@ -121,31 +128,39 @@ def read_story_meta(root: str | Path) -> tuple[list[str], dict[str, dict[str, st
     return header, {r[0]: dict(zip(header, r)) for r in rows}
 
 
-def read_story(root: str | Path, split: str, name: str,
-               meta: dict[str, dict[str, str]] | None = None) -> FtqaStory:
+def read_story(
+    root: str | Path, split: str, name: str, meta: dict[str, dict[str, str]] | None = None
+) -> FtqaStory:
     root = Path(root)
     qpath = questions_path(root, split, name)
-    story = parse_story(name, story_path(root, split, name).read_bytes(),
-                        qpath.read_bytes() if qpath.exists() else None, split,
-                        where=str(root))
+    story = parse_story(
+        name,
+        story_path(root, split, name).read_bytes(),
+        qpath.read_bytes() if qpath.exists() else None,
+        split,
+        where=str(root),
+    )
     if meta is None:
         meta = read_story_meta(root)[1]
     story.meta = meta.get(name)
     if story.meta is None:  # one file name differs from its meta row only in case
-        story.meta = next((row for key, row in meta.items() if key.lower() == name.lower()),
-                          None)
+        story.meta = next((row for key, row in meta.items() if key.lower() == name.lower()), None)
     if story.meta is not None:
         story.meta_basis = _counts(story)
     return story
 
 
-def parse_story(name: str, story_csv: bytes, questions_csv: bytes | None = None,
-                split: str = "", where: str = "") -> FtqaStory:
+def parse_story(
+    name: str,
+    story_csv: bytes,
+    questions_csv: bytes | None = None,
+    split: str = "",
+    where: str = "",
+) -> FtqaStory:
     """A story from the bytes of its files (e.g. an upload); raises FtqaFormatError."""
     folder = f"{where}/" if where else ""
     spath = f"{folder}section-stories/{split}/{name}-story.csv" if split else f"{name}-story.csv"
-    qpath = (f"{folder}questions/{split}/{name}-questions.csv" if split
-             else f"{name}-questions.csv")
+    qpath = f"{folder}questions/{split}/{name}-questions.csv" if split else f"{name}-questions.csv"
     header, rows, story_layout = parse_csv(story_csv, spath)
     if header[:2] != STORY_COLUMNS:
         raise FtqaFormatError(f"{spath}: expected the header section,text, got {header}")
@@ -153,13 +168,19 @@ def parse_story(name: str, story_csv: bytes, questions_csv: bytes | None = None,
     try:
         ids = [int(label) for label in labels]
     except ValueError:
-        raise FtqaFormatError(f"{spath}: section numbers must be whole numbers, "
-                              f"got {labels}") from None
+        raise FtqaFormatError(
+            f"{spath}: section numbers must be whole numbers, got {labels}"
+        ) from None
     if not rows:
         raise FtqaFormatError(f"{spath}: no sections")
     sections = [Section(id=i, text=r[1]) for i, r in zip(ids, rows)]
-    story = FtqaStory(name=name, sections=sections, split=split, story_layout=story_layout,
-                      section_labels=None if labels == [str(i) for i in ids] else labels)
+    story = FtqaStory(
+        name=name,
+        sections=sections,
+        split=split,
+        story_layout=story_layout,
+        section_labels=None if labels == [str(i) for i in ids] else labels,
+    )
     if questions_csv is not None:
         qheader, qrows, story.questions_layout = parse_csv(questions_csv, qpath)
         missing = [c for c in QUESTION_COLUMNS if c not in qheader]
@@ -179,8 +200,10 @@ def read_split(root: str | Path, split: str) -> list[FtqaStory]:
 
 # -- writing ----------------------------------------------------------------------------
 
-def write_csv(path: Path, header: Sequence[str], rows: Iterable[Sequence[str]],
-               layout: CsvLayout) -> Path:
+
+def write_csv(
+    path: Path, header: Sequence[str], rows: Iterable[Sequence[str]], layout: CsvLayout
+) -> Path:
     buf = io.StringIO(newline="")
     writer = csv.writer(buf, lineterminator=layout.newline)
     writer.writerow([guard(c) for c in header])
@@ -211,39 +234,60 @@ def safe_name(name: str) -> bool:
 def write_story(root: str | Path, split: str, story: FtqaStory) -> list[Path]:
     """Write the story's section file and (unless it had none) its questions file."""
     if not safe_name(story.name) or not safe_name(split):
-        raise FtqaFormatError(f"cannot write story {story.name!r} in split {split!r}: "
-                              "names must not contain / or \\ or start with a dot")
+        raise FtqaFormatError(
+            f"cannot write story {story.name!r} in split {split!r}: "
+            "names must not contain / or \\ or start with a dot"
+        )
     labels = story.section_labels or [str(s.id) for s in story.sections]
-    written = [write_csv(story_path(root, split, story.name), STORY_COLUMNS,
-                          ([label, s.text] for label, s in zip(labels, story.sections)),
-                          story.story_layout)]
+    written = [
+        write_csv(
+            story_path(root, split, story.name),
+            STORY_COLUMNS,
+            ([label, s.text] for label, s in zip(labels, story.sections)),
+            story.story_layout,
+        )
+    ]
     if story.questions or story.has_questions_file:
         columns = story.question_columns
-        written.append(write_csv(
-            questions_path(root, split, story.name), columns,
-            ([q.row.get(c, "") for c in columns] for q in story.questions),
-            story.questions_layout))
+        written.append(
+            write_csv(
+                questions_path(root, split, story.name),
+                columns,
+                ([q.row.get(c, "") for c in columns] for q in story.questions),
+                story.questions_layout,
+            )
+        )
     return written
 
 
 def _counts(story: FtqaStory) -> dict[str, int]:
-    return {"sections": len(story.sections), "words": story.words,
-            "questions": len(story.questions)}
+    return {
+        "sections": len(story.sections),
+        "words": story.words,
+        "questions": len(story.questions),
+    }
 
 
 def meta_row(story: FtqaStory, split: str, columns: Sequence[str]) -> dict[str, str]:
     """The story's story_meta.csv row: the original where its counts still hold."""
     counts = _counts(story)
-    fresh = {"filename": story.name, "origin": "", "split": split,
-             **{k: str(v) for k, v in counts.items()}}
+    fresh = {
+        "filename": story.name,
+        "origin": "",
+        "split": split,
+        **{k: str(v) for k, v in counts.items()},
+    }
     row = {c: "" for c in columns}
     row.update({k: v for k, v in fresh.items() if k in row})
     basis = story.meta_basis or {}
     for column, value in (story.meta or {}).items():
         if column not in row:
             continue
-        if column in counts and basis.get(column) != counts[column] and _int_or_none(
-                value) != counts[column]:
+        if (
+            column in counts
+            and basis.get(column) != counts[column]
+            and _int_or_none(value) != counts[column]
+        ):
             continue
         if column == "split" and value != split:
             continue
@@ -258,8 +302,9 @@ def _int_or_none(value: str) -> int | None:
         return None
 
 
-def write_story_meta(root: str | Path, stories: Sequence[FtqaStory], split: str,
-                     columns: Sequence[str] | None = None) -> Path:
+def write_story_meta(
+    root: str | Path, stories: Sequence[FtqaStory], split: str, columns: Sequence[str] | None = None
+) -> Path:
     """Write story_meta.csv, keeping rows of other stories already in the file."""
     path = Path(root) / META_FILE
     old_columns, old = read_story_meta(root) if path.exists() else (None, {})
@@ -267,12 +312,14 @@ def write_story_meta(root: str | Path, stories: Sequence[FtqaStory], split: str,
     rows = {name: {c: row.get(c, "") for c in columns} for name, row in old.items()}
     for story in stories:
         rows[story.name] = meta_row(story, split, columns)
-    return write_csv(path, columns, ([row[c] for c in columns] for row in rows.values()),
-                      CsvLayout())
+    return write_csv(
+        path, columns, ([row[c] for c in columns] for row in rows.values()), CsvLayout()
+    )
 
 
-def write_split(root: str | Path, split: str, stories: Sequence[FtqaStory],
-                meta: bool = True) -> list[Path]:
+def write_split(
+    root: str | Path, split: str, stories: Sequence[FtqaStory], meta: bool = True
+) -> list[Path]:
     written: list[Path] = []
     for story in stories:
         written += write_story(root, split, story)

@@ -18,13 +18,23 @@ from qg_studio.data.fairytaleqa import FtqaStory
 from qg_studio.data.storyqa import cited_text
 from qg_studio.paths import inside
 
-HF_COLUMNS = ["story_name", "story_section", "question", "answer1", "answer2", "local-or-sum",
-              "attribute", "ex-or-im", "ex-or-im2"]
+HF_COLUMNS = [
+    "story_name",
+    "story_section",
+    "question",
+    "answer1",
+    "answer2",
+    "local-or-sum",
+    "attribute",
+    "ex-or-im",
+    "ex-or-im2",
+]
 PROVENANCE_FIELDS = ["origin", "created_by", "edited"]
 
 
-def hf_rows(story: FtqaStory, provenance: Sequence[dict[str, str]] | None = None
-            ) -> list[dict[str, str]]:
+def hf_rows(
+    story: FtqaStory, provenance: Sequence[dict[str, str]] | None = None
+) -> list[dict[str, str]]:
     rows = []
     for index, question in enumerate(story.questions):
         row = question.row
@@ -47,8 +57,12 @@ def hf_rows(story: FtqaStory, provenance: Sequence[dict[str, str]] | None = None
     return rows
 
 
-def write_hf(out: str | Path, split: str, stories: Sequence[FtqaStory],
-             provenance: Sequence[Sequence[dict[str, str]]] | None = None) -> list[Path]:
+def write_hf(
+    out: str | Path,
+    split: str,
+    stories: Sequence[FtqaStory],
+    provenance: Sequence[Sequence[dict[str, str]]] | None = None,
+) -> list[Path]:
     """Write ``<split>.jsonl`` and ``<split>.csv`` under ``out`` (never outside it)."""
     out = Path(out)
     jsonl, table = inside(out, f"{split}.jsonl"), inside(out, f"{split}.csv")

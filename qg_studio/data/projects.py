@@ -20,8 +20,15 @@ from qg_studio.store import Store, StoredStory
 
 SETTINGS_KEY = "fairytaleqa"
 IMPORT_ACTOR = "fairytaleqa"  # created_by of imported expert items
-PROVENANCE_COLUMNS = ["question_id", "origin", "created_by", "engine", "edited", "edited_by",
-                      "status"]
+PROVENANCE_COLUMNS = [
+    "question_id",
+    "origin",
+    "created_by",
+    "engine",
+    "edited",
+    "edited_by",
+    "status",
+]
 
 
 class StoryImportError(ValueError):
@@ -56,8 +63,7 @@ def _store_sections(story: FtqaStory) -> tuple[list[Section], dict[int, int] | N
     first: dict[int, int] = {}
     for position, sid in enumerate(ids, start=1):
         first.setdefault(sid, position)
-    return ([Section(id=i, text=s.text) for i, s in enumerate(story.sections, start=1)],
-            first)
+    return ([Section(id=i, text=s.text) for i, s in enumerate(story.sections, start=1)], first)
 
 
 def story_items(story: FtqaStory, section_map: dict[int, int] | None = None) -> list[QAItem]:
@@ -68,8 +74,9 @@ def story_items(story: FtqaStory, section_map: dict[int, int] | None = None) -> 
             items.append(question.to_item(section_map))
         except (KeyError, ValueError) as exc:
             where = f"{story.split}/" if story.split else ""
-            raise StoryImportError(f"{where}{story.name}-questions.csv row {number}: "
-                                   f"{exc}") from None
+            raise StoryImportError(
+                f"{where}{story.name}-questions.csv row {number}: {exc}"
+            ) from None
     return items
 
 
@@ -78,8 +85,9 @@ def import_key(story: FtqaStory) -> str:
     return f"{SETTINGS_KEY}:{story.split or ''}/{story.name}"
 
 
-def import_story(store: Store, story: FtqaStory, project_name: str | None = None,
-                 once: bool = False) -> ImportedStory:
+def import_story(
+    store: Store, story: FtqaStory, project_name: str | None = None, once: bool = False
+) -> ImportedStory:
     """One project holding ``story``, made in one transaction: a kill mid-import leaves
     nothing. With ``once`` (a dataset import), importing the same story again returns the
     project made the first time; without it (an upload opened as a new project), every
@@ -91,21 +99,31 @@ def import_story(store: Store, story: FtqaStory, project_name: str | None = None
         existing = store.imported_project(key) if key else None
         if existing is not None:
             stored = store.latest_story(existing)
-            return ImportedStory(story.name, existing, stored.id if stored else 0,
-                                 len(store.list_items(stored.id)) if stored else 0,
-                                 existing=True)
-        project_id = store.create_project(project_name or story.name,
-                                          {"source": "fairytaleqa", "split": story.split},
-                                          import_key=key)
-        story_id = store.add_story(project_id, story.name,
-                                   "\n\n".join(s.text for s in sections), sections)
+            return ImportedStory(
+                story.name,
+                existing,
+                stored.id if stored else 0,
+                len(store.list_items(stored.id)) if stored else 0,
+                existing=True,
+            )
+        project_id = store.create_project(
+            project_name or story.name,
+            {"source": "fairytaleqa", "split": story.split},
+            import_key=key,
+        )
+        story_id = store.add_story(
+            project_id, story.name, "\n\n".join(s.text for s in sections), sections
+        )
         item_ids = store.add_items(story_id, items, actor=IMPORT_ACTOR)
         record = {
-            "name": story.name, "split": story.split,
+            "name": story.name,
+            "split": story.split,
             "question_columns": list(story.question_columns),
-            "section_labels": (story.section_labels if story.section_labels is not None
-                               or section_map is None
-                               else [str(s.id) for s in story.sections]),
+            "section_labels": (
+                story.section_labels
+                if story.section_labels is not None or section_map is None
+                else [str(s.id) for s in story.sections]
+            ),
             "story_layout": story.story_layout.to_dict(),
             "questions_layout": story.questions_layout.to_dict(),
             "has_questions_file": story.has_questions_file,
@@ -143,7 +161,7 @@ def _known_engines() -> set[str]:
 
 
 def origin_of(created_by: str, engines: set[str] | None = None) -> str:
-    """"dataset", "engine" or "person" for an item's ``created_by``."""
+    """ "dataset", "engine" or "person" for an item's ``created_by``."""
     engines = engines if engines is not None else _known_engines()
     head = created_by.split(":", 1)[0].strip().lower()
     if created_by == IMPORT_ACTOR:
@@ -153,8 +171,9 @@ def origin_of(created_by: str, engines: set[str] | None = None) -> str:
     return "person"
 
 
-def provenance(store: Store, story_id: int, items: Sequence[QAItem], question_ids: Sequence[str]
-               ) -> list[dict[str, str]]:
+def provenance(
+    store: Store, story_id: int, items: Sequence[QAItem], question_ids: Sequence[str]
+) -> list[dict[str, str]]:
     """Who made each item (engine or person) and whether anyone edited it since."""
     history = store.history(story_id)
     engines = _known_engines()
@@ -163,10 +182,17 @@ def provenance(store: Store, story_id: int, items: Sequence[QAItem], question_id
         edits = [h for h in history if h["item_id"] == item.id and h["action"] == "edit"]
         editors = list(dict.fromkeys(h["actor"] for h in edits))
         created_by = store.created_by(item.id) if item.id is not None else ""
-        rows.append({"question_id": qid, "origin": origin_of(created_by, engines),
-                     "created_by": created_by, "engine": item.engine,
-                     "edited": "yes" if edits else "no", "edited_by": ";".join(editors),
-                     "status": item.status.value})
+        rows.append(
+            {
+                "question_id": qid,
+                "origin": origin_of(created_by, engines),
+                "created_by": created_by,
+                "engine": item.engine,
+                "edited": "yes" if edits else "no",
+                "edited_by": ";".join(editors),
+                "status": item.status.value,
+            }
+        )
     return rows
 
 
@@ -175,8 +201,9 @@ def _next_id(taken: set[str]) -> str:
     return str(max(numbers, default=0) + 1)
 
 
-def export_story(store: Store, stored: StoredStory, split: str | None = None,
-                 include_dropped: bool = False) -> ExportStory:
+def export_story(
+    store: Store, stored: StoredStory, split: str | None = None, include_dropped: bool = False
+) -> ExportStory:
     """The stored story as FairytaleQA rows; dropped items stay out unless asked for."""
     record = story_record(store, stored.project_id, stored.id) or {}
     raw_rows: dict[str, dict[str, str]] = record.get("rows", {})
@@ -184,12 +211,13 @@ def export_story(store: Store, stored: StoredStory, split: str | None = None,
     labels = record.get("section_labels")
     if labels is not None and len(labels) != len(stored.sections):
         labels = None  # sections were re-cut after import; number them afresh
-    label_of = ({s.id: label for s, label in zip(stored.sections, labels)} if labels
-                else None)
-    items = [i for i in store.list_items(stored.id)
-             if include_dropped or i.status is not ReviewStatus.DROPPED]
-    taken = {i.ref for i in items if i.ref} | {r.get("question_id", "") for r in
-                                               raw_rows.values()}
+    label_of = {s.id: label for s, label in zip(stored.sections, labels)} if labels else None
+    items = [
+        i
+        for i in store.list_items(stored.id)
+        if include_dropped or i.status is not ReviewStatus.DROPPED
+    ]
+    taken = {i.ref for i in items if i.ref} | {r.get("question_id", "") for r in raw_rows.values()}
     questions, qids = [], []
     for item in items:
         raw = raw_rows.get(str(item.id))
@@ -208,15 +236,15 @@ def export_story(store: Store, stored: StoredStory, split: str | None = None,
         questions_layout=CsvLayout.from_dict(record.get("questions_layout")),
         has_questions_file=bool(record.get("has_questions_file", True)),
         meta=record.get("meta"),
-        meta_basis=record.get("meta_basis"))
-    return ExportStory(story, items, provenance(store, stored.id, items, qids),
-                       stored.project_id)
+        meta_basis=record.get("meta_basis"),
+    )
+    return ExportStory(story, items, provenance(store, stored.id, items, qids), stored.project_id)
 
 
-def export_project(store: Store, project_id: int, split: str | None = None,
-                   include_dropped: bool = False) -> list[ExportStory]:
-    out = [export_story(store, s, split, include_dropped)
-           for s in store.list_stories(project_id)]
+def export_project(
+    store: Store, project_id: int, split: str | None = None, include_dropped: bool = False
+) -> list[ExportStory]:
+    out = [export_story(store, s, split, include_dropped) for s in store.list_stories(project_id)]
     _unique_names(out)
     return out
 
@@ -232,8 +260,12 @@ def _unique_names(stories: Sequence[ExportStory]) -> None:
             seen[name] = 1
 
 
-def export_projects(store: Store, project_ids: Sequence[int], split: str | None = None,
-                    include_dropped: bool = False) -> list[ExportStory]:
+def export_projects(
+    store: Store,
+    project_ids: Sequence[int],
+    split: str | None = None,
+    include_dropped: bool = False,
+) -> list[ExportStory]:
     out: list[ExportStory] = []
     for project_id in project_ids:
         out += export_project(store, project_id, split, include_dropped)
@@ -243,5 +275,6 @@ def export_projects(store: Store, project_ids: Sequence[int], split: str | None 
 
 def is_teacher_set(stories: Sequence[ExportStory]) -> bool:
     """True when any item came from an engine or a person rather than the dataset."""
-    return any(p["origin"] != "dataset" or p["edited"] == "yes"
-               for s in stories for p in s.provenance)
+    return any(
+        p["origin"] != "dataset" or p["edited"] == "yes" for s in stories for p in s.provenance
+    )

@@ -15,9 +15,22 @@ from qg_studio.schema import AnswerKind, Element, Explicitness, QAItem, Scope
 
 # The README's column order; a few original files put ex-or-im1 after cor_section,
 # and each file's own order is kept in FtqaStory.question_columns.
-QUESTION_COLUMNS = ["question_id", "local-or-sum", "cor_section", "attribute1", "attribute2",
-                    "question", "ex-or-im1", "answer1", "answer2", "answer3", "ex-or-im2",
-                    "answer4", "answer5", "answer6"]
+QUESTION_COLUMNS = [
+    "question_id",
+    "local-or-sum",
+    "cor_section",
+    "attribute1",
+    "attribute2",
+    "question",
+    "ex-or-im1",
+    "answer1",
+    "answer2",
+    "answer3",
+    "ex-or-im2",
+    "answer4",
+    "answer5",
+    "answer6",
+]
 FIRST_ANSWERS = ("answer1", "answer2", "answer3")
 SECOND_ANSWERS = ("answer4", "answer5", "answer6")
 
@@ -73,15 +86,23 @@ class FtqaQuestion:
             sections = [section_map.get(s, s) for s in sections]
         explicitness = Explicitness.parse(self.row["ex-or-im1"])
         return QAItem(
-            question=self.row["question"], answers=self.answers,
+            question=self.row["question"],
+            answers=self.answers,
             element=self.row["attribute1"],
             element2=parse_or_none(Element, self.row.get("attribute2")),
-            explicitness=explicitness, scope=self.row["local-or-sum"],
-            answer_kind=(AnswerKind.EXTRACTIVE if explicitness is Explicitness.EXPLICIT
-                         else AnswerKind.ABSTRACTIVE),
-            sections=sections, engine="expert", ref=self.question_id,
+            explicitness=explicitness,
+            scope=self.row["local-or-sum"],
+            answer_kind=(
+                AnswerKind.EXTRACTIVE
+                if explicitness is Explicitness.EXPLICIT
+                else AnswerKind.ABSTRACTIVE
+            ),
+            sections=sections,
+            engine="expert",
+            ref=self.question_id,
             second_answers=self.second_answers,
-            second_explicitness=self.second_explicitness)
+            second_explicitness=self.second_explicitness,
+        )
 
 
 def _keep(raw: str | None, value: str, same: Callable[[str], bool]) -> str:
@@ -103,9 +124,13 @@ def _slots(raw: dict[str, str], columns: Sequence[str], values: list[str]) -> di
     return dict(zip(columns, padded))
 
 
-def question_row(item: QAItem, columns: Sequence[str] = QUESTION_COLUMNS,
-                 raw: dict[str, str] | None = None, question_id: str = "",
-                 section_labels: dict[int, str] | None = None) -> dict[str, str]:
+def question_row(
+    item: QAItem,
+    columns: Sequence[str] = QUESTION_COLUMNS,
+    raw: dict[str, str] | None = None,
+    question_id: str = "",
+    section_labels: dict[int, str] | None = None,
+) -> dict[str, str]:
     """A questions-file row for ``item``; ``raw`` is the row it was imported from.
 
     Each cell keeps its original string (spacing, "5, 6", capitals, a "doubt") when that
@@ -118,20 +143,33 @@ def question_row(item: QAItem, columns: Sequence[str] = QUESTION_COLUMNS,
     row = {c: raw.get(c, "") for c in columns}
     row["question_id"] = item.ref or question_id or raw.get("question_id", "")
     row["question"] = item.question
-    row["local-or-sum"] = _keep(raw.get("local-or-sum"), item.scope.value,
-                                lambda r: Scope.parse(r) is item.scope)
-    row["cor_section"] = _keep(raw.get("cor_section"), ",".join(cited),
-                               lambda r: [str(s) for s in parse_sections(r)] == cited)
-    row["attribute1"] = _keep(raw.get("attribute1"), item.element.value,
-                              lambda r: Element.parse(r) is item.element)
-    row["attribute2"] = _keep(raw.get("attribute2"),
-                              item.element2.value if item.element2 else "",
-                              lambda r: parse_or_none(Element, r) is item.element2)
-    row["ex-or-im1"] = _keep(raw.get("ex-or-im1"), item.explicitness.value,
-                             lambda r: Explicitness.parse(r) is item.explicitness)
+    row["local-or-sum"] = _keep(
+        raw.get("local-or-sum"), item.scope.value, lambda r: Scope.parse(r) is item.scope
+    )
+    row["cor_section"] = _keep(
+        raw.get("cor_section"),
+        ",".join(cited),
+        lambda r: [str(s) for s in parse_sections(r)] == cited,
+    )
+    row["attribute1"] = _keep(
+        raw.get("attribute1"), item.element.value, lambda r: Element.parse(r) is item.element
+    )
+    row["attribute2"] = _keep(
+        raw.get("attribute2"),
+        item.element2.value if item.element2 else "",
+        lambda r: parse_or_none(Element, r) is item.element2,
+    )
+    row["ex-or-im1"] = _keep(
+        raw.get("ex-or-im1"),
+        item.explicitness.value,
+        lambda r: Explicitness.parse(r) is item.explicitness,
+    )
     second = item.second_explicitness
-    row["ex-or-im2"] = _keep(raw.get("ex-or-im2"), second.value if second else "",
-                             lambda r: parse_or_none(Explicitness, r) is second)
+    row["ex-or-im2"] = _keep(
+        raw.get("ex-or-im2"),
+        second.value if second else "",
+        lambda r: parse_or_none(Explicitness, r) is second,
+    )
     row.update(_slots(raw, FIRST_ANSWERS, list(item.answers)))
     row.update(_slots(raw, SECOND_ANSWERS, list(item.second_answers)))
     return {c: row.get(c, "") for c in columns}

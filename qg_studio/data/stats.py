@@ -20,9 +20,15 @@ GUIDELINE = (2.0, 3.0)  # questions per section the FairytaleQA annotators aimed
 
 # Element and explicitness shares of FairytaleQA's train split (8,548 QA pairs), as
 # counted by `qg-studio data stats ../shared/data/fairytaleqa --split train`.
-DATASET_ELEMENTS = {"character": 0.1127, "setting": 0.0612, "action": 0.3153,
-                    "feeling": 0.0964, "causal relationship": 0.2769,
-                    "outcome resolution": 0.0949, "prediction": 0.0427}
+DATASET_ELEMENTS = {
+    "character": 0.1127,
+    "setting": 0.0612,
+    "action": 0.3153,
+    "feeling": 0.0964,
+    "causal relationship": 0.2769,
+    "outcome resolution": 0.0949,
+    "prediction": 0.0427,
+}
 DATASET_EXPLICIT = 0.7501
 
 
@@ -51,27 +57,33 @@ class StoryStats:
         return [s for s, n in sorted(self.per_section.items()) if n == 0]
 
     def to_dict(self) -> dict[str, Any]:
-        return {"story": self.name, "sections": self.sections, "qa_pairs": self.qa_pairs,
-                "questions_per_section": round(self.questions_per_section, 3),
-                "within_guideline": self.within_guideline,
-                "elements": shares(self.elements, self.qa_pairs),
-                "explicit_share": round(self.explicit / self.qa_pairs, 4) if self.qa_pairs
-                else 0.0,
-                "uncovered_sections": self.uncovered_sections,
-                "two_annotator_pairs": len(self.agreement),
-                "agreement_rouge_l": round(mean(self.agreement), 4) if self.agreement
-                else None}
+        return {
+            "story": self.name,
+            "sections": self.sections,
+            "qa_pairs": self.qa_pairs,
+            "questions_per_section": round(self.questions_per_section, 3),
+            "within_guideline": self.within_guideline,
+            "elements": shares(self.elements, self.qa_pairs),
+            "explicit_share": round(self.explicit / self.qa_pairs, 4) if self.qa_pairs else 0.0,
+            "uncovered_sections": self.uncovered_sections,
+            "two_annotator_pairs": len(self.agreement),
+            "agreement_rouge_l": round(mean(self.agreement), 4) if self.agreement else None,
+        }
 
 
 def shares(counts: dict[str, int], total: int) -> dict[str, float]:
-    return {e.value: round(counts.get(e.value, 0) / total, 4) if total else 0.0
-            for e in ELEMENTS}
+    return {e.value: round(counts.get(e.value, 0) / total, 4) if total else 0.0 for e in ELEMENTS}
 
 
-def story_stats(name: str, section_ids: Sequence[int], items: Sequence[QAItem],
-                agreement: bool = True) -> StoryStats:
-    stats = StoryStats(name=name, sections=len(section_ids), qa_pairs=len(items),
-                       per_section={s: 0 for s in section_ids})
+def story_stats(
+    name: str, section_ids: Sequence[int], items: Sequence[QAItem], agreement: bool = True
+) -> StoryStats:
+    stats = StoryStats(
+        name=name,
+        sections=len(section_ids),
+        qa_pairs=len(items),
+        per_section={s: 0 for s in section_ids},
+    )
     elements: Counter = Counter()
     for item in items:
         elements[item.element.value] += 1

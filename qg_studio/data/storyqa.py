@@ -29,8 +29,9 @@ def cited_text(story: FtqaStory, cor_section: str) -> str:
     return "\n".join(s.text for s, label in zip(story.sections, labels) if label in wanted)
 
 
-def storyqa_records(story: FtqaStory, provenance: Sequence[dict[str, str]] | None = None
-                    ) -> list[dict[str, Any]]:
+def storyqa_records(
+    story: FtqaStory, provenance: Sequence[dict[str, str]] | None = None
+) -> list[dict[str, Any]]:
     full = "\n".join(s.text for s in story.sections)
     records = []
     for index, question in enumerate(story.questions):
@@ -39,15 +40,23 @@ def storyqa_records(story: FtqaStory, provenance: Sequence[dict[str, str]] | Non
         answer = answers[0] if answers else ""
         explicit = row.get("ex-or-im1", "").strip().lower() == "explicit"
         record: dict[str, Any] = {
-            "story": story.name, "split": story.split, "question_id": row.get("question_id", ""),
-            "question": row.get("question", ""), "answer": answer,
-            "answer_kind": answer_kind(answer=answer, explicitness=Explicitness.EXPLICIT
-                                       if explicit else Explicitness.IMPLICIT, text=full).value,
+            "story": story.name,
+            "split": story.split,
+            "question_id": row.get("question_id", ""),
+            "question": row.get("question", ""),
+            "answer": answer,
+            "answer_kind": answer_kind(
+                answer=answer,
+                explicitness=Explicitness.EXPLICIT if explicit else Explicitness.IMPLICIT,
+                text=full,
+            ).value,
             "in_story": in_text(answer, full),
-            "answers": answers, "second_answers": question.second_answers,
+            "answers": answers,
+            "second_answers": question.second_answers,
             "context": cited_text(story, row.get("cor_section", "")),
             "sections": row.get("cor_section", ""),
-            "element": row.get("attribute1", ""), "explicitness": row.get("ex-or-im1", ""),
+            "element": row.get("attribute1", ""),
+            "explicitness": row.get("ex-or-im1", ""),
             "scope": row.get("local-or-sum", ""),
         }
         if provenance is not None and index < len(provenance):
@@ -56,8 +65,11 @@ def storyqa_records(story: FtqaStory, provenance: Sequence[dict[str, str]] | Non
     return records
 
 
-def write_storyqa(path: str | Path, stories: Sequence[FtqaStory],
-                  provenance: Sequence[Sequence[dict[str, str]]] | None = None) -> Path:
+def write_storyqa(
+    path: str | Path,
+    stories: Sequence[FtqaStory],
+    provenance: Sequence[Sequence[dict[str, str]]] | None = None,
+) -> Path:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8", newline="\n") as fh:

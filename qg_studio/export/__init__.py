@@ -27,17 +27,20 @@ class Format:
     writer: str  # "module:function" under qg_studio.export, or "" for the worksheet
 
 
-FORMATS: dict[str, Format] = {f.name: f for f in [
-    Format("xlsx", "Worksheet (Excel) with answer key", ".xlsx", XLSX, ""),
-    Format("kahoot", "Kahoot (.xlsx)", ".xlsx", XLSX, "platforms:kahoot"),
-    Format("quizizz", "Quizizz / Wayground (.xlsx)", ".xlsx", XLSX, "platforms:quizizz"),
-    Format("blooket", "Blooket (.csv)", ".csv", "text/csv", "platforms:blooket"),
-    Format("gimkit", "Gimkit (.csv)", ".csv", "text/csv", "platforms:gimkit"),
-    Format("gift", "Moodle GIFT (.gift.txt)", ".gift.txt", "text/plain", "moodle:gift"),
-    Format("aiken", "Moodle Aiken (.txt)", ".aiken.txt", "text/plain", "moodle:aiken"),
-    Format("moodle-xml", "Moodle XML (.xml)", ".xml", "application/xml", "moodle:moodle_xml"),
-    Format("qti", "QTI 2.1 package (.zip)", ".qti.zip", "application/zip", "qti:qti"),
-]}
+FORMATS: dict[str, Format] = {
+    f.name: f
+    for f in [
+        Format("xlsx", "Worksheet (Excel) with answer key", ".xlsx", XLSX, ""),
+        Format("kahoot", "Kahoot (.xlsx)", ".xlsx", XLSX, "platforms:kahoot"),
+        Format("quizizz", "Quizizz / Wayground (.xlsx)", ".xlsx", XLSX, "platforms:quizizz"),
+        Format("blooket", "Blooket (.csv)", ".csv", "text/csv", "platforms:blooket"),
+        Format("gimkit", "Gimkit (.csv)", ".csv", "text/csv", "platforms:gimkit"),
+        Format("gift", "Moodle GIFT (.gift.txt)", ".gift.txt", "text/plain", "moodle:gift"),
+        Format("aiken", "Moodle Aiken (.txt)", ".aiken.txt", "text/plain", "moodle:aiken"),
+        Format("moodle-xml", "Moodle XML (.xml)", ".xml", "application/xml", "moodle:moodle_xml"),
+        Format("qti", "QTI 2.1 package (.zip)", ".qti.zip", "application/zip", "qti:qti"),
+    ]
+}
 
 
 @dataclass
@@ -81,9 +84,13 @@ class Handouts:
     teacher_name: str
 
 
-def export_handouts(title: str, sections: Sequence[Section], items: Sequence[QAItem],
-                    kept_only: bool = False,
-                    worksheet: WorksheetOptions | None = None) -> Handouts:
+def export_handouts(
+    title: str,
+    sections: Sequence[Section],
+    items: Sequence[QAItem],
+    kept_only: bool = False,
+    worksheet: WorksheetOptions | None = None,
+) -> Handouts:
     """The two PDFs to print: the students' copy and the teacher's (LibreOffice)."""
     from qg_studio.export.pdf import handout_pdfs
 
@@ -92,15 +99,21 @@ def export_handouts(title: str, sections: Sequence[Section], items: Sequence[QAI
     return Handouts(students, teacher, f"{stem}-students.pdf", f"{stem}-teacher.pdf")
 
 
-def export_story(fmt: str, title: str, sections: Sequence[Section], items: Sequence[QAItem],
-                 kept_only: bool = False,
-                 worksheet: WorksheetOptions | None = None) -> ExportResult:
+def export_story(
+    fmt: str,
+    title: str,
+    sections: Sequence[Section],
+    items: Sequence[QAItem],
+    kept_only: bool = False,
+    worksheet: WorksheetOptions | None = None,
+) -> ExportResult:
     """Write ``items`` (never the dropped ones) of a story in format ``fmt``."""
     try:
         spec = FORMATS[fmt]
     except KeyError:
-        raise ValueError(f"unknown export format {fmt!r}; "
-                         f"expected one of: {', '.join(FORMATS)}") from None
+        raise ValueError(
+            f"unknown export format {fmt!r}; expected one of: {', '.join(FORMATS)}"
+        ) from None
     chosen = exportable(items, kept_only)
     filename = safe_filename(title) + ("-worksheet" if fmt == "xlsx" else f"-{fmt}")
     if fmt == "xlsx":
@@ -109,6 +122,8 @@ def export_story(fmt: str, title: str, sections: Sequence[Section], items: Seque
     else:
         data, report = _writer(spec.writer)(prepare(chosen, sections), title)
     if not chosen:
-        report.notes.append("no questions to export: every item is dropped"
-                            + (" or not yet kept" if kept_only else ""))
+        report.notes.append(
+            "no questions to export: every item is dropped"
+            + (" or not yet kept" if kept_only else "")
+        )
     return ExportResult(data, filename + spec.extension, spec.mime, report)

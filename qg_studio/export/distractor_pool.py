@@ -102,8 +102,11 @@ def story_pool(texts: tuple[str, ...]) -> StoryPool:
                     _add(pool.times, head.lower_ + " " + _lower_first(chunk, _chunk_text(chunk)))
                 else:
                     _add(pool.times, _lower_first(chunk, _chunk_text(chunk)))
-            elif lemma in PLACE_NOUNS or (root.dep_ == "pobj" and root.head.lower_ in PLACE_PREPS
-                                          and root.ent_type_ in ("GPE", "LOC", "FAC")):
+            elif lemma in PLACE_NOUNS or (
+                root.dep_ == "pobj"
+                and root.head.lower_ in PLACE_PREPS
+                and root.ent_type_ in ("GPE", "LOC", "FAC")
+            ):
                 _add(pool.places, _lower_first(chunk, _chunk_text(chunk)))
         for token in doc:
             if token.lower_ in FEELING_WORDS:
@@ -124,13 +127,17 @@ def _phrases(sent) -> list[tuple[str, str]]:
             continue
         subtree = [t for t in verb.subtree if t.i >= sent.start and t.i < sent.end]
         # cut at a coordinated verb so "ran home and hid" gives two phrases
-        conj_starts = [t.left_edge.i for t in verb.children
-                       if t.dep_ == "conj" and t.pos_ in ("VERB", "AUX")]
+        conj_starts = [
+            t.left_edge.i for t in verb.children if t.dep_ == "conj" and t.pos_ in ("VERB", "AUX")
+        ]
         cut = min(conj_starts) if conj_starts else None
         tokens = [t for t in subtree if cut is None or t.i < cut]
         tokens = [t for t in tokens if t.dep_ not in ("cc", "mark") or t.i > verb.i]
-        while tokens and (tokens[-1].is_punct or tokens[-1].dep_ in ("cc", "nsubj")
-                          and tokens[-1].lower_ in PRONOUNS | {"and", "but", "or"}):
+        while tokens and (
+            tokens[-1].is_punct
+            or tokens[-1].dep_ in ("cc", "nsubj")
+            and tokens[-1].lower_ in PRONOUNS | {"and", "but", "or"}
+        ):
             tokens.pop()
         while tokens and (tokens[0].is_punct or tokens[0].dep_ in ("cc", "mark")):
             tokens.pop(0)
@@ -140,12 +147,16 @@ def _phrases(sent) -> list[tuple[str, str]]:
         clause = _join(tokens)
         if subject and 3 <= len(tokens) <= 25:
             out.append((clause, "clause"))
-        predicate = [t for t in tokens if t.i >= verb.i and not any(
-            t in s.subtree for s in subject)]
+        predicate = [
+            t for t in tokens if t.i >= verb.i and not any(t in s.subtree for s in subject)
+        ]
         aux_start = [t for t in tokens if t.head == verb and t.dep_ in ("aux", "neg", "auxpass")]
         if aux_start:
-            predicate = [t for t in tokens if t.i >= aux_start[0].i and not any(
-                t in s.subtree for s in subject)]
+            predicate = [
+                t
+                for t in tokens
+                if t.i >= aux_start[0].i and not any(t in s.subtree for s in subject)
+            ]
         if 2 <= len(predicate) <= 20:
             out.append((_join(predicate), "predicate"))
             base = [verb.lemma_ if t == verb else t.text for t in predicate if t.i >= verb.i]

@@ -10,8 +10,11 @@ from qg_studio.nlp import stem, stop_words
 
 # The lexicons are data files (qg_studio/resources/distractor_*.json): the words that tell
 # an answer's type, and the fallback options, in the order they are offered.
-_CUES = {key: frozenset(words) for key, words in resources.data("distractor_cues.json").items()
-         if not key.startswith("_")}
+_CUES = {
+    key: frozenset(words)
+    for key, words in resources.data("distractor_cues.json").items()
+    if not key.startswith("_")
+}
 CHARACTER_NOUNS = _CUES["character_nouns"]
 PLACE_NOUNS = _CUES["place_nouns"]
 TIME_NOUNS = _CUES["time_nouns"]
@@ -29,7 +32,8 @@ FALLBACK_TIMES: list[str] = _FALLBACKS["times"]
 # Feelings grouped by meaning (a data file): a distractor never comes from the answer's
 # own group.
 FEELING_GROUPS: list[frozenset[str]] = [
-    frozenset(g) for g in resources.data("feeling_groups.json")["groups"]]
+    frozenset(g) for g in resources.data("feeling_groups.json")["groups"]
+]
 FEELING_WORDS = {word: i for i, group in enumerate(FEELING_GROUPS) for word in group}
 # Not spaCy's list, which holds number words: "two coins" must differ from "three coins".
 STOPWORDS = stop_words("answers")

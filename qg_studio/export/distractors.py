@@ -63,22 +63,35 @@ def answer_type(item: QAItem, pool: StoryPool) -> tuple[str, str]:
     lead = ""
     if len(words) > 1 and words[0] in PLACE_PREPS | TIME_PREPS:
         lead = answer.split()[0]
-    core = normalise(answer[len(lead):]) if lead else low
+    core = normalise(answer[len(lead) :]) if lead else low
     core_words = core.split()
     # "Elsa walked into the forest" ends in a place but is an event: a phrase answer.
     short = len(core_words) <= 5 and not _has_verb(answer)
-    if len(core_words) <= 5 and any(w in FEELING_WORDS for w in core_words) and (
-            item.element == Element.FEELING or len(core_words) <= 2):
+    if (
+        len(core_words) <= 5
+        and any(w in FEELING_WORDS for w in core_words)
+        and (item.element == Element.FEELING or len(core_words) <= 2)
+    ):
         return "feeling", ""
-    if short and (any(normalise(c) == core for c in pool.characters)
-                  or (core_words and core_words[-1] in CHARACTER_NOUNS and not lead)):
+    if short and (
+        any(normalise(c) == core for c in pool.characters)
+        or (core_words and core_words[-1] in CHARACTER_NOUNS and not lead)
+    ):
         return "character", ""
     question = item.question.lower()
-    if short and (question.startswith("when") or core_words and core_words[-1] in TIME_NOUNS
-                  or any(normalise(t) == core for t in pool.times)):
+    if short and (
+        question.startswith("when")
+        or core_words
+        and core_words[-1] in TIME_NOUNS
+        or any(normalise(t) == core for t in pool.times)
+    ):
         return "time", lead
-    if short and (question.startswith("where") or core_words and core_words[-1] in PLACE_NOUNS
-                  or any(normalise(p) == core for p in pool.places)):
+    if short and (
+        question.startswith("where")
+        or core_words
+        and core_words[-1] in PLACE_NOUNS
+        or any(normalise(p) == core for p in pool.places)
+    ):
         return "place", lead
     if short and item.element == Element.CHARACTER and not lead:
         return "character", ""
@@ -128,8 +141,7 @@ class DistractorFinder:
         if self.answerer is None:
             return []
         try:
-            reply = self.answerer.answer([item.question], self.sections,
-                                         [item.sections or None])[0]
+            reply = self.answerer.answer([item.question], self.sections, [item.sections or None])[0]
         except Exception:  # no answerer here: the gold answers still rule options out
             return []
         return [a for a in reply.answers if a.strip()]
@@ -150,8 +162,9 @@ class DistractorFinder:
                 if len(chosen) >= n:
                     break
                 candidate = _shape_like(candidate, answer)
-                if any(same_answer(candidate, right) for right in rights) or \
-                        any(is_true(candidate, reply) for reply in also_right):
+                if any(same_answer(candidate, right) for right in rights) or any(
+                    is_true(candidate, reply) for reply in also_right
+                ):
                     continue
                 if any(same_answer(candidate, other) for other in chosen):
                     continue
@@ -161,8 +174,9 @@ class DistractorFinder:
                 from_story += int(source)
         return Distractors(answer, kind, chosen, from_story)
 
-    def _candidates(self, item: QAItem, kind: str, lead: str,
-                    answer: str) -> tuple[list[str], list[str]]:
+    def _candidates(
+        self, item: QAItem, kind: str, lead: str, answer: str
+    ) -> tuple[list[str], list[str]]:
         pool = self.pool
         if kind == "character":
             return _by_item_sections(pool.characters, item, self.sections), FALLBACK_CHARACTERS
@@ -208,8 +222,12 @@ class DistractorFinder:
         def rank(p: Phrase) -> tuple:
             n = len(p.text.split())
             overlap = len(content_words(p.text) & evidence_words)
-            return (abs(n - size) > max(3, size), overlap, abs(n - size),
-                    (p.sentence * 7919 + seed) % 101)
+            return (
+                abs(n - size) > max(3, size),
+                overlap,
+                abs(n - size),
+                (p.sentence * 7919 + seed) % 101,
+            )
 
         out: list[str] = []
         used_sentences: set[int] = set()
@@ -237,8 +255,9 @@ def _echoes(candidate: str, question: str) -> bool:
     return bool(words) and len(words & content_words(question)) / len(words) >= 0.6
 
 
-def _by_item_sections(candidates: list[str], item: QAItem,
-                      sections: Sequence[Section]) -> list[str]:
+def _by_item_sections(
+    candidates: list[str], item: QAItem, sections: Sequence[Section]
+) -> list[str]:
     """Candidates named in the item's own sections first: the most plausible confusions."""
     own = " ".join(s.text.lower() for s in sections if s.id in item.sections)
     return sorted(candidates, key=lambda c: (c.lower() not in own,))
@@ -282,8 +301,12 @@ def _shape_like(candidate: str, answer: str) -> str:
     if not candidate:
         return candidate
     first = candidate.split()[0]
-    if first.lower() in DETERMINERS or first.lower() in CLAUSE_LEADS or first.lower() in (
-            PLACE_PREPS | TIME_PREPS) or first.lower() in PRONOUNS:
+    if (
+        first.lower() in DETERMINERS
+        or first.lower() in CLAUSE_LEADS
+        or first.lower() in (PLACE_PREPS | TIME_PREPS)
+        or first.lower() in PRONOUNS
+    ):
         if answer[:1].isupper():
             candidate = candidate[0].upper() + candidate[1:]
         elif answer[:1].islower() and first.lower() != "i":

@@ -62,19 +62,24 @@ def gift(questions: Sequence[QuizQuestion], title: str = "") -> tuple[bytes, Exp
         if q.typed and not typed:
             # "=a -> b" makes Moodle read a matching question and abort the whole import;
             # GIFT has no escape for "->", so the answer goes to the grader as an essay.
-            report.notes.append(f"Q{q.number}: the answer holds \"->\", which GIFT cannot "
-                                "take as a typed answer; written as an essay")
+            report.notes.append(
+                f'Q{q.number}: the answer holds "->", which GIFT cannot '
+                "take as a typed answer; written as an essay"
+            )
         if not q.is_open:
-            parts = ["=" + gift_escape(o) if i == q.correct else _wrong(o)
-                     for i, o in enumerate(q.options)]
+            parts = [
+                "=" + gift_escape(o) if i == q.correct else _wrong(o)
+                for i, o in enumerate(q.options)
+            ]
             if q.correct == 0 and "->" in q.options[0]:
                 # gift-pegjs (other importers' parser) reads a first "=a -> b" as a
                 # matching pair; a wrong option first keeps it multiple choice.
                 parts = parts[1:] + parts[:1]
             body = "{\n\t" + "\n\t".join(parts) + "\n}"
         elif typed:
-            body = "{" + " ".join("=%100%" + gift_escape(a) for a in q.accepted
-                                  if "->" not in a) + "}"
+            body = (
+                "{" + " ".join("=%100%" + gift_escape(a) for a in q.accepted if "->" not in a) + "}"
+            )
         elif q.answer:
             body = "{####" + gift_escape("Model answer: " + q.answer) + "}"  # an essay
         else:
@@ -95,8 +100,11 @@ def aiken(questions: Sequence[QuizQuestion], title: str = "") -> tuple[bytes, Ex
         question = one_line(q.question)
         # A question line Moodle would read as an option or the answer line, or skip as
         # too short, would lose the question: "Q: " in front never changes its meaning.
-        if (_AIKEN_OPTION.match(question) or question.startswith("ANSWER:")
-                or len(question.encode("utf-8")) < 2):
+        if (
+            _AIKEN_OPTION.match(question)
+            or question.startswith("ANSWER:")
+            or len(question.encode("utf-8")) < 2
+        ):
             question = "Q: " + question
         lines = [question]
         lines += [f"{LETTERS[i]}. {one_line(o)}" for i, o in enumerate(q.options)]
@@ -111,7 +119,7 @@ def _xml_text(text: str) -> str:
     character XML escapes. Escaped, ``&lt; &gt;`` reaches Moodle's parser in three pieces
     and it drops the lone space between them; CDATA arrives whole."""
     text = clean_text(text)
-    if not any(c in text for c in "&<>\""):
+    if not any(c in text for c in '&<>"'):
         return text
     return "<![CDATA[" + text.replace("]]>", "]]]]><![CDATA[>") + "]]>"
 
@@ -124,8 +132,11 @@ class _Xml:
 
     def text(self, tag: str, text: str, depth: int, **attrs: str) -> None:
         pad = "  " * depth
-        self.lines += [f"{pad}<{tag}{_attrs(attrs)}>",
-                       f"{pad}  <text>{_xml_text(text)}</text>", f"{pad}</{tag}>"]
+        self.lines += [
+            f"{pad}<{tag}{_attrs(attrs)}>",
+            f"{pad}  <text>{_xml_text(text)}</text>",
+            f"{pad}</{tag}>",
+        ]
 
     def value(self, tag: str, value: str, depth: int) -> None:
         self.lines.append(f"{'  ' * depth}<{tag}>{value}</{tag}>")
@@ -165,8 +176,11 @@ def moodle_xml(questions: Sequence[QuizQuestion], title: str = "") -> tuple[byte
             out.text("tag", tag, 3)
         out.raw("</tags>", 2)
         if kind == "multichoice":
-            for name, value in (("single", "true"), ("shuffleanswers", "true"),
-                                ("answernumbering", "abc")):
+            for name, value in (
+                ("single", "true"),
+                ("shuffleanswers", "true"),
+                ("answernumbering", "abc"),
+            ):
                 out.value(name, value, 2)
             for i, option in enumerate(q.options):
                 fraction = "100" if i == q.correct else "0"

@@ -34,7 +34,7 @@ def _expect(value: Any, wanted: type | tuple, where: str, what: str) -> Any:
 
 
 def _nth(where: str, n: int) -> str:
-    """"item 2 field 'answers'" → "item 2 field 'answers[1]'"."""
+    """ "item 2 field 'answers'" → "item 2 field 'answers[1]'"."""
     return f"{where[:-1]}[{n}]'" if where.endswith("'") else f"{where}[{n}]"
 
 
@@ -60,8 +60,9 @@ def check_section(data: Any, where: str) -> Section:
     _expect(data.get("text"), str, f"{where} field 'text'", "text")
     readability = data.get("readability")
     if readability is not None:
-        for key, value in _expect(readability, dict, f"{where} field 'readability'",
-                                  "an object").items():
+        for key, value in _expect(
+            readability, dict, f"{where} field 'readability'", "an object"
+        ).items():
             _expect(value, (int, float), f"{where} field 'readability.{key}'", "a number")
     try:
         return Section.from_dict(data)
@@ -78,8 +79,15 @@ def check_item(data: Any, where: str) -> QAItem:
     _numbers(data.get("sections"), f"{field} 'sections'")
     for name in ("element", "explicitness"):
         _expect(data.get(name), str, f"{field} '{name}'", "text")
-    for name in ("answer_kind", "scope", "status", "element2", "second_explicitness",
-                 "engine", "ref"):
+    for name in (
+        "answer_kind",
+        "scope",
+        "status",
+        "element2",
+        "second_explicitness",
+        "engine",
+        "ref",
+    ):
         if data.get(name) is not None:
             _expect(data[name], str, f"{field} '{name}'", "text")
     scores = data.get("scores")
@@ -116,8 +124,9 @@ def read_set(payload: dict, fallback_title: str) -> tuple[str, list[Section], li
     _expect(raw_sections, list, where, "a list of sections")
     sections = [check_section(s, f"section {n}") for n, s in enumerate(raw_sections, 1)]
     raw_items = payload.get("items")
-    raw_items = [] if raw_items is None else _expect(raw_items, list, "'items'",
-                                                      "a list of questions")
+    raw_items = (
+        [] if raw_items is None else _expect(raw_items, list, "'items'", "a list of questions")
+    )
     items = [check_item(i, f"item {n}") for n, i in enumerate(raw_items, start=1)]
     title = (story or {}).get("title") or payload.get("title") or fallback_title
     _expect(title, str, "'title'", "text")

@@ -34,15 +34,28 @@ def to_pdfs(workbooks: Sequence[Path], outdir: Path, timeout: float = 180) -> li
     with tempfile.TemporaryDirectory() as profile:
         try:
             done = subprocess.run(
-                [program, f"-env:UserInstallation={Path(profile).as_uri()}", "--headless",
-                 "--convert-to", "pdf", "--outdir", str(outdir), *map(str, workbooks)],
-                capture_output=True, text=True, timeout=timeout)
+                [
+                    program,
+                    f"-env:UserInstallation={Path(profile).as_uri()}",
+                    "--headless",
+                    "--convert-to",
+                    "pdf",
+                    "--outdir",
+                    str(outdir),
+                    *map(str, workbooks),
+                ],
+                capture_output=True,
+                text=True,
+                timeout=timeout,
+            )
         except subprocess.TimeoutExpired:
             raise PdfUnavailable(f"LibreOffice took longer than {timeout:.0f} s") from None
     pdfs = [outdir / (workbook.stem + ".pdf") for workbook in workbooks]
     if done.returncode != 0 or not all(pdf.exists() for pdf in pdfs):
-        raise PdfUnavailable(f"LibreOffice could not convert {workbooks[0].name}: "
-                             f"{(done.stderr or done.stdout).strip()[:200]}")
+        raise PdfUnavailable(
+            f"LibreOffice could not convert {workbooks[0].name}: "
+            f"{(done.stderr or done.stdout).strip()[:200]}"
+        )
     return pdfs
 
 
@@ -58,8 +71,12 @@ def worksheet_pdf(data: bytes, name: str = "worksheet.xlsx") -> bytes:
         return to_pdf(workbook, Path(folder) / "pdf").read_bytes()
 
 
-def handout_pdfs(title: str, sections: Sequence[Section], items: Sequence[QAItem],
-                 options: WorksheetOptions | None = None) -> tuple[bytes, bytes]:
+def handout_pdfs(
+    title: str,
+    sections: Sequence[Section],
+    items: Sequence[QAItem],
+    options: WorksheetOptions | None = None,
+) -> tuple[bytes, bytes]:
     """(students' PDF, teacher's PDF) of the worksheet of ``items``."""
     with tempfile.TemporaryDirectory() as folder:
         student, teacher = Path(folder) / "students.xlsx", Path(folder) / "teacher.xlsx"

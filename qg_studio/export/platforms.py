@@ -33,15 +33,36 @@ KAHOOT_HEADER = [
     "Time limit (sec) – 5, 10, 20, 30, 60, 90, 120, or 240 secs",
     "Correct answer(s) - choose at least one",
 ]
-QUIZIZZ_HEADER = ["Question Text", "Question Type", "Option 1", "Option 2", "Option 3",
-                  "Option 4", "Option 5", "Correct Answer", "Time in seconds", "Image Link",
-                  "Answer explanation"]
-BLOOKET_HEADER = ["Question #", "Question Text", "Answer 1", "Answer 2",
-                  "Answer 3\n(Optional)", "Answer 4\n(Optional)",
-                  "Time Limit (sec)\n(Max: 300 seconds)",
-                  "Correct Answer(s)\n(Only include Answer #)"]
-GIMKIT_HEADER = ["Question", "Correct Answer", "Incorrect Answer 1",
-                 "Incorrect Answer 2 (Optional)", "Incorrect Answer 3 (Optional)"]
+QUIZIZZ_HEADER = [
+    "Question Text",
+    "Question Type",
+    "Option 1",
+    "Option 2",
+    "Option 3",
+    "Option 4",
+    "Option 5",
+    "Correct Answer",
+    "Time in seconds",
+    "Image Link",
+    "Answer explanation",
+]
+BLOOKET_HEADER = [
+    "Question #",
+    "Question Text",
+    "Answer 1",
+    "Answer 2",
+    "Answer 3\n(Optional)",
+    "Answer 4\n(Optional)",
+    "Time Limit (sec)\n(Max: 300 seconds)",
+    "Correct Answer(s)\n(Only include Answer #)",
+]
+GIMKIT_HEADER = [
+    "Question",
+    "Correct Answer",
+    "Incorrect Answer 1",
+    "Incorrect Answer 2 (Optional)",
+    "Incorrect Answer 3 (Optional)",
+]
 NO_OPEN = "open question (the platform's import takes multiple choice only)"
 
 
@@ -74,12 +95,18 @@ def kahoot(questions: Sequence[QuizQuestion], title: str = "") -> tuple[bytes, E
     bold = Font(bold=True)
     write_cell(ws, 1, 2, "Quiz template", font=Font(bold=True, size=14))
     write_cell(ws, 2, 2, title or "Reading questions")
-    write_cell(ws, 3, 2, "Add questions from row 9: at least two answers per question, "
-               "one or more correct answers (e.g. 1,3).")
+    write_cell(
+        ws,
+        3,
+        2,
+        "Add questions from row 9: at least two answers per question, "
+        "one or more correct answers (e.g. 1,3).",
+    )
     write_cell(ws, 4, 2, "Made with QG Studio.")
     for column, header in enumerate(KAHOOT_HEADER, start=2):
-        write_cell(ws, 8, column, header, font=bold,
-                   alignment=Alignment(wrap_text=True, vertical="top"))
+        write_cell(
+            ws, 8, column, header, font=bold, alignment=Alignment(wrap_text=True, vertical="top")
+        )
     row = 9
     for q in questions:
         if q.is_open:
@@ -119,15 +146,25 @@ def quizizz(questions: Sequence[QuizQuestion], title: str = "") -> tuple[bytes, 
             continue
         if not q.is_open:
             options, kind, correct, explanation = (
-                fit_options(q, settings["answer_max"], report), "Multiple Choice",
-                q.correct + 1, "")
+                fit_options(q, settings["answer_max"], report),
+                "Multiple Choice",
+                q.correct + 1,
+                "",
+            )
         elif q.typed:
             # Fill-in-the-blank: the options are the accepted answers, no option number.
             options, kind, correct, explanation = q.accepted[:5], "Fill-in-the-Blank", "", ""
         else:
             options, kind, correct, explanation = [], "Open-Ended", "", q.answer
-        cells = [text, kind, *(options + [""] * 5)[:5], correct, int(settings["time_limit"]),
-                 "", explanation]
+        cells = [
+            text,
+            kind,
+            *(options + [""] * 5)[:5],
+            correct,
+            int(settings["time_limit"]),
+            "",
+            explanation,
+        ]
         for column, value in enumerate(cells, start=1):
             write_cell(ws, row, column, value)
         row += 1
@@ -148,16 +185,17 @@ def blooket(questions: Sequence[QuizQuestion], title: str = "") -> tuple[bytes, 
         options = fit_options(q, settings["answer_max"], report)
         text = shorten(q.question, settings["question_max"], f"Q{q.number} question", report)
         report.written += 1
-        rows.append([report.written, text, *(options + ["", ""])[:4], time_limit,
-                     q.correct + 1])
+        rows.append([report.written, text, *(options + ["", ""])[:4], time_limit, q.correct + 1])
     return _csv_bytes(rows), report
 
 
 def gimkit(questions: Sequence[QuizQuestion], title: str = "") -> tuple[bytes, ExportReport]:
     settings = quiz_settings()["gimkit"]
     report = ExportReport("Gimkit")
-    rows: list[list[object]] = [["Gimkit Spreadsheet Import Template", "", "", "", ""],
-                                list(GIMKIT_HEADER)]
+    rows: list[list[object]] = [
+        ["Gimkit Spreadsheet Import Template", "", "", "", ""],
+        list(GIMKIT_HEADER),
+    ]
     for q in questions:
         if q.is_open:
             skip(q, NO_OPEN, report)

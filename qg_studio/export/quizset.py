@@ -64,16 +64,25 @@ class ExportReport:
     def warnings(self) -> list[str]:
         out: list[str] = []
         if self.shortened:
-            out.append(f"{len(self.shortened)} text(s) shortened to fit {self.format}: "
-                       + "; ".join(self.shortened))
+            out.append(
+                f"{len(self.shortened)} text(s) shortened to fit {self.format}: "
+                + "; ".join(self.shortened)
+            )
         if self.skipped:
-            out.append(f"{len(self.skipped)} question(s) skipped in {self.format}: "
-                       + "; ".join(self.skipped))
+            out.append(
+                f"{len(self.skipped)} question(s) skipped in {self.format}: "
+                + "; ".join(self.skipped)
+            )
         return out + self.notes
 
     def to_dict(self) -> dict[str, Any]:
-        return {"format": self.format, "written": self.written, "shortened": self.shortened,
-                "skipped": self.skipped, "notes": self.notes}
+        return {
+            "format": self.format,
+            "written": self.written,
+            "shortened": self.shortened,
+            "skipped": self.skipped,
+            "notes": self.notes,
+        }
 
 
 def exportable(items: Sequence[QAItem], kept_only: bool = False) -> list[QAItem]:
@@ -83,8 +92,9 @@ def exportable(items: Sequence[QAItem], kept_only: bool = False) -> list[QAItem]
     return [i for i in items if i.status != ReviewStatus.DROPPED]
 
 
-def prepare(items: Sequence[QAItem], sections: Sequence[Section],
-            choices: bool = True) -> list[QuizQuestion]:
+def prepare(
+    items: Sequence[QAItem], sections: Sequence[Section], choices: bool = True
+) -> list[QuizQuestion]:
     """Number the items and give each its options (``choices=False``: all open)."""
     settings = quiz_settings()["common"]
     finder = DistractorFinder(sections) if choices else None
@@ -130,7 +140,7 @@ def shorten(text: str, limit: int, what: str, report: ExportReport) -> str:
     if not limit or len(text) <= limit:
         return text
     cut = text[: limit - 1]
-    if " " in cut[limit // 2:]:
+    if " " in cut[limit // 2 :]:
         cut = cut[: cut.rindex(" ")]
     short = cut.rstrip(" ,;:") + "…"
     report.shortened.append(f"{what} ({len(text)} → {len(short)} characters)")
@@ -139,9 +149,16 @@ def shorten(text: str, limit: int, what: str, report: ExportReport) -> str:
 
 def fit_options(question: QuizQuestion, limit: int, report: ExportReport) -> list[str]:
     """The options shortened to ``limit`` characters, each cut reported."""
-    return [shorten(option, limit, f"Q{question.number} "
-                    + ("right answer" if i == question.correct else f"option {i + 1}"), report)
-            for i, option in enumerate(question.options)]
+    return [
+        shorten(
+            option,
+            limit,
+            f"Q{question.number} "
+            + ("right answer" if i == question.correct else f"option {i + 1}"),
+            report,
+        )
+        for i, option in enumerate(question.options)
+    ]
 
 
 def skip(question: QuizQuestion, why: str, report: ExportReport) -> None:

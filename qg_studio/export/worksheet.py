@@ -27,8 +27,7 @@ from qg_studio.export.safety import one_line, write_cell
 from qg_studio.schema import Explicitness, QAItem, Section
 
 PAPER_POINTS = {"a4": 842.0, "letter": 792.0}  # page heights
-MARGIN_IN = {"left": 0.6, "right": 0.6, "top": 0.75, "bottom": 0.75, "header": 0.3,
-             "footer": 0.3}
+MARGIN_IN = {"left": 0.6, "right": 0.6, "top": 0.75, "bottom": 0.75, "header": 0.3, "footer": 0.3}
 WRAP = Alignment(wrap_text=True, vertical="top")
 THIN = Side(style="thin", color="808080")
 HEADER_FILL = PatternFill("solid", fgColor="DDDDDD")
@@ -56,8 +55,9 @@ def ordered(items: Sequence[QAItem]) -> list[QAItem]:
     return [item for _, item in indexed]
 
 
-def text_height(text: str, width_units: float, font_size: float, base_size: float,
-                bold: bool = False) -> float:
+def text_height(
+    text: str, width_units: float, font_size: float, base_size: float, bold: bool = False
+) -> float:
     """Points needed for ``text`` wrapped in a column ``width_units`` wide.
 
     A column unit is the width of a digit of the workbook's default font, which is the
@@ -77,9 +77,13 @@ STUDENT, KEY, TEACHER = "student", "key", "teacher"
 ALL_SHEETS = (STUDENT, KEY, TEACHER)
 
 
-def build_workbook(title: str, sections: Sequence[Section], items: Sequence[QAItem],
-                   options: WorksheetOptions | None = None,
-                   sheets: Sequence[str] = ALL_SHEETS) -> Workbook:
+def build_workbook(
+    title: str,
+    sections: Sequence[Section],
+    items: Sequence[QAItem],
+    options: WorksheetOptions | None = None,
+    sheets: Sequence[str] = ALL_SHEETS,
+) -> Workbook:
     """The workbook with ``sheets``: the .xlsx has all three; the printed student copy
     has only the student sheet, and the teacher's copy the answer key and teacher sheet."""
     options = options or WorksheetOptions()
@@ -87,8 +91,9 @@ def build_workbook(title: str, sections: Sequence[Section], items: Sequence[QAIt
     paper = (options.paper or layout.get("paper", "a4")).lower()
     if paper not in PAPER_POINTS:
         raise ValueError(f"unknown paper size {paper!r}; expected a4 or letter")
-    show_element = (layout["student"]["show_element"] if options.show_element is None
-                    else options.show_element)
+    show_element = (
+        layout["student"]["show_element"] if options.show_element is None else options.show_element
+    )
     show_story = layout["student"]["show_story"] and not options.questions_only
     # Grouped under section headings, the questions follow the story; otherwise they
     # keep the teacher's order from the Curate page.
@@ -98,8 +103,7 @@ def build_workbook(title: str, sections: Sequence[Section], items: Sequence[QAIt
     for index, name in enumerate(sheets):
         sheet = wb.active if index == 0 else wb.create_sheet()
         if name == STUDENT:
-            _student_sheet(sheet, layout, paper, title, sections, items, show_story,
-                           show_element)
+            _student_sheet(sheet, layout, paper, title, sections, items, show_story, show_element)
         elif name == KEY:
             _answer_key(sheet, layout, paper, title, items)
         elif name == TEACHER:
@@ -109,9 +113,13 @@ def build_workbook(title: str, sections: Sequence[Section], items: Sequence[QAIt
     return wb
 
 
-def worksheet_bytes(title: str, sections: Sequence[Section], items: Sequence[QAItem],
-                    options: WorksheetOptions | None = None,
-                    sheets: Sequence[str] = ALL_SHEETS) -> bytes:
+def worksheet_bytes(
+    title: str,
+    sections: Sequence[Section],
+    items: Sequence[QAItem],
+    options: WorksheetOptions | None = None,
+    sheets: Sequence[str] = ALL_SHEETS,
+) -> bytes:
     buffer = io.BytesIO()
     build_workbook(title, sections, items, options, sheets).save(buffer)
     return buffer.getvalue()
@@ -120,8 +128,9 @@ def worksheet_bytes(title: str, sections: Sequence[Section], items: Sequence[QAI
 # -- page setup ----------------------------------------------------------------------
 
 
-def _page_setup(ws, paper: str, title: str, landscape: bool = False,
-                title_rows: str | None = None) -> None:
+def _page_setup(
+    ws, paper: str, title: str, landscape: bool = False, title_rows: str | None = None
+) -> None:
     ws.page_setup.paperSize = ws.PAPERSIZE_A4 if paper == "a4" else ws.PAPERSIZE_LETTER
     ws.page_setup.orientation = "landscape" if landscape else "portrait"
     ws.page_setup.fitToWidth = 1
@@ -147,8 +156,9 @@ def _default_font(wb: Workbook, name: str, size: float) -> None:
     wb._named_styles["Normal"].font = font
 
 
-def _rows_per_page(paper: str, width_units: float, base_size: float,
-                   landscape: bool = False) -> float:
+def _rows_per_page(
+    paper: str, width_units: float, base_size: float, landscape: bool = False
+) -> float:
     """Row points that fit on one printed page once fit-to-width has scaled the sheet."""
     page_w, page_h = (595.0, PAPER_POINTS["a4"]) if paper == "a4" else (612.0, 792.0)
     if landscape:
@@ -208,15 +218,27 @@ def _student_sheet(ws, layout, paper, title, sections, items, show_story, show_e
         group = item.sections[0] if item.sections else None
         if spec["show_section"] and group != current_section:
             current_section = group
-            pending.append((spec["section_label"].format(n=group) if group is not None
-                            else "Other questions", bold))
+            pending.append(
+                (
+                    spec["section_label"].format(n=group)
+                    if group is not None
+                    else "Other questions",
+                    bold,
+                )
+            )
         text = one_line(item.question)  # a stray tab or newline is no indent
         if show_element:
             text += f"   ({item.element.value})"
-        n_lines = (spec["lines_implicit"] if item.explicitness == Explicitness.IMPLICIT
-                   else spec["lines_explicit"])
-        block = (sum(height_of(t, f) for t, f in pending) + height_of(text, body)
-                 + n_lines * spec["line_height"])
+        n_lines = (
+            spec["lines_implicit"]
+            if item.explicitness == Explicitness.IMPLICIT
+            else spec["lines_explicit"]
+        )
+        block = (
+            sum(height_of(t, f) for t, f in pending)
+            + height_of(text, body)
+            + n_lines * spec["line_height"]
+        )
         if page["used"] + block > page["height"] and page["used"] > 0:
             # The question would part from its lines: start it on a new page.
             ws.row_breaks.append(Break(id=len(rows)))
@@ -237,21 +259,36 @@ def _student_sheet(ws, layout, paper, title, sections, items, show_story, show_e
 def _table(ws, layout, spec, title, header_rows: int = 2):
     font, size = layout["font"], layout["small_size"] + 1
     ws.title = spec["sheet"][:31]
-    write_cell(ws, 1, 1, f"{spec['title']}: {title}" if title else spec["title"],
-               font=Font(name=font, size=layout["heading_size"], bold=True))
+    write_cell(
+        ws,
+        1,
+        1,
+        f"{spec['title']}: {title}" if title else spec["title"],
+        font=Font(name=font, size=layout["heading_size"], bold=True),
+    )
     for column, (name, width) in enumerate(zip(spec["columns"], spec["widths"]), start=1):
-        write_cell(ws, 2, column, name, font=Font(name=font, size=size, bold=True),
-                   alignment=WRAP, fill=HEADER_FILL,
-                   border=Border(bottom=THIN, top=THIN, left=THIN, right=THIN))
+        write_cell(
+            ws,
+            2,
+            column,
+            name,
+            font=Font(name=font, size=size, bold=True),
+            alignment=WRAP,
+            fill=HEADER_FILL,
+            border=Border(bottom=THIN, top=THIN, left=THIN, right=THIN),
+        )
         ws.column_dimensions[ws.cell(row=2, column=column).column_letter].width = width
-    ws.row_dimensions[2].height = max(text_height(name, width, size, layout["font_size"])
-                                      for name, width in zip(spec["columns"], spec["widths"]))
+    ws.row_dimensions[2].height = max(
+        text_height(name, width, size, layout["font_size"])
+        for name, width in zip(spec["columns"], spec["widths"])
+    )
     ws.freeze_panes = "A3"
     return Font(name=font, size=size)
 
 
-def _write_rows(ws, rows: list[list[Any]], widths: list[float], font: Font,
-                base_size: float) -> None:
+def _write_rows(
+    ws, rows: list[list[Any]], widths: list[float], font: Font, base_size: float
+) -> None:
     box = Border(bottom=THIN, top=THIN, left=THIN, right=THIN)
     for r, values in enumerate(rows, start=3):
         height = 0.0
@@ -273,8 +310,10 @@ def _answers(item: QAItem) -> str:
 def _answer_key(ws, layout, paper, title, items):
     spec = layout["key"]
     font = _table(ws, layout, spec, title)
-    rows = [[n, one_line(item.question), _answers(item),
-             ", ".join(str(s) for s in item.sections)] for n, item in enumerate(items, 1)]
+    rows = [
+        [n, one_line(item.question), _answers(item), ", ".join(str(s) for s in item.sections)]
+        for n, item in enumerate(items, 1)
+    ]
     _write_rows(ws, rows, spec["widths"], font, layout["font_size"])
     ws.print_area = f"A1:{ws.cell(row=1, column=len(spec['columns'])).column_letter}{len(rows) + 2}"
     _page_setup(ws, paper, title, title_rows="2:2")
@@ -286,17 +325,25 @@ def _teacher_sheet(ws, layout, paper, title, items):
     rows = []
     for n, item in enumerate(items, start=1):
         scores = item.scores
-        rows.append([
-            n, item.status.value, one_line(item.question),
-            _answers(item),
-            item.element.value + (f" + {item.element2.value}" if item.element2 else ""),
-            item.explicitness.value, item.answer_kind.value, item.scope.value,
-            ", ".join(str(s) for s in item.sections),
-            " … ".join(f"[{e.section}] {one_line(e.text)}" for e in item.evidence),
-            item.engine,
-            *["" if value is None else round(value, 3)
-              for value in (scores.confidence, scores.answerability)],
-        ])
+        rows.append(
+            [
+                n,
+                item.status.value,
+                one_line(item.question),
+                _answers(item),
+                item.element.value + (f" + {item.element2.value}" if item.element2 else ""),
+                item.explicitness.value,
+                item.answer_kind.value,
+                item.scope.value,
+                ", ".join(str(s) for s in item.sections),
+                " … ".join(f"[{e.section}] {one_line(e.text)}" for e in item.evidence),
+                item.engine,
+                *[
+                    "" if value is None else round(value, 3)
+                    for value in (scores.confidence, scores.answerability)
+                ],
+            ]
+        )
     _write_rows(ws, rows, spec["widths"], font, layout["font_size"])
     last = ws.cell(row=1, column=len(spec["columns"])).column_letter
     ws.auto_filter.ref = f"A2:{last}{len(rows) + 2}"

@@ -19,16 +19,24 @@ class QuestionGenerator(Protocol):
     def generate(self, sections: Sequence[Section], request: GenerationRequest) -> list[QAItem]:
         """Candidate items for the sections; the pipeline ranks and selects among them."""
 
-    def write_question(self, sections: Sequence[Section], answer: str, element: Element,
-                       explicitness: Explicitness | None = None) -> QAItem:
+    def write_question(
+        self,
+        sections: Sequence[Section],
+        answer: str,
+        element: Element,
+        explicitness: Explicitness | None = None,
+    ) -> QAItem:
         """Answer-aware mode: the question that ``answer`` answers, about ``sections``."""
 
 
-GENERATORS = Registry("question engine", {
-    "embedded": "qg_studio.generation.embedded:EmbeddedGenerator",
-    "seq2seq": "qg_studio.generation.seq2seq:Seq2SeqGenerator",
-    "smollm": "qg_studio.generation.causal_lm:CausalLMGenerator",
-})
+GENERATORS = Registry(
+    "question engine",
+    {
+        "embedded": "qg_studio.generation.embedded:EmbeddedGenerator",
+        "seq2seq": "qg_studio.generation.seq2seq:Seq2SeqGenerator",
+        "smollm": "qg_studio.generation.causal_lm:CausalLMGenerator",
+    },
+)
 
 
 def get_generator(name: str = "embedded", **options) -> QuestionGenerator:

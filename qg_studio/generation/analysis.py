@@ -44,8 +44,7 @@ def _build(text: str, doc) -> Analysis:
     quoted = quoted_tokens(doc)
     resolver = Resolver(doc, quoted)
     sents = [s for s in doc.sents if s.text.strip()]
-    analysis = Analysis(text, doc, resolver, sents, [clauses(s, resolver) for s in sents],
-                        quoted)
+    analysis = Analysis(text, doc, resolver, sents, [clauses(s, resolver) for s in sents], quoted)
     _CACHE[text] = analysis
     while len(_CACHE) > _CACHE_SIZE:
         _CACHE.popitem(last=False)
@@ -74,8 +73,11 @@ def analyse_many(texts: list[str]) -> list[Analysis]:
 
 
 def content(text: str) -> list[str]:
-    return [w for w in (m.group().lower().strip("'") for m in _WORD.finditer(text))
-            if w and w not in STOP]
+    return [
+        w
+        for w in (m.group().lower().strip("'") for m in _WORD.finditer(text))
+        if w and w not in STOP
+    ]
 
 
 @dataclass
@@ -121,8 +123,15 @@ def locate(analysis: Analysis, answer: str) -> Location | None:
     else:
         span_start, span_end = sent.start_char, sent.end_char
     tokens = {t.i for t in sent if span_start <= t.idx < span_end}
-    return Location(best, _best_clause(analysis, best, tokens), tokens, span_start, span_end,
-                    False, max(best_score, 0.0))
+    return Location(
+        best,
+        _best_clause(analysis, best, tokens),
+        tokens,
+        span_start,
+        span_end,
+        False,
+        max(best_score, 0.0),
+    )
 
 
 def _best_clause(analysis: Analysis, index: int, tokens: set[int]) -> Clause | None:
@@ -135,6 +144,7 @@ def _best_clause(analysis: Analysis, index: int, tokens: set[int]) -> Clause | N
     def overlap(c: Clause) -> tuple[bool, int, int]:
         ids = {t.i for t in c.tokens}
         return (usable(c), len(ids & tokens), -len(ids))
+
     best = max(options, key=overlap)
     if not usable(best):
         # Dialogue ("I will go") and "it" clauses: the speaker's frame or a nearby

@@ -29,8 +29,12 @@ REASON = {"because", "since", "for"}
 WHEN = {"when", "after", "as", "once", "whenever", "before", "until", "till", "while"}
 
 
-def find_candidates(section: Section, analysis: Analysis, following: Section | None = None,
-                    next_analysis: Analysis | None = None) -> list[QAItem]:
+def find_candidates(
+    section: Section,
+    analysis: Analysis,
+    following: Section | None = None,
+    next_analysis: Analysis | None = None,
+) -> list[QAItem]:
     out: list[QAItem] = []
     for index, clause_list in enumerate(analysis.sentence_clauses):
         for clause in clause_list:
@@ -48,10 +52,15 @@ def find_candidates(section: Section, analysis: Analysis, following: Section | N
 
 # --------------------------------------------------------------------------- helpers
 
+
 def _context(clause_list: list[Clause], clause: Clause) -> Clause | None:
     for other in clause_list:
-        if other is not clause and other.marker in WHEN and usable(other) \
-                and other.head.head.i == clause.head.i:
+        if (
+            other is not clause
+            and other.marker in WHEN
+            and usable(other)
+            and other.head.head.i == clause.head.i
+        ):
             return other
     return None
 
@@ -61,6 +70,7 @@ def _sentence_of(analysis: Analysis, clause: Clause):
 
 
 # --------------------------------------------------------------------------- finders
+
 
 def _character(section, analysis, clause, context, clause_list):
     heads = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
@@ -76,8 +86,9 @@ def _character(section, analysis, clause, context, clause_list):
         sent = _sentence_of(analysis, clause)
         start, end = sent.start_char, sent.end_char
     named = heads[0].pos_ == "PROPN" or heads[0].ent_type_ == "PERSON"
-    return found_item(question, answer, Element.CHARACTER, True, section, start, end,
-                 0.6 + 0.15 * named)
+    return found_item(
+        question, answer, Element.CHARACTER, True, section, start, end, 0.6 + 0.15 * named
+    )
 
 
 WHEN_PREPOSITIONS = ("in", "on", "at", "during", "before", "after", "until", "till", "since")
@@ -111,8 +122,9 @@ def _setting(section, analysis, clause, context, clause_list):
     if len(question.split()) < 4:
         return None
     start, end = span_of(phrase)
-    return found_item(question, section.text[start:end], Element.SETTING, True, section, start,
-                 end, 0.7)
+    return found_item(
+        question, section.text[start:end], Element.SETTING, True, section, start, end, 0.7
+    )
 
 
 def _action(section, analysis, clause, context, clause_list):
@@ -137,12 +149,20 @@ def _action(section, analysis, clause, context, clause_list):
     question = ask_do(clause, extra=extra)
     vp = [clause.head] + clause.tail
     start, end = span_of(vp)
-    return found_item(question, section.text[start:end], Element.ACTION, True, section, start, end,
-                 0.65 + 0.1 * bool(context))
+    return found_item(
+        question,
+        section.text[start:end],
+        Element.ACTION,
+        True,
+        section,
+        start,
+        end,
+        0.65 + 0.1 * bool(context),
+    )
 
 
 def _object(section, analysis, clause, context, clause_list):
-    """"What did the fisherman catch?" — the direct object is the answer."""
+    """ "What did the fisherman catch?" — the direct object is the answer."""
     if clause.head.pos_ != "VERB" or clause.head.lemma_ in SAYING_VERBS | {"be"}:
         return None
     objs = [t for t in clause.tail if t.dep_ == "dobj" and t.head.i == clause.head.i]
@@ -153,8 +173,9 @@ def _object(section, analysis, clause, context, clause_list):
         return None
     question = ask(clause, "What", gap={t.i for t in phrase})
     start, end = span_of(phrase)
-    return found_item(question, section.text[start:end], Element.ACTION, True, section, start, end,
-                 0.55)
+    return found_item(
+        question, section.text[start:end], Element.ACTION, True, section, start, end, 0.55
+    )
 
 
 def _feels(clause: Clause) -> bool:
@@ -164,9 +185,14 @@ def _feels(clause: Clause) -> bool:
 def _before(analysis: Analysis, clause_list: list[Clause], clause: Clause) -> Clause | None:
     """The event told just before ``clause``: an earlier clause of its sentence, else
     the last clause of the sentence before (not speech)."""
-    earlier = [c for c in clause_list if c.head.i < clause.head.i
-               and c.head.i not in analysis.quoted and c.head.lemma_ not in SAYING_VERBS
-               and c.head.i not in {t.i for t in clause.tokens}]
+    earlier = [
+        c
+        for c in clause_list
+        if c.head.i < clause.head.i
+        and c.head.i not in analysis.quoted
+        and c.head.lemma_ not in SAYING_VERBS
+        and c.head.i not in {t.i for t in clause.tokens}
+    ]
     same = [c for c in earlier if usable(c)]
     if same:
         return same[-1]
@@ -176,9 +202,15 @@ def _before(analysis: Analysis, clause_list: list[Clause], clause: Clause) -> Cl
         return None
     index = next((i for i, cl in enumerate(analysis.sentence_clauses) if clause in cl), 0)
     for j in range(index - 1, max(index - 2, -1), -1):
-        prior = [c for c in analysis.sentence_clauses[j] if usable(c)
-                 and c.head.i not in analysis.quoted and c.head.lemma_ not in SAYING_VERBS
-                 and c.head.pos_ == "VERB" and len(c.tail) <= 16]
+        prior = [
+            c
+            for c in analysis.sentence_clauses[j]
+            if usable(c)
+            and c.head.i not in analysis.quoted
+            and c.head.lemma_ not in SAYING_VERBS
+            and c.head.pos_ == "VERB"
+            and len(c.tail) <= 16
+        ]
         # The sentence's own events, not what is embedded in them ("asked her how
         # she had found her way": the asking happened, the finding is reported).
         main = [c for c in prior if c.head.dep_ in ("ROOT", "conj")]
@@ -189,21 +221,26 @@ def _before(analysis: Analysis, clause_list: list[Clause], clause: Clause) -> Cl
 
 def _when(context: Clause) -> str:
     return {"as": "when", "once": "after", "whenever": "when", "till": "until"}.get(
-        context.marker, context.marker or "when")
+        context.marker, context.marker or "when"
+    )
 
 
 def _feeling(section, analysis, clause, context, clause_list):
     heads = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
-    if heads and not (is_animate(heads[0]) or heads[0].lower_ in PRONOUNS
-                      or analysis.resolver.name_of(heads[0])):
+    if heads and not (
+        is_animate(heads[0]) or heads[0].lower_ in PRONOUNS or analysis.resolver.name_of(heads[0])
+    ):
         return None  # "How did the Princess' commands feel?": only someone feels
     found = None
     for t in [clause.head] + clause.tail:
         word = feeling_word(t.lemma_.lower(), t.text)
         if t.pos_ == "NOUN" and t.lemma_.lower() not in FEELINGS and t.lower_ not in FEELINGS:
             word = None  # a reaction is something done: "stormed out", not "the storm"
-        if word and (t.i == clause.head.i or t.dep_ in ("acomp", "attr", "oprd", "dobj")
-                     or (t.dep_ == "pobj" and t.pos_ == "NOUN")):
+        if word and (
+            t.i == clause.head.i
+            or t.dep_ in ("acomp", "attr", "oprd", "dobj")
+            or (t.dep_ == "pobj" and t.pos_ == "NOUN")
+        ):
             found = (t, word)
             break
     if found is None:
@@ -231,12 +268,13 @@ def _feeling(section, analysis, clause, context, clause_list):
         sent = _sentence_of(analysis, clause)
         start, end = sent.start_char, sent.end_char
         answer = REACTIONS.get(token.lemma_.lower(), word)
-    return found_item(question, answer, Element.FEELING, shown, section, start, end,
-                 0.7 + 0.1 * bool(extra))
+    return found_item(
+        question, answer, Element.FEELING, shown, section, start, end, 0.7 + 0.1 * bool(extra)
+    )
 
 
 def _about(feeling, clause: Clause) -> str:
-    """"She was proud of her long beak": what the feeling is about, as the question's
+    """ "She was proud of her long beak": what the feeling is about, as the question's
     anchor ("How did the heron feel about her long beak?")."""
     for prep in feeling.children:
         objects = [c for c in prep.children if c.dep_ == "pobj"]
@@ -254,11 +292,15 @@ def _host(clause_list: list[Clause], clause: Clause) -> Clause | None:
 
 def _causal(section, analysis, clause, context, clause_list):
     # "X because Y": Y answers why X.
-    if clause.marker in REASON or (clause.marker == "as" and clause.head.dep_ == "advcl"
-                                   and clause.head.i > clause.head.head.i):
+    if clause.marker in REASON or (
+        clause.marker == "as" and clause.head.dep_ == "advcl" and clause.head.i > clause.head.head.i
+    ):
         host = _host(clause_list, clause)
-        if host is None or not usable(host) or \
-                any(t.i in analysis.quoted for t in [*host.subject, *host.aux, host.head]):
+        if (
+            host is None
+            or not usable(host)
+            or any(t.i in analysis.quoted for t in [*host.subject, *host.aux, host.head])
+        ):
             return None  # speech run into the narration after it: "May I stay? Bramble frowned"
         question = ask(host, "Why")
         answer = state(clause)
@@ -271,16 +313,25 @@ def _causal(section, analysis, clause, context, clause_list):
             cause = earlier[-1]
             question = ask(clause, "Why")
             start, end = span_of(cause.tokens)
-            return found_item(question, state(cause), Element.CAUSAL, True, section, start, end, 0.75)
+            return found_item(
+                question, state(cause), Element.CAUSAL, True, section, start, end, 0.75
+            )
     # "He went to the wood to fetch water": the purpose answers why.
     for t in clause.tail:
-        if t.dep_ == "advcl" and t.head.i == clause.head.i and t.pos_ == "VERB" \
-                and any(c.lower_ == "to" and c.dep_ == "aux" for c in t.children) \
-                and t.i > clause.head.i + 1 and clause.head.lemma_ not in WEAK_VERBS | {"want", "try", "wish", "like", "go"}:
+        if (
+            t.dep_ == "advcl"
+            and t.head.i == clause.head.i
+            and t.pos_ == "VERB"
+            and any(c.lower_ == "to" and c.dep_ == "aux" for c in t.children)
+            and t.i > clause.head.i + 1
+            and clause.head.lemma_ not in WEAK_VERBS | {"want", "try", "wish", "like", "go"}
+        ):
             phrase = list(t.subtree)
             question = ask(clause, "Why", gap={x.i for x in phrase})
             start, end = span_of(phrase)
-            answer = "to " + words([x for x in phrase if not (x.lower_ == "to" and x.head.i == t.i)])
+            answer = "to " + words(
+                [x for x in phrase if not (x.lower_ == "to" and x.head.i == t.i)]
+            )
             return found_item(question, answer, Element.CAUSAL, True, section, start, end, 0.7)
     # A feeling or a reaction and the event before it: why the character felt or
     # acted so (implicit: the text does not say "because").
@@ -298,8 +349,12 @@ def _causal(section, analysis, clause, context, clause_list):
             return None
         # A feeling answers why someone acted ("She was proud, and she laughed at them"),
         # not why someone felt.
-        if cause is None or (feel and _feels(cause)) or cause.subject_text == "" or \
-                any(t.lower_ in ("had", "'d") for t in clause.aux):
+        if (
+            cause is None
+            or (feel and _feels(cause))
+            or cause.subject_text == ""
+            or any(t.lower_ in ("had", "'d") for t in clause.aux)
+        ):
             return None
         if cause.head in clause.head.ancestors:
             return None  # "he saw how her paws trembled": seeing it is not why they did
@@ -324,8 +379,9 @@ def _outcome(section, analysis, clause, context, clause_list):
         if earlier:
             question = finish(f"What happened because {state(earlier[-1], tense_past=True)}")
             start, end = span_of(clause.tokens)
-            return found_item(question, state(clause), Element.OUTCOME, True, section, start, end,
-                         0.75)
+            return found_item(
+                question, state(clause), Element.OUTCOME, True, section, start, end, 0.75
+            )
     return None
 
 
@@ -340,7 +396,11 @@ def _well_formed(item: QAItem) -> bool:
     answer = item.answer.lower().strip()
     if len(answer.split()) > 30:
         return False
-    if item.explicitness == Explicitness.EXPLICIT and len(answer) > 3 \
-            and answer in q.lower() and item.element != Element.FEELING:
+    if (
+        item.explicitness == Explicitness.EXPLICIT
+        and len(answer) > 3
+        and answer in q.lower()
+        and item.element != Element.FEELING
+    ):
         return False
     return True

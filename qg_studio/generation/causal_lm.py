@@ -37,11 +37,20 @@ class CausalLMGenerator:
 
     name = ENGINE
 
-    def __init__(self, model: str | None = None, device: str | None = None,
-                 answers_per_slot: int = 2, questions_per_answer: int = 1,
-                 temperature: float = 0.7, top_p: float = 0.9, num_beams: int = 1,
-                 batch_size: int = 16, seed: int | None = 0, base: str | None = None,
-                 **_ignored: Any):
+    def __init__(
+        self,
+        model: str | None = None,
+        device: str | None = None,
+        answers_per_slot: int = 2,
+        questions_per_answer: int = 1,
+        temperature: float = 0.7,
+        top_p: float = 0.9,
+        num_beams: int = 1,
+        batch_size: int = 16,
+        seed: int | None = 0,
+        base: str | None = None,
+        **_ignored: Any,
+    ):
         from qg_studio.causal_lm import LMDecode, load_adapter
 
         self.loaded = load_adapter(model, device, base)
@@ -52,41 +61,71 @@ class CausalLMGenerator:
         # repeats the prompt's forward pass, the dearest step on a CPU, so the default
         # overgenerates by answers (answers_per_slot) rather than by samples.
         many = max(1, int(questions_per_answer))
-        self.sampled = (LMDecode(max_new_tokens=40, batch_size=batch_size, do_sample=True,
-                                 num_return_sequences=many, temperature=temperature,
-                                 top_p=top_p, seed=seed) if many > 1 else self.greedy)
+        self.sampled = (
+            LMDecode(
+                max_new_tokens=40,
+                batch_size=batch_size,
+                do_sample=True,
+                num_return_sequences=many,
+                temperature=temperature,
+                top_p=top_p,
+                seed=seed,
+            )
+            if many > 1
+            else self.greedy
+        )
 
     # -- answer-aware mode ---------------------------------------------------------------
 
-    def write_question(self, sections: Sequence[Section], answer: str, element: Element,
-                       explicitness: Explicitness | None = None) -> QAItem:
+    def write_question(
+        self,
+        sections: Sequence[Section],
+        answer: str,
+        element: Element,
+        explicitness: Explicitness | None = None,
+    ) -> QAItem:
         return self.write_many([(sections, answer, element, explicitness)])[0]
 
-    def write_many(self, targets: Sequence[tuple[Sequence[Section], str, Element | str,
-                                                 Explicitness | str | None]]) -> list[QAItem]:
+    def write_many(
+        self,
+        targets: Sequence[tuple[Sequence[Section], str, Element | str, Explicitness | str | None]],
+    ) -> list[QAItem]:
         """One question per (sections, answer, element, explicitness), decoded in batches."""
         plans, prompts = [], []
         for sections, answer, element, explicitness in targets:
             context = section_texts(sections)
-            expl = (Explicitness.parse(explicitness) if explicitness else
-                    Explicitness.EXPLICIT if answer and answer.lower() in context.lower()
-                    else Explicitness.IMPLICIT)
+            expl = (
+                Explicitness.parse(explicitness)
+                if explicitness
+                else Explicitness.EXPLICIT
+                if answer and answer.lower() in context.lower()
+                else Explicitness.IMPLICIT
+            )
             element = Element.parse(element)
             plans.append((list(sections), answer, element, expl))
             prompts.append(self.prompt(sections, answer, element, expl))
         items = []
-        for (sections, answer, element, expl), options in zip(plans, self._decode(prompts,
-                                                                                 self.greedy)):
+        for (sections, answer, element, expl), options in zip(
+            plans, self._decode(prompts, self.greedy)
+        ):
             question, confidence = options[0]
             evidence = [ev for ev in (Evidence.find(s, answer) for s in sections) if ev][:1]
-            kind = (AnswerKind.EXTRACTIVE if expl is Explicitness.EXPLICIT
-                    else AnswerKind.ABSTRACTIVE)
-            items.append(QAItem(question=question, answers=[answer] if answer else [],
-                                element=element, explicitness=expl, answer_kind=kind,
-                                sections=[evidence[0].section] if evidence
-                                else [s.id for s in sections],
-                                evidence=evidence, engine=self.name,
-                                scores=ItemScores(confidence=confidence)))
+            kind = (
+                AnswerKind.EXTRACTIVE if expl is Explicitness.EXPLICIT else AnswerKind.ABSTRACTIVE
+            )
+            items.append(
+                QAItem(
+                    question=question,
+                    answers=[answer] if answer else [],
+                    element=element,
+                    explicitness=expl,
+                    answer_kind=kind,
+                    sections=[evidence[0].section] if evidence else [s.id for s in sections],
+                    evidence=evidence,
+                    engine=self.name,
+                    scores=ItemScores(confidence=confidence),
+                )
+            )
         return items
 
     # -- free generation -----------------------------------------------------------------
@@ -100,11 +139,19 @@ class CausalLMGenerator:
             return []
         # What to ask about: the embedded engine's candidates, quotas filled a few times over.
         found = get_generator("embedded").generate(sections, request)
-        slots = rank_and_select(found, oversampled(request, self.answers_per_slot), sections,
-                                use_embeddings=False)
+        slots = rank_and_select(
+            found, oversampled(request, self.answers_per_slot), sections, use_embeddings=False
+        )
         by_id = {s.id: s for s in sections}
-        prompts = [self.prompt([by_id[i] for i in slot.sections if i in by_id] or sections,
-                               slot.answer, slot.element, slot.explicitness) for slot in slots]
+        prompts = [
+            self.prompt(
+                [by_id[i] for i in slot.sections if i in by_id] or sections,
+                slot.answer,
+                slot.element,
+                slot.explicitness,
+            )
+            for slot in slots
+        ]
         items: list[QAItem] = []
         for slot, options in zip(slots, self._decode(prompts, self.sampled)):
             seen: set[str] = set()
@@ -118,26 +165,34 @@ class CausalLMGenerator:
                 items.append(item)
         return items
 
-    def prompt(self, sections: Sequence[Section], answer: str, element: Element,
-               explicitness: Explicitness) -> str:
+    def prompt(
+        self, sections: Sequence[Section], answer: str, element: Element, explicitness: Explicitness
+    ) -> str:
         """The model's input for one question about ``sections`` (their text, in order)."""
         return lm_qg_prompt(section_texts(sections), answer, element, explicitness, self.window)
 
     def _decode(self, prompts: list[str], settings) -> list[list[tuple[str, float]]]:
         from qg_studio.causal_lm import generate
 
-        return [[(as_question(text), conf) for text, conf in options]
-                for options in generate(self.loaded, prompts, settings)]
+        return [
+            [(as_question(text), conf) for text, conf in options]
+            for options in generate(self.loaded, prompts, settings)
+        ]
 
 
 def oversampled(request: GenerationRequest, factor: int) -> GenerationRequest:
     """The same mix asked ``factor`` times over: the slots the model writes for."""
-    elements = ({e: n * factor for e, n in request.elements.items()}
-                if isinstance(request.elements, dict) else request.elements)
+    elements = (
+        {e: n * factor for e, n in request.elements.items()}
+        if isinstance(request.elements, dict)
+        else request.elements
+    )
     return dataclasses.replace(
-        request, elements=elements,
+        request,
+        elements=elements,
         count=request.count * factor if request.count else request.count,
-        per_section=request.per_section * factor if request.per_section else None)
+        per_section=request.per_section * factor if request.per_section else None,
+    )
 
 
 def as_question(text: str) -> str:

@@ -33,9 +33,13 @@ class Clause:
 
     @property
     def tokens(self) -> list:
-        return sorted(self.front + self.subject + self.aux + [self.head] + self.tail,
-                      key=lambda t: t.i) if not self.inherited else sorted(
-            self.front + self.aux + [self.head] + self.tail, key=lambda t: t.i)
+        return (
+            sorted(
+                self.front + self.subject + self.aux + [self.head] + self.tail, key=lambda t: t.i
+            )
+            if not self.inherited
+            else sorted(self.front + self.aux + [self.head] + self.tail, key=lambda t: t.i)
+        )
 
     @property
     def start_char(self) -> int:
@@ -62,12 +66,12 @@ class Clause:
     @property
     def plural(self) -> bool:
         heads = [t for t in self.subject if t.dep_ in SUBJECT_DEPS]
-        return bool(heads) and (heads[0].tag_ in ("NNS", "NNPS")
-                                or heads[0].lower_ in ("they", "we", "you"))
+        return bool(heads) and (
+            heads[0].tag_ in ("NNS", "NNPS") or heads[0].lower_ in ("they", "we", "you")
+        )
 
     def has_subject(self) -> bool:
         return bool(self.subject_text)
-
 
 
 def _subtree_minus(token, cut: set[int]) -> list:
@@ -82,7 +86,6 @@ def _subtree_minus(token, cut: set[int]) -> list:
     return sorted(out, key=lambda t: t.i)
 
 
-
 def _is_clause_head(t) -> bool:
     if t.dep_ not in CLAUSE_DEPS:
         return False
@@ -95,7 +98,6 @@ def _is_clause_head(t) -> bool:
     return True
 
 
-
 def clauses(sent, resolver: Resolver | None = None) -> list[Clause]:
     """The clauses of a sentence (a spaCy Span), in text order."""
     heads = [t for t in sent if _is_clause_head(t)]
@@ -106,9 +108,13 @@ def clauses(sent, resolver: Resolver | None = None) -> list[Clause]:
     return out
 
 
-
-def build_clause(head, resolver: Resolver | None, sent=None, head_ids: set[int] | None = None,
-                 earlier: list[Clause] | None = None) -> Clause:
+def build_clause(
+    head,
+    resolver: Resolver | None,
+    sent=None,
+    head_ids: set[int] | None = None,
+    earlier: list[Clause] | None = None,
+) -> Clause:
     """The clause headed by ``head``; subordinate clauses (``head_ids``) are left out."""
     sent = sent if sent is not None else head.sent
     if head_ids is None:
@@ -137,9 +143,19 @@ def build_clause(head, resolver: Resolver | None, sent=None, head_ids: set[int] 
             continue
         if t.i in subject_ids:
             clause.subject.append(t)
-        elif t.head.i == head.i and t.i < head.i and (
-                t.dep_ == "mark" or (t.dep_ == "advmod" and t.tag_ == "WRB"
-                                     and t.lower_ in MARKERS and head.dep_ != "ROOT")):
+        elif (
+            t.head.i == head.i
+            and t.i < head.i
+            and (
+                t.dep_ == "mark"
+                or (
+                    t.dep_ == "advmod"
+                    and t.tag_ == "WRB"
+                    and t.lower_ in MARKERS
+                    and head.dep_ != "ROOT"
+                )
+            )
+        ):
             clause.marker = t.lower_ if not clause.marker else clause.marker
         elif t.head.i == head.i and t.dep_ in ("aux", "auxpass", "neg") and t.i < head.i:
             clause.aux.append(t)
@@ -179,24 +195,30 @@ def build_clause(head, resolver: Resolver | None, sent=None, head_ids: set[int] 
     return clause
 
 
-
 def trim(tokens: list) -> list:
     """Drop edge punctuation, quotes and dangling conjunctions from a word run."""
-    while tokens and (tokens[-1].is_punct or tokens[-1].dep_ in ("cc", "mark")
-                      or tokens[-1].lower_ in ("and", "but", "or", "then")):
+    while tokens and (
+        tokens[-1].is_punct
+        or tokens[-1].dep_ in ("cc", "mark")
+        or tokens[-1].lower_ in ("and", "but", "or", "then")
+    ):
         tokens = tokens[:-1]
     while tokens and (tokens[0].is_punct or tokens[0].dep_ == "cc"):
         tokens = tokens[1:]
     return tokens
 
 
-
 def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
     """The subject as a question can say it: pronouns replaced by who they stand for."""
     tokens = trim(list(tokens))
     # "On the way home Elsa passed ...": a stray lower-case word parsed onto a name.
-    while len(tokens) > 1 and tokens[-1].pos_ == "PROPN" and tokens[0].text.islower() \
-            and tokens[0].dep_ in ("compound", "npadvmod", "advmod") and tokens[0].pos_ != "DET":
+    while (
+        len(tokens) > 1
+        and tokens[-1].pos_ == "PROPN"
+        and tokens[0].text.islower()
+        and tokens[0].dep_ in ("compound", "npadvmod", "advmod")
+        and tokens[0].pos_ != "DET"
+    ):
         tokens = tokens[1:]
     if not tokens:
         return ""
@@ -208,7 +230,12 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
         name = resolver.resolve(tokens[0])
         if name:
             return name
-    if len(tokens) == 1 and tokens[0].lower_ in ("i", "we") and resolver is not None and sent is not None:
+    if (
+        len(tokens) == 1
+        and tokens[0].lower_ in ("i", "we")
+        and resolver is not None
+        and sent is not None
+    ):
         who = resolver.speaker(sent)
         if who:
             return who
@@ -234,9 +261,7 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
     return text
 
 
-
 UNUSABLE_SUBJECTS = resources.words("unusable_subjects.txt")
-
 
 
 def usable(clause: Clause) -> bool:
@@ -251,22 +276,34 @@ def usable(clause: Clause) -> bool:
     if heads and heads[0].pos_ not in ("NOUN", "PROPN", "PRON", "NUM", "ADJ"):
         return False
     words_low = set(low.replace(",", " ").split())
-    if words_low & {"i", "you", "thou", "ye", "me", "my", "your", "thy", "we", "our", "and"} \
-            and low not in ("you and i",):
+    if words_low & {
+        "i",
+        "you",
+        "thou",
+        "ye",
+        "me",
+        "my",
+        "your",
+        "thy",
+        "we",
+        "our",
+        "and",
+    } and low not in ("you and i",):
         return False
     return True
-
 
 
 def possessive(name: str) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
 
-
 def _lower_first(text: str, first) -> str:
     # Only function words lose their sentence-initial capital: "The king" → "the king",
     # but "Oonagh" (even when tagged a common noun) and "I" keep theirs.
-    if first.pos_ in ("DET", "PRON", "ADP", "NUM", "ADJ") and first.text != "I" \
-            and first.ent_type_ not in ("PERSON", "GPE", "LOC", "ORG", "NORP"):
+    if (
+        first.pos_ in ("DET", "PRON", "ADP", "NUM", "ADJ")
+        and first.text != "I"
+        and first.ent_type_ not in ("PERSON", "GPE", "LOC", "ORG", "NORP")
+    ):
         return text[:1].lower() + text[1:]
     return text

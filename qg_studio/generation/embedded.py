@@ -48,8 +48,13 @@ class EmbeddedGenerator:
             item.engine = self.name
         return items
 
-    def write_question(self, sections: Sequence[Section], answer: str, element: Element,
-                       explicitness: Explicitness | None = None) -> QAItem:
+    def write_question(
+        self,
+        sections: Sequence[Section],
+        answer: str,
+        element: Element,
+        explicitness: Explicitness | None = None,
+    ) -> QAItem:
         element = Element.parse(element)
         explicitness = Explicitness.parse(explicitness or Explicitness.EXPLICIT)
         best = best_location(sections, answer)
@@ -63,13 +68,23 @@ class EmbeddedGenerator:
         if not question:
             question = _generic(element)
         return QAItem(
-            question=question, answers=[answer], element=element, explicitness=explicitness,
-            answer_kind=(AnswerKind.EXTRACTIVE if explicitness == Explicitness.EXPLICIT
-                         else AnswerKind.ABSTRACTIVE),
+            question=question,
+            answers=[answer],
+            element=element,
+            explicitness=explicitness,
+            answer_kind=(
+                AnswerKind.EXTRACTIVE
+                if explicitness == Explicitness.EXPLICIT
+                else AnswerKind.ABSTRACTIVE
+            ),
             scope=Scope.SUMMARY if len({e.section for e in evidence}) > 1 else Scope.LOCAL,
-            sections=[s.id for s in sections], evidence=evidence, engine=self.name,
+            sections=[s.id for s in sections],
+            evidence=evidence,
+            engine=self.name,
             scores=ItemScores(
-                confidence=0.5 if best is None else round(min(1.0, best[2].score), 3)))
+                confidence=0.5 if best is None else round(min(1.0, best[2].score), 3)
+            ),
+        )
 
 
 def best_location(sections: Sequence[Section], answer: str):

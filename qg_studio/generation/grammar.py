@@ -18,7 +18,6 @@ _CONTRACT = {"will": "won't", "can": "can't", "shall": "shan't", "am": "am not"}
 MAX_TAIL = 10
 
 
-
 def short_tail(tokens: list, limit: int = MAX_TAIL) -> list:
     """A long predicate cut at its first comma, relative clause or aside: questions
     read best short, and experts keep only the words that pin the event down."""
@@ -26,8 +25,11 @@ def short_tail(tokens: list, limit: int = MAX_TAIL) -> list:
     if len(words_only) <= limit:
         return tokens
     for n, t in enumerate(tokens):
-        if n >= 3 and (t.text in (",", ";", ":", "--", "—") or t.dep_ in ("relcl", "appos")
-                       and t.i > tokens[0].i + 2):
+        if n >= 3 and (
+            t.text in (",", ";", ":", "--", "—")
+            or t.dep_ in ("relcl", "appos")
+            and t.i > tokens[0].i + 2
+        ):
             cut = tokens[:n]
             if t.dep_ == "relcl":
                 cut = [x for x in cut if not (x.head.i == t.i)]
@@ -35,9 +37,7 @@ def short_tail(tokens: list, limit: int = MAX_TAIL) -> list:
     return tokens[: limit + 2]
 
 
-
 OBJECT_PRONOUNS = {"him", "her", "them"}
-
 
 
 def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = None) -> str:
@@ -49,8 +49,11 @@ def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = No
     parts = []
     for t in kept:
         text = t.text + gap(t)
-        if resolver is not None and t.lower_ in OBJECT_PRONOUNS and t.dep_ in (
-                "dobj", "pobj", "dative", "iobj"):
+        if (
+            resolver is not None
+            and t.lower_ in OBJECT_PRONOUNS
+            and t.dep_ in ("dobj", "pobj", "dative", "iobj")
+        ):
             name = resolver.resolve(t)
             if name and name != clause.subject_text:
                 text = name + gap(t)
@@ -69,7 +72,6 @@ def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = No
     return text.strip(" ,;:-")
 
 
-
 def finish(text: str) -> str:
     """Capitalise, tidy spaces and end with one question mark."""
     text = " ".join(text.split())
@@ -78,7 +80,6 @@ def finish(text: str) -> str:
     if not text:
         return ""
     return text[0].upper() + text[1:] + "?"
-
 
 
 def _aux_parts(clause: Clause) -> tuple[str, list[str]]:
@@ -104,7 +105,6 @@ def _aux_parts(clause: Clause) -> tuple[str, list[str]]:
     return moved, [t.text for t in others] + rest
 
 
-
 def _verb_after_aux(clause: Clause) -> str:
     head = clause.head
     if clause.aux and any(t.dep_ in ("aux", "auxpass") for t in clause.aux):
@@ -114,9 +114,13 @@ def _verb_after_aux(clause: Clause) -> str:
     return lemma_of(head.text, head.lemma_)
 
 
-
-def ask(clause: Clause, wh: str, gap: set[int] | None = None, subject: str | None = None,
-        extra: str = "") -> str:
+def ask(
+    clause: Clause,
+    wh: str,
+    gap: set[int] | None = None,
+    subject: str | None = None,
+    extra: str = "",
+) -> str:
     """``wh`` + inverted clause, leaving out the tokens in ``gap``: "Why did the fox run?"."""
     subj = subject if subject is not None else clause.subject_text
     if not subj:
@@ -128,9 +132,9 @@ def ask(clause: Clause, wh: str, gap: set[int] | None = None, subject: str | Non
     return finish(" ".join(p for p in parts if p))
 
 
-
-def ask_subject(clause: Clause, wh: str = "Who", gap: set[int] | None = None,
-                extra: str = "") -> str:
+def ask_subject(
+    clause: Clause, wh: str = "Who", gap: set[int] | None = None, extra: str = ""
+) -> str:
     """The subject is the answer: "Who won the match?" (no inversion)."""
     verb_words = [t for t in clause.aux if t.dep_ in ("aux", "auxpass", "neg")] + [clause.head]
     verb = " ".join(t.lower_ if t.lower_ != "n't" else "not" for t in verb_words)
@@ -138,7 +142,6 @@ def ask_subject(clause: Clause, wh: str = "Who", gap: set[int] | None = None,
     # A plural subject's verb agrees with "who" as singular: "Who was ...?"
     verb = {"were": "was", "are": "is", "have": "has"}.get(verb, verb)
     return finish(" ".join(p for p in (wh, verb, tail, extra) if p))
-
 
 
 def ask_do(clause: Clause, wh: str = "What", extra: str = "") -> str:
@@ -163,9 +166,13 @@ def ask_do(clause: Clause, wh: str = "What", extra: str = "") -> str:
     return finish(f"{wh} {do_support(clause.head.tag_)} {subj} do {extra}")
 
 
-
-def state(clause: Clause, skip: set[int] | None = None, tense_past: bool = False,
-          resolver: Resolver | None = None, same_as: str = "") -> str:
+def state(
+    clause: Clause,
+    skip: set[int] | None = None,
+    tense_past: bool = False,
+    resolver: Resolver | None = None,
+    same_as: str = "",
+) -> str:
     """The clause as a declarative phrase with its subject resolved: "the fox ran away".
 
     When the subject is the character the question already names (``same_as``), a
@@ -180,7 +187,7 @@ def state(clause: Clause, skip: set[int] | None = None, tense_past: bool = False
         # "What did the heron do until her wings ached?", not "the heron's wings".
         own = {"he": "his", "she": "her", "they": "their"}.get(resolver.pronoun_for(same_as))
         if own:
-            subject = own + subject[len(possessive(same_as)):]
+            subject = own + subject[len(possessive(same_as)) :]
     aux = words(clause.aux)
     head = clause.head.text
     if tense_past and not clause.aux and clause.head.tag_ in ("VBZ", "VBP"):

@@ -13,9 +13,17 @@ from qg_studio.schema import AnswerKind, Element, Evidence, Explicitness, QAItem
 from qg_studio.scores import ItemScores
 
 
-def found_item(question: str, answer: str, element: Element, explicit: bool, where: Section,
-               start: int, end: int, confidence: float,
-               sections: Sequence[int] | None = None) -> QAItem | None:
+def found_item(
+    question: str,
+    answer: str,
+    element: Element,
+    explicit: bool,
+    where: Section,
+    start: int,
+    end: int,
+    confidence: float,
+    sections: Sequence[int] | None = None,
+) -> QAItem | None:
     """The item, its evidence ``where.text[start:end]``; ``sections`` (by default the
     evidence's own) makes it a summary question when it spans more than one. None when
     the question or the answer is empty or the span is."""
@@ -27,12 +35,16 @@ def found_item(question: str, answer: str, element: Element, explicit: bool, whe
         return None
     ids = list(sections) if sections else [where.id]
     return QAItem(
-        question=question, answers=[answer], element=element,
+        question=question,
+        answers=[answer],
+        element=element,
         explicitness=Explicitness.EXPLICIT if explicit else Explicitness.IMPLICIT,
         answer_kind=AnswerKind.EXTRACTIVE if explicit else AnswerKind.ABSTRACTIVE,
-        scope=Scope.SUMMARY if len(ids) > 1 else Scope.LOCAL, sections=ids,
+        scope=Scope.SUMMARY if len(ids) > 1 else Scope.LOCAL,
+        sections=ids,
         evidence=[Evidence(where.id, start, end, where.text[start:end])],
-        scores=ItemScores(confidence=round(confidence, 3)))
+        scores=ItemScores(confidence=round(confidence, 3)),
+    )
 
 
 def span_of(tokens: list) -> tuple[int, int]:

@@ -21,15 +21,37 @@ ANIMATE = MALE | FEMALE | resources.words("animate_nouns.txt")
 GREETINGS = resources.words("greetings.txt")
 # Entity labels a spaCy model gives a name that is never a character; an animal's name in
 # a fable ("the Heron", "the Monkey") is often labelled ORG or PRODUCT, so those stay in.
-NOT_PERSON_LABELS = ("GPE", "LOC", "FAC", "DATE", "TIME", "CARDINAL", "ORDINAL",
-                     "QUANTITY", "MONEY", "PERCENT", "EVENT", "LANGUAGE", "LAW")
+NOT_PERSON_LABELS = (
+    "GPE",
+    "LOC",
+    "FAC",
+    "DATE",
+    "TIME",
+    "CARDINAL",
+    "ORDINAL",
+    "QUANTITY",
+    "MONEY",
+    "PERCENT",
+    "EVENT",
+    "LANGUAGE",
+    "LAW",
+)
 NOT_CHARACTERS = resources.words("not_characters.txt")
 PLACES = resources.words("place_nouns.txt")  # "Fernwood Forest" is somewhere, not someone
 
 PRONOUNS = {
-    "he": "m", "him": "m", "his": "m", "himself": "m",
-    "she": "f", "her": "f", "hers": "f", "herself": "f",
-    "they": "p", "them": "p", "their": "p", "themselves": "p",
+    "he": "m",
+    "him": "m",
+    "his": "m",
+    "himself": "m",
+    "she": "f",
+    "her": "f",
+    "hers": "f",
+    "herself": "f",
+    "they": "p",
+    "them": "p",
+    "their": "p",
+    "themselves": "p",
 }
 
 
@@ -51,13 +73,17 @@ def _gender(head) -> str:
 
 
 def is_greeting(head) -> bool:
-    """"Good-morning", "Good day", "Farewell": a greeting, never a character."""
+    """ "Good-morning", "Good day", "Farewell": a greeting, never a character."""
     word = head.lower_
-    if word in GREETINGS and (word not in ("morning", "evening", "night", "day", "afternoon")
-                              or _after_good(head)):
+    if word in GREETINGS and (
+        word not in ("morning", "evening", "night", "day", "afternoon") or _after_good(head)
+    ):
         return True
-    return word == "good" and head.i + 1 < len(head.doc) and \
-        head.doc[head.i + 1].lower_ in GREETINGS | {"-"}
+    return (
+        word == "good"
+        and head.i + 1 < len(head.doc)
+        and head.doc[head.i + 1].lower_ in GREETINGS | {"-"}
+    )
 
 
 def _after_good(head) -> bool:
@@ -104,8 +130,12 @@ def is_vocative(token, quoted: set[int]) -> bool:
     start = token.left_edge.i
     before = doc[start - 1] if start > 0 else None
     after = doc[token.i + 1] if token.i + 1 < len(doc) else None
-    opens = before is None or before.is_punct or before.lower_ in GREETINGS or \
-        before.lower_ in ("you", "o", "oh", "dear", "hello", "hey")
+    opens = (
+        before is None
+        or before.is_punct
+        or before.lower_ in GREETINGS
+        or before.lower_ in ("you", "o", "oh", "dear", "hello", "hey")
+    )
     closes = after is None or after.text in (",", "!", "?", ".", '"', "”", ";")
     return opens and closes
 
@@ -133,7 +163,18 @@ def mention_text(tokens) -> str:
 
 SUBJECT_ROLES = ("nsubj", "nsubjpass")
 SPEECH_VERBS = resources.words("speech_verbs.txt")
-MENTION_ROLES = {"nsubj", "nsubjpass", "dobj", "pobj", "appos", "conj", "dative", "ROOT", "npadvmod", "oprd"}
+MENTION_ROLES = {
+    "nsubj",
+    "nsubjpass",
+    "dobj",
+    "pobj",
+    "appos",
+    "conj",
+    "dative",
+    "ROOT",
+    "npadvmod",
+    "oprd",
+}
 
 
 class Resolver:
@@ -174,8 +215,12 @@ class Resolver:
                     if token.dep_ in SUBJECT_ROLES:
                         self._pronoun.setdefault(found.text, token.lower_)
                     if token.dep_ in SUBJECT_ROLES or token.dep_ in ("dobj", "pobj"):
-                        mentions.append((Mention(found.text, found.gender, found.plural, token.i),
-                                         token.dep_ in SUBJECT_ROLES))
+                        mentions.append(
+                            (
+                                Mention(found.text, found.gender, found.plural, token.i),
+                                token.dep_ in SUBJECT_ROLES,
+                            )
+                        )
                 continue
             chunk = chunk_at.get(token.i)
             named = self.name_of(token)
@@ -183,8 +228,7 @@ class Resolver:
                 continue
             if token.dep_ not in MENTION_ROLES or is_vocative(token, self.quoted):
                 continue
-            tokens = [t for t in chunk or [token]
-                      if not (t.dep_ == "poss" and t.pos_ == "PRON")]
+            tokens = [t for t in chunk or [token] if not (t.dep_ == "poss" and t.pos_ == "PRON")]
             text = named or mention_text(tokens)
             if not text:
                 continue
@@ -192,8 +236,7 @@ class Resolver:
                 text = "the " + text
             plural = token.tag_ in ("NNS", "NNPS") or token.lemma_.lower() == "people"
             gender = _gender(token) or self._gender.get(text, "")
-            mentions.append((Mention(text, gender, plural, token.i),
-                             token.dep_ in SUBJECT_ROLES))
+            mentions.append((Mention(text, gender, plural, token.i), token.dep_ in SUBJECT_ROLES))
 
     def name_of(self, token) -> str | None:
         """The character's name when ``token`` is it, or a noun it was given to."""
@@ -204,13 +247,16 @@ class Resolver:
         return None
 
     def _reflexive(self, mentions, token) -> Mention | None:
-        """"Pip rolled herself into a ball", "She was proud of her beak": a reflexive, and
+        """ "Pip rolled herself into a ball", "She was proud of her beak": a reflexive, and
         a possessive whose gender fits, stand for their own verb's subject."""
         kind = PRONOUNS[token.lower_]
         if not token.lower_.endswith(("self", "selves")) and token.dep_ != "poss":
             return None
-        subjects = {c.i for c in token.doc[_governor(token)].children
-                    if c.dep_ in SUBJECT_ROLES and c.i < token.i}
+        subjects = {
+            c.i
+            for c in token.doc[_governor(token)].children
+            if c.dep_ in SUBJECT_ROLES and c.i < token.i
+        }
         found = next((m for m, _ in reversed(mentions) if m.index in subjects), None)
         if found is None or token.dep_ != "poss":
             return found
@@ -225,7 +271,7 @@ class Resolver:
                 mention.gender = kind
 
     def gender_of(self, mention: str) -> str:
-        """"m", "f" or "" as the text has shown it (a pronoun) or the noun says."""
+        """ "m", "f" or "" as the text has shown it (a pronoun) or the noun says."""
         return self._gender.get(mention, "")
 
     def _pick(self, mentions, kind: str, token) -> Mention | None:
@@ -245,11 +291,15 @@ class Resolver:
             if kind == "p":
                 return m.plural
             return not m.plural and m.gender in ("", kind)
+
         if token.dep_ in SUBJECT_ROLES:
             sent_start = token.sent.start
             # Within this sentence and the one before, the latest subject wins.
-            window = [m for m, subj in mentions if subj and fits(m)
-                      and m.index >= _previous_sentence_start(token, sent_start)]
+            window = [
+                m
+                for m, subj in mentions
+                if subj and fits(m) and m.index >= _previous_sentence_start(token, sent_start)
+            ]
             if window:
                 return window[-1]
         for m, _ in reversed(mentions):
@@ -313,11 +363,11 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
         if t.lower_ not in NAMING_WORDS or t.i + 1 >= len(doc):
             continue
         words = []
-        for nxt in doc[t.i + 1:t.i + 4]:
+        for nxt in doc[t.i + 1 : t.i + 4]:
             if not nxt.text[:1].isupper() or nxt.is_punct:
                 break
             words.append(nxt.text)
-        noun = next((n for n in reversed(doc[max(0, t.i - 3):t.i]) if n.pos_ == "NOUN"), None)
+        noun = next((n for n in reversed(doc[max(0, t.i - 3) : t.i]) if n.pos_ == "NOUN"), None)
         if len(words) != 1 or noun is None or not is_animate(noun):
             continue  # "a village called Hill End": a place, or no noun it names
         names.add(words[0])

@@ -56,11 +56,11 @@ def mine(stories: Sequence, split: str = "train", log=sys.stderr) -> dict:
             print(f"mined {n}/{len(stories)} stories", file=log)
     return {
         "made_from": f"FairytaleQA {split} split, {len(stories)} stories",
-        "by_signature": {sig: _order(rows)[0] for sig, rows in by_sig.items()
-                         if sig_count[sig] >= MIN_SIGNATURE},
+        "by_signature": {
+            sig: _order(rows)[0] for sig, rows in by_sig.items() if sig_count[sig] >= MIN_SIGNATURE
+        },
         "by_element": {el: _order(rows)[0] for el, rows in by_element.items()},
-        "signature_counts": {sig: n for sig, n in sig_count.most_common()
-                             if n >= MIN_SIGNATURE},
+        "signature_counts": {sig: n for sig, n in sig_count.most_common() if n >= MIN_SIGNATURE},
         "element_means": {el: _order(rows)[1] for el, rows in by_element.items()},
         "openings": {el: dict(c.most_common(12)) for el, c in openings.items()},
     }

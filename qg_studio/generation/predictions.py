@@ -19,15 +19,23 @@ from qg_studio.generation.lexicon import SAYING_VERBS, WEAK_VERBS
 from qg_studio.schema import Element, Evidence, QAItem, Scope, Section
 
 
-def predictions_between(section: Section, analysis: Analysis, following: Section,
-                        next_analysis: Analysis) -> list[QAItem]:
+def predictions_between(
+    section: Section, analysis: Analysis, following: Section, next_analysis: Analysis
+) -> list[QAItem]:
     """What a character of this section does early in the next one, asked from the
     last event of this one (implicit: the reader has to guess it)."""
     last = None
     for clause_list in reversed(analysis.sentence_clauses):
-        good = [c for c in clause_list if usable(c) and c.head.lemma_ not in SAYING_VERBS
-                and c.head.i not in analysis.quoted and c.head.pos_ == "VERB"
-                and not c.negated and c.tail_words >= 2]
+        good = [
+            c
+            for c in clause_list
+            if usable(c)
+            and c.head.lemma_ not in SAYING_VERBS
+            and c.head.i not in analysis.quoted
+            and c.head.pos_ == "VERB"
+            and not c.negated
+            and c.tail_words >= 2
+        ]
         if good:
             last = good[-1]
             break
@@ -37,14 +45,20 @@ def predictions_between(section: Section, analysis: Analysis, following: Section
     out = []
     for index, clause_list in enumerate(next_analysis.sentence_clauses[:4]):
         for clause in clause_list:
-            if not usable(clause) or clause.head.pos_ != "VERB" \
-                    or clause.head.lemma_ in WEAK_VERBS | SAYING_VERBS or not clause.tail \
-                    or clause.head.i in next_analysis.quoted or clause.negated:
+            if (
+                not usable(clause)
+                or clause.head.pos_ != "VERB"
+                or clause.head.lemma_ in WEAK_VERBS | SAYING_VERBS
+                or not clause.tail
+                or clause.head.i in next_analysis.quoted
+                or clause.negated
+            ):
                 continue
             if clause.subject_text not in actors:
                 continue
-            after = state(last, tense_past=True, resolver=analysis.resolver,
-                          same_as=clause.subject_text)
+            after = state(
+                last, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text
+            )
             if clause.passive:
                 question = finish(f"What will happen to {clause.subject_text} after {after}")
             else:
@@ -52,8 +66,17 @@ def predictions_between(section: Section, analysis: Analysis, following: Section
             answer = state(clause)
             start, end = span_of(clause.tokens)
             confidence = 0.6 + 0.15 * (clause.subject_text == last.subject_text)
-            item = found_item(question, answer, Element.PREDICTION, False, following, start,
-                              end, confidence, [section.id, following.id])
+            item = found_item(
+                question,
+                answer,
+                Element.PREDICTION,
+                False,
+                following,
+                start,
+                end,
+                confidence,
+                [section.id, following.id],
+            )
             if item is not None:
                 out.append(item)
             if len(out) >= 2:
@@ -61,15 +84,15 @@ def predictions_between(section: Section, analysis: Analysis, following: Section
     return out
 
 
-def part_end_predictions(sections: Sequence[Section], analyses: Sequence[Analysis]
-                         ) -> list[QAItem]:
-    """"What will the Goat do after she saw the fox?" asked where a section or a
+def part_end_predictions(sections: Sequence[Section], analyses: Sequence[Analysis]) -> list[QAItem]:
+    """ "What will the Goat do after she saw the fox?" asked where a section or a
     paragraph ends, answered by what the next part tells (implicit: a guess)."""
     out: list[QAItem] = []
     for index, (section, analysis) in enumerate(zip(sections, analyses)):
         if index + 1 < len(sections):
-            out.extend(predictions_between(section, analysis, sections[index + 1],
-                                           analyses[index + 1]))
+            out.extend(
+                predictions_between(section, analysis, sections[index + 1], analyses[index + 1])
+            )
         out.extend(_paragraph_predictions(section))
     for item in out:
         item.scores.section_end = True
@@ -77,9 +100,10 @@ def part_end_predictions(sections: Sequence[Section], analyses: Sequence[Analysi
 
 
 def _paragraph_predictions(section: Section) -> list[QAItem]:
-    spans = [(m.start(), m.end()) for m in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*",
-                                                      section.text)]
-    spans = [s for s in spans if len(section.text[s[0]:s[1]].split()) >= 12]
+    spans = [
+        (m.start(), m.end()) for m in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*", section.text)
+    ]
+    spans = [s for s in spans if len(section.text[s[0] : s[1]].split()) >= 12]
     out: list[QAItem] = []
     for (a0, a1), (b0, b1) in zip(spans, spans[1:]):
         here = Section(section.id, section.text[a0:a1])

@@ -32,8 +32,15 @@ from qg_studio.schema import (
 from qg_studio.scores import ItemScores
 
 # Elements whose answers are usually inferred; they take the implicit share first.
-_IMPLICIT_FIRST = (Element.FEELING, Element.CAUSAL, Element.PREDICTION, Element.OUTCOME,
-                   Element.CHARACTER, Element.ACTION, Element.SETTING)
+_IMPLICIT_FIRST = (
+    Element.FEELING,
+    Element.CAUSAL,
+    Element.PREDICTION,
+    Element.OUTCOME,
+    Element.CHARACTER,
+    Element.ACTION,
+    Element.SETTING,
+)
 _SETTING_ENTS = {"GPE", "LOC", "FAC", "DATE", "TIME"}
 _SETTING_PREPS = {"in", "at", "on", "near", "into", "under", "by", "inside", "across", "to"}
 _CAUSE_MARKERS = {"because", "since", "as", "so"}
@@ -54,17 +61,32 @@ class Seq2SeqGenerator:
 
     name = "seq2seq"
 
-    def __init__(self, model: str | None = None, device: str | None = None,
-                 num_beams: int = 4, do_sample: bool = False, temperature: float = 1.0,
-                 top_p: float = 0.95, batch_size: int = 16, max_new_tokens: int | None = None,
-                 seed: int | None = 0, oversample: int = 2, **_ignored: Any):
+    def __init__(
+        self,
+        model: str | None = None,
+        device: str | None = None,
+        num_beams: int = 4,
+        do_sample: bool = False,
+        temperature: float = 1.0,
+        top_p: float = 0.95,
+        batch_size: int = 16,
+        max_new_tokens: int | None = None,
+        seed: int | None = 0,
+        oversample: int = 2,
+        **_ignored: Any,
+    ):
         from qg_studio.seq2seq import DecodeSettings, load_for_role
 
         self.resolved, self.loaded = load_for_role(model, "qg", device)
-        self.settings = DecodeSettings(num_beams=num_beams, do_sample=do_sample,
-                                       temperature=temperature, top_p=top_p,
-                                       batch_size=batch_size, max_new_tokens=max_new_tokens,
-                                       seed=seed)
+        self.settings = DecodeSettings(
+            num_beams=num_beams,
+            do_sample=do_sample,
+            temperature=temperature,
+            top_p=top_p,
+            batch_size=batch_size,
+            max_new_tokens=max_new_tokens,
+            seed=seed,
+        )
         self.context_words = self.loaded.meta.get("context_words")
         # Candidates per requested question (each with a different answer): the pipeline
         # ranks them and keeps the best, so a weak question need not be the only one.
@@ -72,55 +94,99 @@ class Seq2SeqGenerator:
 
     # -- answer-aware mode ---------------------------------------------------------------
 
-    def write_question(self, sections: Sequence[Section], answer: str, element: Element,
-                       explicitness: Explicitness | None = None) -> QAItem:
+    def write_question(
+        self,
+        sections: Sequence[Section],
+        answer: str,
+        element: Element,
+        explicitness: Explicitness | None = None,
+    ) -> QAItem:
         return self.write_questions(sections, [(answer, element, explicitness)])[0]
 
-    def write_questions(self, sections: Sequence[Section],
-                        targets: Sequence[tuple[str, Element | str, Explicitness | str | None]],
-                        **decode: Any) -> list[QAItem]:
+    def write_questions(
+        self,
+        sections: Sequence[Section],
+        targets: Sequence[tuple[str, Element | str, Explicitness | str | None]],
+        **decode: Any,
+    ) -> list[QAItem]:
         """Batched answer-aware mode: one question per (answer, element, explicitness)
         about all of ``sections`` (the cor_sections, as in training)."""
         context = section_texts(sections)
         plans = []
         for answer, element, explicitness in targets:
             found = bool(answer) and answer.lower() in context.lower()
-            expl = (Explicitness.parse(explicitness) if explicitness else
-                    Explicitness.EXPLICIT if found else Explicitness.IMPLICIT)
+            expl = (
+                Explicitness.parse(explicitness)
+                if explicitness
+                else Explicitness.EXPLICIT
+                if found
+                else Explicitness.IMPLICIT
+            )
             plans.append((answer, Element.parse(element), expl))
         prompts = [self._prompt(context, a, e, x, [s.id for s in sections]) for a, e, x in plans]
         outputs = self._run(prompts, decode)
         items = []
         for (answer, element, expl), (question, confidence) in zip(plans, outputs):
             evidence = [ev for ev in (Evidence.find(s, answer) for s in sections) if ev][:1]
-            items.append(self._item(question, answer, element, expl,
-                                    [evidence[0].section] if evidence else [s.id for s in sections],
-                                    evidence, confidence))
+            items.append(
+                self._item(
+                    question,
+                    answer,
+                    element,
+                    expl,
+                    [evidence[0].section] if evidence else [s.id for s in sections],
+                    evidence,
+                    confidence,
+                )
+            )
         return items
 
     # -- free generation -----------------------------------------------------------------
 
-    def generate(self, sections: Sequence[Section], request: GenerationRequest,
-                 **decode: Any) -> list[QAItem]:
+    def generate(
+        self, sections: Sequence[Section], request: GenerationRequest, **decode: Any
+    ) -> list[QAItem]:
         """``oversample`` candidates per planned (section, element, explicitness), each
         about a different answer; ``decode`` overrides the beam/sampling settings."""
         planned = plan_targets(sections, request)
-        targets = self._choose_answers([Target(t.section, t.element, t.explicitness, copy=c)
-                                        for t in planned for c in range(self.oversample)])
-        prompts = [self._prompt(t.section.text, t.answer, t.element, t.explicitness,
-                                [t.section.id]) for t in targets]
+        targets = self._choose_answers(
+            [
+                Target(t.section, t.element, t.explicitness, copy=c)
+                for t in planned
+                for c in range(self.oversample)
+            ]
+        )
+        prompts = [
+            self._prompt(t.section.text, t.answer, t.element, t.explicitness, [t.section.id])
+            for t in targets
+        ]
         outputs = self._run(prompts, decode)
         items = []
         for t, (question, confidence) in zip(targets, outputs):
             ev = Evidence.find(t.section, t.answer)
-            items.append(self._item(question, t.answer, t.element, t.explicitness,
-                                    [t.section.id], [ev] if ev else [], confidence))
+            items.append(
+                self._item(
+                    question,
+                    t.answer,
+                    t.element,
+                    t.explicitness,
+                    [t.section.id],
+                    [ev] if ev else [],
+                    confidence,
+                )
+            )
         return items
 
     # -- internals -----------------------------------------------------------------------
 
-    def _prompt(self, context: str, answer: str, element: Element, explicitness: Explicitness,
-                section_ids: list[int]) -> str:
+    def _prompt(
+        self,
+        context: str,
+        answer: str,
+        element: Element,
+        explicitness: Explicitness,
+        section_ids: list[int],
+    ) -> str:
         from qg_studio.seq2seq import token_lengths
 
         fmt = self.resolved.prompt_format
@@ -136,24 +202,48 @@ class Seq2SeqGenerator:
             window = answer_window(context, answer, words)
             prompt = qg_input(window, element, explicitness, answer, fmt=fmt)
             length = token_lengths(self.loaded.tokenizer, [prompt])[0]
-        warnings.warn(f"section(s) {section_ids} exceed the model's {limit}-token input; "
-                      f"using the {len(window.split())} words around the answer", stacklevel=3)
+        warnings.warn(
+            f"section(s) {section_ids} exceed the model's {limit}-token input; "
+            f"using the {len(window.split())} words around the answer",
+            stacklevel=3,
+        )
         return prompt
 
     def _run(self, prompts: list[str], decode: dict[str, Any]) -> list[tuple[str, float]]:
         from qg_studio.seq2seq import generate_texts
 
         settings = self.settings.updated(**decode)
-        return [(as_question(text), conf) for text, conf in
-                generate_texts(self.loaded, prompts, settings)]
+        return [
+            (as_question(text), conf)
+            for text, conf in generate_texts(self.loaded, prompts, settings)
+        ]
 
-    def _item(self, question: str, answer: str, element: Element, explicitness: Explicitness,
-              sections: list[int], evidence: list[Evidence], confidence: float) -> QAItem:
-        kind = AnswerKind.EXTRACTIVE if explicitness is Explicitness.EXPLICIT else AnswerKind.ABSTRACTIVE
-        return QAItem(question=question, answers=[answer] if answer else [], element=element,
-                      explicitness=explicitness, answer_kind=kind, sections=sections,
-                      evidence=evidence, engine=f"seq2seq:{self.resolved.name}",
-                      scores=ItemScores(confidence=round(confidence, 4)))
+    def _item(
+        self,
+        question: str,
+        answer: str,
+        element: Element,
+        explicitness: Explicitness,
+        sections: list[int],
+        evidence: list[Evidence],
+        confidence: float,
+    ) -> QAItem:
+        kind = (
+            AnswerKind.EXTRACTIVE
+            if explicitness is Explicitness.EXPLICIT
+            else AnswerKind.ABSTRACTIVE
+        )
+        return QAItem(
+            question=question,
+            answers=[answer] if answer else [],
+            element=element,
+            explicitness=explicitness,
+            answer_kind=kind,
+            sections=sections,
+            evidence=evidence,
+            engine=f"seq2seq:{self.resolved.name}",
+            scores=ItemScores(confidence=round(confidence, 4)),
+        )
 
     def _choose_answers(self, targets: list[Target]) -> list[Target]:
         from qg_studio.nlp import get_nlp
@@ -175,7 +265,6 @@ class Seq2SeqGenerator:
             seen.add(t.answer.lower())
             kept.append(t)
         return kept
-
 
 
 def as_question(text: str) -> str:
@@ -201,9 +290,14 @@ def plan_targets(sections: Sequence[Section], request: GenerationRequest) -> lis
     n_implicit = round(len(elements) * request.implicit_share)
     order = sorted(range(len(elements)), key=lambda i: (_IMPLICIT_FIRST.index(elements[i]), i))
     implicit = set(order[:n_implicit])
-    return [Target(section=sections[i % len(sections)], element=e,
-                   explicitness=Explicitness.IMPLICIT if i in implicit else Explicitness.EXPLICIT)
-            for i, e in enumerate(elements)]
+    return [
+        Target(
+            section=sections[i % len(sections)],
+            element=e,
+            explicitness=Explicitness.IMPLICIT if i in implicit else Explicitness.EXPLICIT,
+        )
+        for i, e in enumerate(elements)
+    ]
 
 
 def answer_candidates(doc, element: Element, explicitness: Explicitness) -> list[str]:
@@ -220,31 +314,50 @@ def answer_candidates(doc, element: Element, explicitness: Explicitness) -> list
     out: list[str] = []
     if element is Element.CHARACTER:
         out += [e.text for e in doc.ents if e.label_ in ("PERSON", "NORP")]
-        out += [c.text for c in doc.noun_chunks if c.root.dep_ in ("nsubj", "nsubjpass")
-                and c.root.pos_ in ("NOUN", "PROPN")]
+        out += [
+            c.text
+            for c in doc.noun_chunks
+            if c.root.dep_ in ("nsubj", "nsubjpass") and c.root.pos_ in ("NOUN", "PROPN")
+        ]
     elif element is Element.SETTING:
         out += [e.text for e in doc.ents if e.label_ in _SETTING_ENTS]
-        out += [doc[t.i:t.right_edge.i + 1].text for t in doc
-                if t.dep_ == "prep" and t.lower_ in _SETTING_PREPS and t.head.pos_ == "VERB"
-                and any(c.dep_ == "pobj" for c in t.children)]
+        out += [
+            doc[t.i : t.right_edge.i + 1].text
+            for t in doc
+            if t.dep_ == "prep"
+            and t.lower_ in _SETTING_PREPS
+            and t.head.pos_ == "VERB"
+            and any(c.dep_ == "pobj" for c in t.children)
+        ]
     elif element is Element.ACTION:
         for t in doc:
             if t.pos_ == "VERB" and t.dep_ in ("ROOT", "conj") and t.lemma_ not in ("be", "have"):
-                right = max([c.right_edge.i for c in t.children if c.dep_ in
-                             ("dobj", "prep", "prt", "xcomp", "ccomp")] + [t.i])
+                right = max(
+                    [
+                        c.right_edge.i
+                        for c in t.children
+                        if c.dep_ in ("dobj", "prep", "prt", "xcomp", "ccomp")
+                    ]
+                    + [t.i]
+                )
                 if right > t.i:  # a bare verb ("stopped") says too little to ask about
-                    out.append(doc[t.i:right + 1].text)
+                    out.append(doc[t.i : right + 1].text)
     elif element is Element.FEELING:
-        out += [t.text for t in doc if t.lower_ in FEELINGS or
-                (t.pos_ == "ADJ" and t.dep_ == "acomp")]
+        out += [
+            t.text for t in doc if t.lower_ in FEELINGS or (t.pos_ == "ADJ" and t.dep_ == "acomp")
+        ]
     elif element is Element.CAUSAL:
         for t in doc:
             if t.lower_ in _CAUSE_MARKERS and t.dep_ == "mark":
-                out.append(doc[t.i + 1:t.head.right_edge.i + 1].text)
+                out.append(doc[t.i + 1 : t.head.right_edge.i + 1].text)
             elif t.lower_ == "to" and t.dep_ == "aux" and t.head.dep_ in ("advcl", "xcomp"):
-                out.append(doc[t.i:t.head.right_edge.i + 1].text)
+                out.append(doc[t.i : t.head.right_edge.i + 1].text)
     elif element is Element.OUTCOME:
-        out += [s.text.strip() for s in sents[1:] if s.text.lower().lstrip().startswith(_OUTCOME_MARKERS)]
+        out += [
+            s.text.strip()
+            for s in sents[1:]
+            if s.text.lower().lstrip().startswith(_OUTCOME_MARKERS)
+        ]
         out += sentences[-1:]
     out = [" ".join(o.split()).strip(" ,;:") for o in out]
     out = [o for o in out if o and len(o.split()) <= 25]
@@ -257,6 +370,7 @@ def answer_candidates(doc, element: Element, explicitness: Explicitness) -> list
 
 def _sentences_for(sents, element: Element) -> list[str]:
     """Sentences likely to hold an implicit answer of this element."""
+
     def score(s) -> int:
         text = s.text.lower()
         if element is Element.FEELING:
@@ -266,6 +380,7 @@ def _sentences_for(sents, element: Element) -> list[str]:
         if element is Element.OUTCOME:
             return int(text.lstrip().startswith(_OUTCOME_MARKERS))
         return 0
+
     if element is Element.PREDICTION:
         return [s.text.strip() for s in reversed(sents)]
     ranked = sorted(sents, key=lambda s: -score(s))

@@ -104,8 +104,9 @@ def _who(sections, analyses, cast, ids) -> QAItem | None:
     else:
         answer, question = cast[0], "Who is the main character of the story?"
     section, sent = _first_sentence_with(sections, analyses, cast[0])
-    return found_item(question, answer, Element.CHARACTER, True, section, sent.start_char,
-                 sent.end_char, 0.8, ids)
+    return found_item(
+        question, answer, Element.CHARACTER, True, section, sent.start_char, sent.end_char, 0.8, ids
+    )
 
 
 def _pair(analyses, cast) -> bool:
@@ -123,21 +124,38 @@ def _where(section: Section, analysis: Analysis, ids) -> QAItem | None:
     """Where the story happens: the first place the opening sentences name."""
     for sent in analysis.sentences[:4]:
         for token in sent:
-            if token.dep_ != "prep" or token.lower_ not in PLACE_PREPOSITIONS or \
-                    token.i in analysis.quoted:
+            if (
+                token.dep_ != "prep"
+                or token.lower_ not in PLACE_PREPOSITIONS
+                or token.i in analysis.quoted
+            ):
                 continue
             phrase = list(token.subtree)
             nouns = [t for t in phrase if t.pos_ in ("NOUN", "PROPN")]
             # "At the edge of Fernwood Forest": a place anywhere in the phrase; a door or
             # a corner is where a scene happens, not the story.
-            if not any(t.lemma_.lower() in PLACE_NOUNS or t.ent_type_ in ("GPE", "LOC", "FAC")
-                       for t in nouns) or nouns[0].lemma_.lower() in SCENE_PLACES:
+            if (
+                not any(
+                    t.lemma_.lower() in PLACE_NOUNS or t.ent_type_ in ("GPE", "LOC", "FAC")
+                    for t in nouns
+                )
+                or nouns[0].lemma_.lower() in SCENE_PLACES
+            ):
                 continue
             if len(phrase) > 10:
                 continue
             start, end = phrase[0].idx, phrase[-1].idx + len(phrase[-1].text)
-            return found_item("Where does the story take place?", section.text[start:end],
-                         Element.SETTING, True, section, start, end, 0.75, ids)
+            return found_item(
+                "Where does the story take place?",
+                section.text[start:end],
+                Element.SETTING,
+                True,
+                section,
+                start,
+                end,
+                0.75,
+                ids,
+            )
     return None
 
 
@@ -147,8 +165,11 @@ def _want(sections, analyses, cast, ids) -> QAItem | None:
     for section, analysis in zip(sections, analyses):
         for clause_list in analysis.sentence_clauses:
             for clause in clause_list:
-                if clause.head.lemma_ not in WANTS or clause.head.i in analysis.quoted or \
-                        _key(clause.subject_text) not in keys:
+                if (
+                    clause.head.lemma_ not in WANTS
+                    or clause.head.i in analysis.quoted
+                    or _key(clause.subject_text) not in keys
+                ):
                     continue
                 goal = [c for c in clause.head.children if c.dep_ == "xcomp"]
                 if not goal:
@@ -161,8 +182,17 @@ def _want(sections, analyses, cast, ids) -> QAItem | None:
                     continue
                 verb = f"{clause.head.lemma_} to do"
                 question = finish(f"What did {clause.subject_text} {verb}")
-                return found_item(question, section.text[start:end], Element.ACTION, True,
-                             section, start, end, 0.75, ids)
+                return found_item(
+                    question,
+                    section.text[start:end],
+                    Element.ACTION,
+                    True,
+                    section,
+                    start,
+                    end,
+                    0.75,
+                    ids,
+                )
     return None
 
 
@@ -177,8 +207,9 @@ def _turn(analyses) -> tuple[int, int, str] | None:
             if seen <= max(1, total // 5):
                 continue
             low = sent.text.strip().lower()
-            opener = next((t for t in TURNS if low.startswith(t + " ")
-                           or low.startswith(t + ",")), None)
+            opener = next(
+                (t for t in TURNS if low.startswith(t + " ") or low.startswith(t + ",")), None
+            )
             if opener is not None and not any(t.i in analysis.quoted for t in sent):
                 return at, index, opener
     return None
@@ -200,14 +231,32 @@ def _turning_point(sections, analyses, ids) -> QAItem | None:
         if not context:
             return None
         question = finish(f"What happened when {state(context[0], tense_past=True)}")
-        return found_item(question, state(clause), Element.OUTCOME, True, section,
-                     clause.start_char, clause.end_char, 0.75, ids)
+        return found_item(
+            question,
+            state(clause),
+            Element.OUTCOME,
+            True,
+            section,
+            clause.start_char,
+            clause.end_char,
+            0.75,
+            ids,
+        )
     answer = state(clause, skip={t.i for t in clause.front})
     answer = re.sub(rf"^{re.escape(opener)}\s*,?\s*", "", answer, flags=re.I)
     when = opener.replace("but ", "").replace("then ", "")
     question = finish(f"What important thing happened {when}")
-    return found_item(question, answer, Element.ACTION, False, section, clause.start_char,
-                 clause.end_char, 0.7, ids)
+    return found_item(
+        question,
+        answer,
+        Element.ACTION,
+        False,
+        section,
+        clause.start_char,
+        clause.end_char,
+        0.7,
+        ids,
+    )
 
 
 def _why_act(sections, analyses, cast, ids) -> QAItem | None:
@@ -222,25 +271,48 @@ def _why_act(sections, analyses, cast, ids) -> QAItem | None:
     section, analysis = sections[at], analyses[at]
     for index in range(turn + 1, min(turn + 4, len(analysis.sentences))):
         for clause in analysis.sentence_clauses[index]:
-            if clause.head.dep_ != "ROOT" or clause.head.pos_ != "VERB" or \
-                    clause.head.lemma_ in NON_ACTION_VERBS or clause.head.i in analysis.quoted or \
-                    _key(clause.subject_text) not in keys or not clause.tail or \
-                    any(t.dep_ == "neg" for t in clause.aux):
+            if (
+                clause.head.dep_ != "ROOT"
+                or clause.head.pos_ != "VERB"
+                or clause.head.lemma_ in NON_ACTION_VERBS
+                or clause.head.i in analysis.quoted
+                or _key(clause.subject_text) not in keys
+                or not clause.tail
+                or any(t.dep_ == "neg" for t in clause.aux)
+            ):
                 continue
             # The event just before: earlier in this sentence ("When a fox came sniffing,
             # Pip rolled into a ball") or, when the sentence opens with the act, the
             # sentence before. One that cannot be read is not replaced by a guess.
-            same = [c for c in analysis.sentence_clauses[index]
-                    if c.head.i < clause.head.i and c.head.i not in analysis.quoted]
-            before = [c for c in same if usable(c)][-1:] if same else \
-                [c for c in analysis.sentence_clauses[index - 1]
-                 if usable(c) and c.head.dep_ == "ROOT" and c.head.i not in analysis.quoted][:1]
+            same = [
+                c
+                for c in analysis.sentence_clauses[index]
+                if c.head.i < clause.head.i and c.head.i not in analysis.quoted
+            ]
+            before = (
+                [c for c in same if usable(c)][-1:]
+                if same
+                else [
+                    c
+                    for c in analysis.sentence_clauses[index - 1]
+                    if usable(c) and c.head.dep_ == "ROOT" and c.head.i not in analysis.quoted
+                ][:1]
+            )
             question = ask(clause, "Why")
             if not before or not question or len(question.split()) > 14:
                 continue
             cause = before[0]
-            return found_item(question, state(cause, tense_past=True), Element.CAUSAL, False,
-                         section, cause.start_char, cause.end_char, 0.65, ids)
+            return found_item(
+                question,
+                state(cause, tense_past=True),
+                Element.CAUSAL,
+                False,
+                section,
+                cause.start_char,
+                cause.end_char,
+                0.65,
+                ids,
+            )
     return None
 
 
@@ -250,7 +322,7 @@ def moral_line(section: Section) -> tuple[int, int] | None:
     or one that starts "Moral:"."""
     text = section.text.rstrip()
     start = text.rfind("\n")
-    last = text[start + 1:].strip()
+    last = text[start + 1 :].strip()
     if not last or start < 0:
         return None
     begin = text.index(last, start)
@@ -267,16 +339,23 @@ def moral_line(section: Section) -> tuple[int, int] | None:
         return None
     root = roots[0]
     aux = [c for c in root.children if c.dep_ == "aux"]
-    present = root.tag_ in ("VBZ", "VBP") or any(a.tag_ == "MD" or a.tag_ in ("VBZ", "VBP")
-                                                  for a in aux)
+    present = root.tag_ in ("VBZ", "VBP") or any(
+        a.tag_ == "MD" or a.tag_ in ("VBZ", "VBP") for a in aux
+    )
     subject = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
     # "Pride closes the ears": a bare abstract noun, with no article, states a truth too.
-    bare = bool(subject) and subject[0].pos_ == "NOUN" and subject[0].tag_ == "NN" and \
-        not any(c.dep_ in ("det", "poss") for c in subject[0].children)
-    generic = bool(subject) and (subject[0].tag_ in ("NNS",) or subject[0].lower_ in
-                                 ("those", "who", "one", "he", "they", "a", "whoever")
-                                 or any(c.lower_ in ("a", "an", "every", "those", "who")
-                                        for c in subject[0].subtree) or bare)
+    bare = (
+        bool(subject)
+        and subject[0].pos_ == "NOUN"
+        and subject[0].tag_ == "NN"
+        and not any(c.dep_ in ("det", "poss") for c in subject[0].children)
+    )
+    generic = bool(subject) and (
+        subject[0].tag_ in ("NNS",)
+        or subject[0].lower_ in ("those", "who", "one", "he", "they", "a", "whoever")
+        or any(c.lower_ in ("a", "an", "every", "those", "who") for c in subject[0].subtree)
+        or bare
+    )
     if present and generic:
         return begin, begin + len(last)
     return None
@@ -294,8 +373,17 @@ def _ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
             continue
         # The sentence as the story tells it (a clause rebuilt from the parse loses what
         # reported speech and "whenever" clauses say), its first "he"/"she" named.
-        return found_item("How does the story end?", _told(sent, analysis), Element.OUTCOME,
-                          True, section, sent.start_char, sent.end_char, 0.8, ids)
+        return found_item(
+            "How does the story end?",
+            _told(sent, analysis),
+            Element.OUTCOME,
+            True,
+            section,
+            sent.start_char,
+            sent.end_char,
+            0.8,
+            ids,
+        )
     return None
 
 
@@ -308,7 +396,7 @@ def _told(sent, analysis: Analysis) -> str:
         if not named and t.lower_ in PRONOUNS and t.dep_ in ("nsubj", "nsubjpass"):
             name = analysis.resolver.resolve(t)
             # "Bramble said that he ...": named already, the pronoun reads better.
-            if name and name not in sent.doc.text[sent.start_char:t.idx]:
+            if name and name not in sent.doc.text[sent.start_char : t.idx]:
                 text = name
             named = True
         words.append(text + gap(t))
@@ -321,5 +409,14 @@ def _lesson(section: Section, moral, ids) -> QAItem | None:
         return None
     start, end = moral
     answer = _MORAL.sub("", section.text[start:end])
-    return found_item("What lesson does the story teach?", answer, Element.OUTCOME, False,
-                 section, start, end, 0.8, ids)
+    return found_item(
+        "What lesson does the story teach?",
+        answer,
+        Element.OUTCOME,
+        False,
+        section,
+        start,
+        end,
+        0.8,
+        ids,
+    )

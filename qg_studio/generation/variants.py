@@ -29,16 +29,17 @@ def signature(analysis: Analysis, loc: Location, element: Element, answer: str) 
     """The situation of an answer, coarse enough to have many train examples each."""
     root = w._answer_root(analysis, loc)
     role = root.dep_ if root is not None else "none"
-    role = role if role in ("nsubj", "nsubjpass", "dobj", "pobj", "attr", "conj",
-                            "appos", "none") else "other"
+    role = (
+        role
+        if role in ("nsubj", "nsubjpass", "dobj", "pobj", "attr", "conj", "appos", "none")
+        else "other"
+    )
     c = loc.clause
     head_in = "vp" if c is not None and c.head.i in loc.tokens else "np"
-    marker = (c.marker if c is not None and c.marker in w.EVENT_MARKERS | w.REASON_MARKERS
-              else "-")
+    marker = c.marker if c is not None and c.marker in w.EVENT_MARKERS | w.REASON_MARKERS else "-"
     n = len(answer.split())
     size = "1" if n <= 1 else "short" if n <= 4 else "long"
-    return "|".join((element.value, "exact" if loc.exact else "para", role, head_in, marker,
-                     size))
+    return "|".join((element.value, "exact" if loc.exact else "para", role, head_in, marker, size))
 
 
 def variants(analysis: Analysis, loc: Location, element: Element, answer: str) -> dict[str, str]:
@@ -51,15 +52,22 @@ def variants(analysis: Analysis, loc: Location, element: Element, answer: str) -
     if c is None:
         return out
     res = analysis.resolver
-    who = c.subject_text if w._animate_subject(c) else (w.main_character(analysis)
-                                                        or c.subject_text)
+    who = (
+        c.subject_text if w._animate_subject(c) else (w.main_character(analysis) or c.subject_text)
+    )
     ctx = w._context_clause(analysis, loc)
     prev = w._previous_clause(analysis, loc)
     nxt = _next_clause(analysis, loc)
-    ctx_text = (f"{w._connective(ctx, 'when')} {state(ctx, resolver=res, same_as=who)}"
-                if ctx is not None else "")
-    prev_text = (f"after {state(prev, tense_past=True, resolver=res, same_as=who)}"
-                 if prev is not None else "")
+    ctx_text = (
+        f"{w._connective(ctx, 'when')} {state(ctx, resolver=res, same_as=who)}"
+        if ctx is not None
+        else ""
+    )
+    prev_text = (
+        f"after {state(prev, tense_past=True, resolver=res, same_as=who)}"
+        if prev is not None
+        else ""
+    )
     gap = w._gap_with_preposition(analysis, loc.tokens) - {c.head.i}
     if element == Element.ACTION:
         if usable(c):
@@ -82,14 +90,21 @@ def variants(analysis: Analysis, loc: Location, element: Element, answer: str) -
             out["when_gap"] = ask(c, "When", gap=gap)
             out["where_subject"] = ask_subject(c, "Where")
     elif element == Element.CAUSAL:
-        for name, clause in (("why_clause", c), ("why_prev", prev), ("why_next", nxt),
-                             ("why_ctx", ctx)):
+        for name, clause in (
+            ("why_clause", c),
+            ("why_prev", prev),
+            ("why_next", nxt),
+            ("why_ctx", ctx),
+        ):
             if clause is not None and usable(clause):
                 out[name] = ask(clause, "Why", gap=loc.tokens - {clause.head.i})
     elif element == Element.OUTCOME:
-        for name, clause, conn in (("after_prev", prev, "after"), ("when_prev", prev, "when"),
-                                   ("because_prev", prev, "because"),
-                                   ("ctx", ctx, w._connective(ctx) if ctx else "")):
+        for name, clause, conn in (
+            ("after_prev", prev, "after"),
+            ("when_prev", prev, "when"),
+            ("because_prev", prev, "because"),
+            ("ctx", ctx, w._connective(ctx) if ctx else ""),
+        ):
             if clause is not None and usable(clause):
                 out[name] = finish(f"What happened {conn} {state(clause, tense_past=True)}")
         if who:
@@ -102,7 +117,8 @@ def variants(analysis: Analysis, loc: Location, element: Element, answer: str) -
                 out["feel_ctx"] = finish(f"How {verb} {who} feel {ctx_text}")
             if prev is not None:
                 out["feel_prev"] = finish(
-                    f"How {verb} {who} feel when {state(prev, resolver=res, same_as=who)}")
+                    f"How {verb} {who} feel when {state(prev, resolver=res, same_as=who)}"
+                )
                 out["feel_after_prev"] = finish(f"How {verb} {who} feel {prev_text}")
     elif element == Element.PREDICTION:
         if who:
@@ -111,7 +127,8 @@ def variants(analysis: Analysis, loc: Location, element: Element, answer: str) -
             out["will_happen_to"] = finish(f"What will happen to {who} {prev_text}")
             if prev is not None:
                 out["will_happen_after"] = finish(
-                    f"What will happen after {state(prev, tense_past=True)}")
+                    f"What will happen after {state(prev, tense_past=True)}"
+                )
     return {k: v for k, v in out.items() if v}
 
 

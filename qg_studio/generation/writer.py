@@ -18,8 +18,19 @@ from qg_studio.generation.mentions import is_animate, mention_text
 from qg_studio.schema import Element
 
 REASON_MARKERS = {"because", "for", "since", "as", "so"}
-EVENT_MARKERS = {"when", "after", "as", "because", "since", "once", "whenever", "before",
-                 "while", "until", "till"}
+EVENT_MARKERS = {
+    "when",
+    "after",
+    "as",
+    "because",
+    "since",
+    "once",
+    "whenever",
+    "before",
+    "while",
+    "until",
+    "till",
+}
 
 
 def write(analysis: Analysis, loc: Location, element: Element, answer: str = "") -> str:
@@ -29,6 +40,7 @@ def write(analysis: Analysis, loc: Location, element: Element, answer: str = "")
 
 
 # ----------------------------------------------------------------------------- helpers
+
 
 def _subject_overlap(clause: Clause, tokens: set[int]) -> float:
     ids = {t.i for t in clause.subject}
@@ -59,23 +71,36 @@ def _context_clause(analysis: Analysis, loc: Location, markers=EVENT_MARKERS) ->
 def _previous_clause(analysis: Analysis, loc: Location) -> Clause | None:
     """The event just before the answer: an earlier clause of its sentence, else the
     last clause of the sentence before."""
-    same = [c for c in _sentence_clauses(analysis, loc)
-            if usable(c) and loc.clause is not None and c.head.i < loc.clause.head.i
-            and not (set(t.i for t in c.tokens) & loc.tokens)]
+    same = [
+        c
+        for c in _sentence_clauses(analysis, loc)
+        if usable(c)
+        and loc.clause is not None
+        and c.head.i < loc.clause.head.i
+        and not (set(t.i for t in c.tokens) & loc.tokens)
+    ]
     if same:
         return same[-1]
     for index in range(loc.sentence - 1, -1, -1):
-        options = [c for c in analysis.sentence_clauses[index]
-                   if usable(c) and c.head.lemma_ not in ("say", "ask", "reply")]
+        options = [
+            c
+            for c in analysis.sentence_clauses[index]
+            if usable(c) and c.head.lemma_ not in ("say", "ask", "reply")
+        ]
         if options:
             return options[-1] if len(options) < 3 else options[0]
     return None
 
 
 def _connective(clause: Clause, default: str = "after") -> str:
-    return {"as": "when", "once": "after", "since": "because", "whenever": "when",
-            "so": "because", "till": "until"}.get(clause.marker, clause.marker
-                                                   if clause.marker in EVENT_MARKERS else default)
+    return {
+        "as": "when",
+        "once": "after",
+        "since": "because",
+        "whenever": "when",
+        "so": "because",
+        "till": "until",
+    }.get(clause.marker, clause.marker if clause.marker in EVENT_MARKERS else default)
 
 
 def _gap_with_preposition(analysis: Analysis, tokens: set[int]) -> set[int]:
@@ -89,6 +114,7 @@ def _gap_with_preposition(analysis: Analysis, tokens: set[int]) -> set[int]:
 
 
 # ---------------------------------------------------------------------------- elements
+
 
 def _answer_root(analysis: Analysis, loc: Location):
     """The head word of an answer found verbatim: the token whose head lies outside it."""
@@ -155,8 +181,14 @@ def _setting(analysis: Analysis, loc: Location, answer: str = "") -> str:
     if c is None:
         return ""
     words = {w.lower() for w in loc_text(analysis, loc).split()}
-    wh = "When" if (words & TIME_WORDS or any(analysis.doc[i].ent_type_ in ("DATE", "TIME")
-                                               for i in loc.tokens)) else "Where"
+    wh = (
+        "When"
+        if (
+            words & TIME_WORDS
+            or any(analysis.doc[i].ent_type_ in ("DATE", "TIME") for i in loc.tokens)
+        )
+        else "Where"
+    )
     if _subject_overlap(c, loc.tokens) >= 0.5:
         return ask_subject(c, "What" if wh == "Where" else "Who")
     gap = _gap_with_preposition(analysis, loc.tokens) - {c.head.i}
@@ -171,7 +203,11 @@ def _action(analysis: Analysis, loc: Location, answer: str = "") -> str:
         return ask_subject(c, "Who")
     if _head_in(c, loc.tokens) or not loc.exact:
         ctx = _context_clause(analysis, loc)
-        extra = f"{_connective(ctx, 'when')} {state(ctx, resolver=analysis.resolver, same_as=c.subject_text)}" if ctx else ""
+        extra = (
+            f"{_connective(ctx, 'when')} {state(ctx, resolver=analysis.resolver, same_as=c.subject_text)}"
+            if ctx
+            else ""
+        )
         return ask_do(c, extra=extra)
     return ask(c, "What", gap=_gap_with_preposition(analysis, loc.tokens) - {c.head.i})
 
@@ -253,8 +289,12 @@ def main_character(analysis: Analysis) -> str:
     for clause_list in analysis.sentence_clauses:
         for c in clause_list:
             heads = [t for t in c.subject if t.dep_ in ("nsubj", "nsubjpass")]
-            if usable(c) and heads and is_animate(heads[0]) or (
-                    usable(c) and heads and heads[0].lower_ in ("he", "she", "they")):
+            if (
+                usable(c)
+                and heads
+                and is_animate(heads[0])
+                or (usable(c) and heads and heads[0].lower_ in ("he", "she", "they"))
+            ):
                 counts[c.subject_text] += 1
     return counts.most_common(1)[0][0] if counts else ""
 
@@ -274,8 +314,11 @@ def _prediction(analysis: Analysis, loc: Location, answer: str = "") -> str:
         return ""
     if answer_words & FEELINGS or len(answer.split()) == 1:
         return finish(f"How will {who} feel")
-    event = state(c, tense_past=True, resolver=analysis.resolver, same_as=who) \
-        if c is not None and usable(c) else ""
+    event = (
+        state(c, tense_past=True, resolver=analysis.resolver, same_as=who)
+        if c is not None and usable(c)
+        else ""
+    )
     extra = f"after {event}" if event else "next"
     if c is not None and c.passive:
         return finish(f"What will happen to {who} {extra}")
@@ -290,7 +333,7 @@ def _fallback(analysis: Analysis, loc: Location, element: Element) -> str:
 
 
 def loc_text(analysis: Analysis, loc: Location) -> str:
-    return analysis.text[loc.start:loc.end]
+    return analysis.text[loc.start : loc.end]
 
 
 _WRITERS = {

@@ -105,8 +105,9 @@ def score_items(items: Sequence[QAItem], weights: RankWeights = RANK_WEIGHTS) ->
         item.scores.rank = round(rank, 4)
 
 
-def element_targets(request: GenerationRequest, total: int,
-                    available: Counter, offset: int = 0) -> dict[Element, int]:
+def element_targets(
+    request: GenerationRequest, total: int, available: Counter, offset: int = 0
+) -> dict[Element, int]:
     """How many questions of each element to pick.
 
     Balanced: as even as the candidates allow, the remainder going round the elements
@@ -126,7 +127,7 @@ def element_targets(request: GenerationRequest, total: int,
             rest -= 1
         return targets
     elements = [e for e in ELEMENTS if available.get(e, 0) > 0] or list(ELEMENTS)
-    elements = elements[offset % len(elements):] + elements[:offset % len(elements)]
+    elements = elements[offset % len(elements) :] + elements[: offset % len(elements)]
     targets = {e: 0 for e in elements}
     remaining = total
     while remaining > 0:
@@ -143,8 +144,9 @@ def element_targets(request: GenerationRequest, total: int,
     return targets
 
 
-def select(items: Sequence[QAItem], request: GenerationRequest,
-           sections: Sequence[Section]) -> list[QAItem]:
+def select(
+    items: Sequence[QAItem], request: GenerationRequest, sections: Sequence[Section]
+) -> list[QAItem]:
     """Fill the request from ranked, deduplicated candidates, in story order."""
     if request.per_section is not None:
         out: list[QAItem] = []
@@ -159,8 +161,7 @@ def select(items: Sequence[QAItem], request: GenerationRequest,
     return _story_order(_fill(list(items), request, total, 0))
 
 
-def _fill(pool: list[QAItem], request: GenerationRequest, total: int,
-          offset: int) -> list[QAItem]:
+def _fill(pool: list[QAItem], request: GenerationRequest, total: int, offset: int) -> list[QAItem]:
     if total <= 0 or not pool:
         return []
     pool = sorted(pool, key=lambda i: -rank_of(i))
@@ -175,12 +176,17 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int,
 
     def best(predicate) -> QAItem | None:
         # Prefer sections with fewer picks so questions cover the whole story.
-        candidates = [(i, item) for i, item in enumerate(pool)
-                      if i not in taken and predicate(item)]
+        candidates = [
+            (i, item) for i, item in enumerate(pool) if i not in taken and predicate(item)
+        ]
         if not candidates:
             return None
-        index, item = max(candidates, key=lambda c: rank_of(c[1])
-                          - RANK_WEIGHTS.section_spread * per_section[tuple(c[1].sections)])
+        index, item = max(
+            candidates,
+            key=lambda c: (
+                rank_of(c[1]) - RANK_WEIGHTS.section_spread * per_section[tuple(c[1].sections)]
+            ),
+        )
         taken.add(index)
         return item
 
@@ -204,18 +210,24 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int,
 
         def allowed(it: QAItem) -> bool:
             return either or it.explicitness == only
-        item = best(lambda it: it.scores.story_level and targets.get(it.element, 0) > 0
-                    and allowed(it))
+
+        item = best(
+            lambda it: it.scores.story_level and targets.get(it.element, 0) > 0 and allowed(it)
+        )
         if item is not None:
             take(item)
         # Every element asked for gets its first question before any gets a second,
         # the scarcest first: a set of six action questions is not a mix.
-        for element in sorted((e for e, n in targets.items() if n > 0 and not per_element[e]),
-                              key=lambda e: available.get(e, 0)):
-            wanted = (Explicitness.IMPLICIT if implicit_count() < want_implicit
-                      else Explicitness.EXPLICIT)
-            item = (best(lambda it: it.element == element and it.explicitness == wanted)
-                    or best(lambda it: it.element == element and allowed(it)))
+        for element in sorted(
+            (e for e, n in targets.items() if n > 0 and not per_element[e]),
+            key=lambda e: available.get(e, 0),
+        ):
+            wanted = (
+                Explicitness.IMPLICIT if implicit_count() < want_implicit else Explicitness.EXPLICIT
+            )
+            item = best(lambda it: it.element == element and it.explicitness == wanted) or best(
+                lambda it: it.element == element and allowed(it)
+            )
             if item is not None:
                 take(item)
     # Implicit questions are the scarcer kind: fill their share first, letting an
@@ -234,25 +246,31 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int,
     # Short of the mix: any element with room (the explicitness the share still
     # needs first), then, for a balanced set, anything left.
     while len(picked) < total:
-        wanted = (Explicitness.IMPLICIT if implicit_count() < want_implicit
-                  else Explicitness.EXPLICIT)
-        item = (best(lambda it: room(it) and it.explicitness == wanted) or
-                (best(lambda it: it.explicitness == wanted)
-                 if request.elements == "balanced" else None) or
-                best(room) or
-                (best(lambda it: True) if request.elements == "balanced" else None))
+        wanted = (
+            Explicitness.IMPLICIT if implicit_count() < want_implicit else Explicitness.EXPLICIT
+        )
+        item = (
+            best(lambda it: room(it) and it.explicitness == wanted)
+            or (
+                best(lambda it: it.explicitness == wanted)
+                if request.elements == "balanced"
+                else None
+            )
+            or best(room)
+            or (best(lambda it: True) if request.elements == "balanced" else None)
+        )
         if item is None:
             break
         take(item)
     if whole_story:
-        _swap_for_share(picked, [it for i, it in enumerate(pool) if i not in taken],
-                        want_implicit)
+        _swap_for_share(picked, [it for i, it in enumerate(pool) if i not in taken], want_implicit)
     return picked
 
 
 def _swap_for_share(picked: list[QAItem], rest: list[QAItem], want_implicit: int) -> None:
     """Bring the implicit count to the share asked for by swapping a question for one of
     the same element and the other explicitness (the mix stays as it is)."""
+
     def count() -> int:
         return sum(i.explicitness == Explicitness.IMPLICIT for i in picked)
 
@@ -260,13 +278,11 @@ def _swap_for_share(picked: list[QAItem], rest: list[QAItem], want_implicit: int
         while (count() > want_implicit) if too_many else (count() < want_implicit):
             give = Explicitness.IMPLICIT if too_many else Explicitness.EXPLICIT
             swap = None
-            for index in sorted(range(len(picked)),
-                                key=lambda i: rank_of(picked[i])):
+            for index in sorted(range(len(picked)), key=lambda i: rank_of(picked[i])):
                 out = picked[index]
                 if out.explicitness != give or out.scores.story_level:
                     continue
-                options = [r for r in rest if r.element == out.element
-                           and r.explicitness != give]
+                options = [r for r in rest if r.element == out.element and r.explicitness != give]
                 if options:
                     swap = (index, max(options, key=rank_of))
                     break
@@ -279,8 +295,9 @@ def _swap_for_share(picked: list[QAItem], rest: list[QAItem], want_implicit: int
 
 
 def _story_order(items: list[QAItem]) -> list[QAItem]:
-    return sorted(items, key=lambda i: (i.sections[:1] or [0],
-                                        i.evidence[0].start if i.evidence else 0))
+    return sorted(
+        items, key=lambda i: (i.sections[:1] or [0], i.evidence[0].start if i.evidence else 0)
+    )
 
 
 def flag_unanswerable(items: Sequence[QAItem], floor: float = ANSWERABILITY_FLOOR) -> None:
@@ -292,8 +309,10 @@ def flag_unanswerable(items: Sequence[QAItem], floor: float = ANSWERABILITY_FLOO
     flag (``scores.unanswerable``). Implicit items are not held to the floor."""
     for item in items:
         answerability = item.scores.answerability
-        if item.explicitness == Explicitness.EXPLICIT and \
-                (1.0 if answerability is None else answerability) < floor:
+        if (
+            item.explicitness == Explicitness.EXPLICIT
+            and (1.0 if answerability is None else answerability) < floor
+        ):
             item.scores.unanswerable = True
             item.scores.rank = round(rank_of(item) * RANK_WEIGHTS.unanswerable, 4)
 
@@ -308,15 +327,20 @@ def keep_fit(items: Sequence[QAItem], need: int, floor: float = QUALITY_FLOOR) -
     fit = [i for i in items if (i.scores.quality or 0.0) > floor]
     if len(fit) >= need:
         return fit
-    weak = sorted((i for i in items if (i.scores.quality or 0.0) <= floor),
-                  key=lambda i: -rank_of(i))[:need - len(fit)]
+    weak = sorted(
+        (i for i in items if (i.scores.quality or 0.0) <= floor), key=lambda i: -rank_of(i)
+    )[: need - len(fit)]
     for item in weak:
         item.scores.low_quality = True
     return fit + weak
 
 
-def rank_and_select(items: Sequence[QAItem], request: GenerationRequest,
-                    sections: Sequence[Section], use_embeddings: bool = True) -> list[QAItem]:
+def rank_and_select(
+    items: Sequence[QAItem],
+    request: GenerationRequest,
+    sections: Sequence[Section],
+    use_embeddings: bool = True,
+) -> list[QAItem]:
     items = [i for i in items if i.question.strip() and i.answers]
     score_items(items)
     flag_unanswerable(items)

@@ -41,6 +41,7 @@ def warm_encoder() -> None:
             _load()
         except Exception:  # dedupe reports nothing and falls back to surface checks
             pass
+
     thread = threading.Thread(target=load, name="qg-encoder-warmup", daemon=True)
     _encoder_loading.append(thread)
     thread.start()
@@ -55,8 +56,9 @@ def _norm(text: str) -> str:
     return " ".join(WORD.findall(text.lower()))
 
 
-def dedupe(items: Sequence[QAItem], threshold: float = DUPLICATE_COSINE,
-           use_embeddings: bool = True) -> list[QAItem]:
+def dedupe(
+    items: Sequence[QAItem], threshold: float = DUPLICATE_COSINE, use_embeddings: bool = True
+) -> list[QAItem]:
     """Keep the best-ranked item of each group asking the same thing.
 
     Two items ask the same thing when their questions read the same (after
@@ -93,16 +95,19 @@ def dedupe(items: Sequence[QAItem], threshold: float = DUPLICATE_COSINE,
     for index, item in enumerate(kept):
         if chosen:
             sims = vectors[chosen] @ vectors[index]
-            if any(same_question(kept[other], item, float(sim), threshold)
-                   for other, sim in zip(chosen, sims)):
+            if any(
+                same_question(kept[other], item, float(sim), threshold)
+                for other, sim in zip(chosen, sims)
+            ):
                 continue
         chosen.append(index)
         out.append(item)
     return out
 
 
-def same_question(a: QAItem, b: QAItem, sim: float, threshold: float = DUPLICATE_COSINE,
-                  name_answers: bool = True) -> bool:
+def same_question(
+    a: QAItem, b: QAItem, sim: float, threshold: float = DUPLICATE_COSINE, name_answers: bool = True
+) -> bool:
     """Whether two items ask the same thing, given their questions' cosine ``sim``.
 
     Near-identical wording asks the same thing; close wording asks the same thing only
@@ -118,12 +123,17 @@ def same_question(a: QAItem, b: QAItem, sim: float, threshold: float = DUPLICATE
     # project's saved questions (``name_answers=False``) a name is no proof of a repeat:
     # it answers many questions ("Who ...? the giant").
     answer = _norm(a.answer)
-    return a.element == b.element and answer == _norm(b.answer) and \
-        (name_answers or len(answer.split()) >= 3) and sim >= SAME_ANSWER_COSINE
+    return (
+        a.element == b.element
+        and answer == _norm(b.answer)
+        and (name_answers or len(answer.split()) >= 3)
+        and sim >= SAME_ANSWER_COSINE
+    )
 
 
-def drop_repeats(new_items: Sequence[QAItem], existing_items: Sequence[QAItem],
-                 use_embeddings: bool = True) -> list[QAItem]:
+def drop_repeats(
+    new_items: Sequence[QAItem], existing_items: Sequence[QAItem], use_embeddings: bool = True
+) -> list[QAItem]:
     """The new items that ask nothing the project already asks.
 
     A repeat reads the same after normalising, or (with the sentence encoder) asks the
@@ -145,6 +155,11 @@ def drop_repeats(new_items: Sequence[QAItem], existing_items: Sequence[QAItem],
     except Exception:  # no encoder installed: the surface check above still holds
         return fresh
     sims = new @ old.T
-    return [item for row, item in zip(sims, fresh)
-            if not any(same_question(old_item, item, float(sim), name_answers=False)
-                       for old_item, sim in zip(existing, row))]
+    return [
+        item
+        for row, item in zip(sims, fresh)
+        if not any(
+            same_question(old_item, item, float(sim), name_answers=False)
+            for old_item, sim in zip(existing, row)
+        )
+    ]

@@ -100,8 +100,11 @@ class LabelledQuestion:
     def fields(self) -> dict[str, Any]:
         """The item fields this answer and its labels set (JSON values); only those known."""
         fields: dict[str, Any] = {
-            "answers": list(self.answers), "sections": list(self.sections),
-            "evidence": [e.to_dict() for e in self.evidence], "scope": self.scope.value}
+            "answers": list(self.answers),
+            "sections": list(self.sections),
+            "evidence": [e.to_dict() for e in self.evidence],
+            "scope": self.scope.value,
+        }
         if self.answer_kind is not None:
             fields["answer_kind"] = str(self.answer_kind)
         if self.confidence is not None:
@@ -113,27 +116,46 @@ class LabelledQuestion:
     def to_item(self, engine: str, **overrides: Any) -> QAItem:
         """The question as an item of the set; ``overrides`` are the teacher's choices."""
         explicitness = self.explicitness or Explicitness.EXPLICIT
-        fields = {"question": self.question, "engine": engine,
-                  "element": (self.element or Element.ACTION).value,
-                  "explicitness": explicitness.value, **self.fields()}
-        fields.update({k: (v.value if hasattr(v, "value") else v)
-                       for k, v in overrides.items() if v is not None})
+        fields = {
+            "question": self.question,
+            "engine": engine,
+            "element": (self.element or Element.ACTION).value,
+            "explicitness": explicitness.value,
+            **self.fields(),
+        }
+        fields.update(
+            {
+                k: (v.value if hasattr(v, "value") else v)
+                for k, v in overrides.items()
+                if v is not None
+            }
+        )
         return QAItem.from_dict(fields)
 
     def to_dict(self) -> dict[str, Any]:
-        return {"question": self.question, "answers": list(self.answers),
-                "answer_kind": str(self.answer_kind) if self.answer_kind else None,
-                "explicit": self.explicit,
-                "evidence": [e.to_dict() for e in self.evidence],
-                "sections": list(self.sections), "confidence": self.confidence,
-                "engine": self.engine, "note": self.note,
-                "element": self.element.value if self.element else None,
-                "explicitness": self.explicitness.value if self.explicitness else None}
+        return {
+            "question": self.question,
+            "answers": list(self.answers),
+            "answer_kind": str(self.answer_kind) if self.answer_kind else None,
+            "explicit": self.explicit,
+            "evidence": [e.to_dict() for e in self.evidence],
+            "sections": list(self.sections),
+            "confidence": self.confidence,
+            "engine": self.engine,
+            "note": self.note,
+            "element": self.element.value if self.element else None,
+            "explicitness": self.explicitness.value if self.explicitness else None,
+        }
 
 
-def answer_and_label(question: str, sections: Sequence[Section],
-                     section_ids: Sequence[int] | None = None, typed_answer: str = "",
-                     answerer=None, label: bool = True) -> LabelledQuestion:
+def answer_and_label(
+    question: str,
+    sections: Sequence[Section],
+    section_ids: Sequence[int] | None = None,
+    typed_answer: str = "",
+    answerer=None,
+    label: bool = True,
+) -> LabelledQuestion:
     """Answer ``question`` (unless the teacher typed the answer) and tag it.
 
     ``answerer`` is an answerer object, or None for the best one here; when it cannot be
@@ -150,21 +172,24 @@ def answer_and_label(question: str, sections: Sequence[Section],
     if typed_answer.strip():
         # The teacher's answer is kept, located in the text, and the answerer is not asked.
         result.answers = parse_answers(typed_answer)
-        result.evidence = [e for s in (named or sections)
-                           for e in [Evidence.find(s, result.answers[0])] if e][:1]
+        result.evidence = [
+            e for s in (named or sections) for e in [Evidence.find(s, result.answers[0])] if e
+        ][:1]
         result.sections = list(section_ids or [e.section for e in result.evidence])
         result.notes.append("your answer kept")
     else:
         try:
             answerer = answerer or best_answerer()
-            reply = answerer.answer([question], list(sections),
-                                    [list(section_ids)] if section_ids else None)[0]
+            reply = answerer.answer(
+                [question], list(sections), [list(section_ids)] if section_ids else None
+            )[0]
         except QuestionError as exc:
             raise ServiceError(str(exc)) from None
         except Exception as exc:  # a missing or broken answerer must not lose the question
             result.answerer_failed = True
-            result.notes.append(f"no answerer available ({type(exc).__name__}: {exc}): "
-                                "type the answer")
+            result.notes.append(
+                f"no answerer available ({type(exc).__name__}: {exc}): type the answer"
+            )
             result.sections = list(section_ids or [])
         else:
             result.answers = [a for a in reply.answers if a]
@@ -173,8 +198,10 @@ def answer_and_label(question: str, sections: Sequence[Section],
             result.sections = list(reply.sections) or list(section_ids or [])
             result.explicit, result.confidence = reply.explicit, float(reply.confidence)
             result.engine, result.note = reply.engine, reply.note
-            result.notes.append(f"answered by the {reply.engine or 'default'} answerer"
-                                + (f" ({reply.note})" if reply.note else ""))
+            result.notes.append(
+                f"answered by the {reply.engine or 'default'} answerer"
+                + (f" ({reply.note})" if reply.note else "")
+            )
     if label:
         _label(result, sections)
     return result
@@ -190,6 +217,8 @@ def _label(result: LabelledQuestion, sections: Sequence[Section]) -> None:
     except Exception as exc:  # labels are a help, never a reason to lose the answer
         result.notes.append(f"no tagger available ({type(exc).__name__}): labels set by hand")
         return
-    result.notes.append(f"tagged {result.labels.element.value} / "
-                        f"{result.labels.explicitness.value} by the tagger "
-                        f"({result.labels.source})")
+    result.notes.append(
+        f"tagged {result.labels.element.value} / "
+        f"{result.labels.explicitness.value} by the tagger "
+        f"({result.labels.source})"
+    )

@@ -45,8 +45,13 @@ def _engine(engine: str, engine_options: dict | None, notice: Show | None):
     return name, options
 
 
-def eval_qg(stories, engine: str = "embedded", engine_options: dict | None = None,
-            show: Show | None = None, notice: Show | None = None) -> dict[str, Any]:
+def eval_qg(
+    stories,
+    engine: str = "embedded",
+    engine_options: dict | None = None,
+    show: Show | None = None,
+    notice: Show | None = None,
+) -> dict[str, Any]:
     """Answer-aware generation: the engine writes the question for each expert answer;
     ROUGE-L against the expert's question."""
     writer = question_writer(*_engine(engine, engine_options, notice))
@@ -60,29 +65,49 @@ def eval_qg(stories, engine: str = "embedded", engine_options: dict | None = Non
             sections = [by_id[i] for i in question.sections if i in by_id]
             answer = question.row.get("answer1", "")
             if sections and answer:
-                asked.append((question, (sections, answer, Element.parse(
-                    question.row["attribute1"]), question.row["ex-or-im1"] or "explicit")))
+                asked.append(
+                    (
+                        question,
+                        (
+                            sections,
+                            answer,
+                            Element.parse(question.row["attribute1"]),
+                            question.row["ex-or-im1"] or "explicit",
+                        ),
+                    )
+                )
         # An engine that decodes in batches (smollm) writes a story's questions at once.
         batch = getattr(writer, "write_many", None)
-        written = (batch([t for _, t in asked]) if batch else
-                   [writer.write_question(*t) for _, t in asked])
+        written = (
+            batch([t for _, t in asked]) if batch else [writer.write_question(*t) for _, t in asked]
+        )
         for (question, (_, _, element, explicitness)), item in zip(asked, written):
             score = rouge_l(item.question, question.row["question"])
             scores.append(score)
             per_element[element.value].append(score)
             per_explicitness[explicitness].append(score)
             if show is not None:
-                show(f"{score:.2f}\t{element.value}\t{item.question}\t|| "
-                     f"{question.row['question']}")
-    return {"rougeL_f": round(mean(scores), 4), "rougeL_f_ci95": bootstrap_ci(scores),
-            "n": len(scores), "per_element": _means(per_element),
-            "per_explicitness": _means(per_explicitness),
-            "counts": {k: len(v) for k, v in {**per_element, **per_explicitness}.items()},
-            "engine": engine}
+                show(
+                    f"{score:.2f}\t{element.value}\t{item.question}\t|| {question.row['question']}"
+                )
+    return {
+        "rougeL_f": round(mean(scores), 4),
+        "rougeL_f_ci95": bootstrap_ci(scores),
+        "n": len(scores),
+        "per_element": _means(per_element),
+        "per_explicitness": _means(per_explicitness),
+        "counts": {k: len(v) for k, v in {**per_element, **per_explicitness}.items()},
+        "engine": engine,
+    }
 
 
-def eval_qag(stories, k: int = 2, engine: str = "embedded",
-             engine_options: dict | None = None, notice: Show | None = None) -> dict[str, Any]:
+def eval_qag(
+    stories,
+    k: int = 2,
+    engine: str = "embedded",
+    engine_options: dict | None = None,
+    notice: Show | None = None,
+) -> dict[str, Any]:
     """Each expert question scores its best ROUGE-L against the engine's top ``k`` for its
     section; the element mix is compared with the experts' by KL divergence."""
     if k < 1:
@@ -103,11 +128,16 @@ def eval_qag(stories, k: int = 2, engine: str = "embedded",
         for question in story.questions:
             expert_mix[question.row["attribute1"]] += 1
             candidates = [q for sid in question.sections for q in proposed.get(sid, [])]
-            scores.append(best_rouge_l(question.row["question"], candidates)
-                          if candidates else 0.0)
-    return {"rougeL_f": round(mean(scores), 4), "rougeL_f_ci95": bootstrap_ci(scores), "k": k,
-            "element_kl": round(kl_divergence(expert_mix, engine_mix), 4), "n": len(scores),
-            "engine_mix": dict(engine_mix), "expert_mix": dict(expert_mix)}
+            scores.append(best_rouge_l(question.row["question"], candidates) if candidates else 0.0)
+    return {
+        "rougeL_f": round(mean(scores), 4),
+        "rougeL_f_ci95": bootstrap_ci(scores),
+        "k": k,
+        "element_kl": round(kl_divergence(expert_mix, engine_mix), 4),
+        "n": len(scores),
+        "engine_mix": dict(engine_mix),
+        "expert_mix": dict(expert_mix),
+    }
 
 
 def eval_qa(stories, answerer, given_sections: bool = False) -> dict[str, Any]:
@@ -124,25 +154,27 @@ def eval_qa(stories, answerer, given_sections: bool = False) -> dict[str, Any]:
         if not questions:
             continue
         given = [q.sections for q in questions] if given_sections else None
-        replies = answerer.answer([q.row["question"] for q in questions], story.sections,
-                                  given)
+        replies = answerer.answer([q.row["question"] for q in questions], story.sections, given)
         for q, reply in zip(questions, replies):
             refs = [q.row.get("answer1", ""), q.row.get("answer4", "")]
             score = best_rouge_l(reply.answers[0] if reply.answers else "", refs)
             scores.append(score)
             by_explicitness[q.row.get("ex-or-im1", "").strip() or "explicit"].append(score)
             by_element[q.row.get("attribute1", "").strip()].append(score)
-            flag_right.append(float(reply.explicit == (q.row.get("ex-or-im1", "").strip()
-                                                        != "implicit")))
+            flag_right.append(
+                float(reply.explicit == (q.row.get("ex-or-im1", "").strip() != "implicit"))
+            )
             if not given_sections and reply.sections:
                 hits.append(float(reply.sections[0] in q.sections))
     result: dict[str, Any] = {
-        "rougeL_f": round(mean(scores), 4), "rougeL_f_ci95": bootstrap_ci(scores),
+        "rougeL_f": round(mean(scores), 4),
+        "rougeL_f_ci95": bootstrap_ci(scores),
         "explicit": round(mean(by_explicitness.get("explicit", [])), 4),
         "implicit": round(mean(by_explicitness.get("implicit", [])), 4),
         "per_element": _means(by_element),
         "explicit_flag_accuracy": round(mean(flag_right), 4),
-        "n": len(scores), "given_sections": bool(given_sections),
+        "n": len(scores),
+        "given_sections": bool(given_sections),
         "counts": {k: len(v) for k, v in {**by_explicitness, **by_element}.items()},
         "seconds": round(time.time() - started, 1),
     }
@@ -187,7 +219,8 @@ def eval_tags(stories) -> dict[str, Any]:
         "explicitness_acc": round(sum(t.explicitness == g for t, g in zip(tags, gold_ex)) / n, 4),
         "n": n,
         "explicitness_acc_question_only": round(
-            sum(t.explicitness == g for t, g in zip(bare, gold_ex)) / n, 4),
+            sum(t.explicitness == g for t, g in zip(bare, gold_ex)) / n, 4
+        ),
         "tagger": "model" if load_model() is not None else "rules",
         "skipped": skipped,
         "element_confusion": Counter(zip(gold_el, (t.element for t in tags))),

@@ -14,8 +14,8 @@ from pathlib import Path
 from qg_studio.export import ExportResult, export_story
 from qg_studio.services import ServiceError
 
-__all__ = ["ExportResult", "export_story", "quiz_options", "training_data",
-           "write_training_data"]
+__all__ = ["ExportResult", "export_story", "quiz_options", "training_data", "write_training_data"]
+
 
 def quiz_options(item, sections) -> list[str]:
     """The wrong options a multiple-choice quiz will give ``item``: what Curate shows the
@@ -53,8 +53,9 @@ def training_data(store, project_id: int, split: str, fmt: str) -> bytes:
         return buf.getvalue()
 
 
-def write_training_data(store, project_ids, out: str | Path, fmt: str, split: str | None,
-                        include_dropped: bool = False) -> dict:
+def write_training_data(
+    store, project_ids, out: str | Path, fmt: str, split: str | None, include_dropped: bool = False
+) -> dict:
     """Projects' stories as training data under ``out``; the counts written."""
     from qg_studio.data.export import write_export
     from qg_studio.data.fairytaleqa import FtqaFormatError
@@ -69,5 +70,10 @@ def write_training_data(store, project_ids, out: str | Path, fmt: str, split: st
         raise ServiceError(str(exc)) from None
     except OSError as exc:
         raise ServiceError(f"cannot write to {out}: {exc.strerror or exc}") from None
-    return {"stories": len(exports), "qa_pairs": sum(len(e.story.questions) for e in exports),
-            "format": fmt, "out": str(out), "files": len(written)}
+    return {
+        "stories": len(exports),
+        "qa_pairs": sum(len(e.story.questions) for e in exports),
+        "format": fmt,
+        "out": str(out),
+        "files": len(written),
+    }

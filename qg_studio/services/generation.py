@@ -48,8 +48,9 @@ def best_engine():
     return choose_engine("qg")
 
 
-def resolve_engine(engine: str, engine_options: dict[str, Any] | None = None
-                   ) -> tuple[str, dict[str, Any], str | None]:
+def resolve_engine(
+    engine: str, engine_options: dict[str, Any] | None = None
+) -> tuple[str, dict[str, Any], str | None]:
     """``auto`` becomes the best engine available here, with a line saying which."""
     if engine != AUTO:
         return engine, dict(engine_options or {}), None
@@ -57,10 +58,17 @@ def resolve_engine(engine: str, engine_options: dict[str, Any] | None = None
     return choice.name, dict(choice.options), choice.notice
 
 
-def generate(sections: Sequence[Section], request: GenerationRequest, engine: str = AUTO,
-             engine_options: dict[str, Any] | None = None, answerer=None,
-             progress: Progress | None = None, use_embeddings: bool = True,
-             fallback: bool = True, existing: Sequence[QAItem] = ()) -> GenerationRun:
+def generate(
+    sections: Sequence[Section],
+    request: GenerationRequest,
+    engine: str = AUTO,
+    engine_options: dict[str, Any] | None = None,
+    answerer=None,
+    progress: Progress | None = None,
+    use_embeddings: bool = True,
+    fallback: bool = True,
+    existing: Sequence[QAItem] = (),
+) -> GenerationRun:
     """The set a teacher asked for. With ``fallback`` a failing model gives way to the
     embedded engine and the run says so; without it (the CLI's named ``--engine``) the
     failure is a :class:`ServiceError`. No new question repeats one of ``existing``."""
@@ -68,26 +76,32 @@ def generate(sections: Sequence[Section], request: GenerationRequest, engine: st
 
     engine, options, notice = resolve_engine(engine, engine_options)
     if engine not in GENERATORS.names():
-        raise ServiceError(f"unknown question engine {engine!r}; "
-                           f"known: {', '.join(GENERATORS.names())}")
+        raise ServiceError(
+            f"unknown question engine {engine!r}; known: {', '.join(GENERATORS.names())}"
+        )
     notices = [notice] if notice else []
     try:
-        items = generate_items(sections, request, engine, options, answerer, progress,
-                               use_embeddings, existing)
+        items = generate_items(
+            sections, request, engine, options, answerer, progress, use_embeddings, existing
+        )
     except Exception as exc:
         if not fallback or engine == FALLBACK_ENGINE:
             if isinstance(exc, OSError):  # a missing or broken checkpoint (models.ModelError)
                 raise ServiceError(f"cannot load the question model: {exc}") from None
             raise
         log.warning("the %s engine failed: %s", engine, exc)
-        notices.append(f"The {engine} engine could not run ({exc}); "
-                       f"these questions come from the {FALLBACK_ENGINE} engine instead.")
+        notices.append(
+            f"The {engine} engine could not run ({exc}); "
+            f"these questions come from the {FALLBACK_ENGINE} engine instead."
+        )
         engine, options = FALLBACK_ENGINE, {}
-        items = generate_items(sections, request, engine, options, answerer, progress,
-                               use_embeddings, existing)
+        items = generate_items(
+            sections, request, engine, options, answerer, progress, use_embeddings, existing
+        )
     short = shortfall(items, request, sections, engine)
-    return GenerationRun(items, engine, options, notices + ([short] if short else []),
-                         getattr(items, "mix", None))
+    return GenerationRun(
+        items, engine, options, notices + ([short] if short else []), getattr(items, "mix", None)
+    )
 
 
 def question_writer(engine: str = "embedded", engine_options: dict[str, Any] | None = None):
@@ -114,8 +128,9 @@ def _norm(question: str) -> str:
     return " ".join(question.lower().split())
 
 
-def regenerate(store, story, what: str, target, count: int, items: Sequence[QAItem],
-               actor: str) -> Regeneration:
+def regenerate(
+    store, story, what: str, target, count: int, items: Sequence[QAItem], actor: str
+) -> Regeneration:
     """New questions for one section (``what="section"``) or one element, replacing the
     unkept ones there in one transaction; kept questions stay and are not written again.
 
@@ -137,11 +152,15 @@ def regenerate(store, story, what: str, target, count: int, items: Sequence[QAIt
     stays = [i for i in items if i not in group or i.status == ReviewStatus.KEPT]
     run = generate(sections, request, engine, options, use_embeddings=False, existing=stays)
     kept = {_norm(i.question) for i in group if i.status == ReviewStatus.KEPT}
-    fresh = [i for i in run.items if _norm(i.question) not in kept
-             and (what != "element" or i.element.value == target)][:count]
+    fresh = [
+        i
+        for i in run.items
+        if _norm(i.question) not in kept and (what != "element" or i.element.value == target)
+    ][:count]
     replace = [i.id for i in group if i.status != ReviewStatus.KEPT]
     if not fresh:
         return Regeneration([], 0, run.notices)
-    added = store.replace_items(story.id, replace, fresh, actor=actor,
-                                added_by=fresh[0].engine or engine)
+    added = store.replace_items(
+        story.id, replace, fresh, actor=actor, added_by=fresh[0].engine or engine
+    )
     return Regeneration(added, len(replace), run.notices)

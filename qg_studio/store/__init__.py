@@ -13,6 +13,16 @@ from qg_studio.store.items import Store
 from qg_studio.store.projects import ProjectInfo, StoredStory
 from qg_studio.store.schema import LOCAL_USER, MIGRATIONS, SCHEMA_VERSION
 
-__all__ = ["DATA_DIR_ENV", "DB_NAME", "LOCAL_USER", "MIGRATIONS", "SCHEMA_VERSION",
-           "ProjectInfo", "StaleEditError", "Store", "StoreError", "StoredStory",
-           "default_data_dir"]
+__all__ = [
+    "DATA_DIR_ENV",
+    "DB_NAME",
+    "LOCAL_USER",
+    "MIGRATIONS",
+    "SCHEMA_VERSION",
+    "ProjectInfo",
+    "StaleEditError",
+    "Store",
+    "StoreError",
+    "StoredStory",
+    "default_data_dir",
+]

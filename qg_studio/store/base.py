@@ -43,8 +43,10 @@ class StaleEditError(StoreError):
     """Someone else saved the same thing after this editor loaded it; nothing was written."""
 
 
-STALE_MESSAGE = ("{what} was changed by someone else since you opened it; "
-                 "reload to see their version, then make your change again")
+STALE_MESSAGE = (
+    "{what} was changed by someone else since you opened it; "
+    "reload to see their version, then make your change again"
+)
 
 
 @dataclass
@@ -61,8 +63,12 @@ class _Connections:
         db = getattr(self.local, "db", None)
         if db is None:
             # check_same_thread=False only so close() may close every thread's connection.
-            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False,
-                                 timeout=BUSY_TIMEOUT_MS / 1000)
+            db = sqlite3.connect(
+                self.path,
+                isolation_level=None,
+                check_same_thread=False,
+                timeout=BUSY_TIMEOUT_MS / 1000,
+            )
             db.row_factory = sqlite3.Row
             db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
             db.execute("PRAGMA journal_mode=WAL")
@@ -90,8 +96,13 @@ class _Connections:
 class StoreBase:
     """The plumbing: which file, which user, and how a change is committed."""
 
-    def __init__(self, path: str | os.PathLike | None = None, user: str = LOCAL_USER,
-                 *, _connections: _Connections | None = None):
+    def __init__(
+        self,
+        path: str | os.PathLike | None = None,
+        user: str = LOCAL_USER,
+        *,
+        _connections: _Connections | None = None,
+    ):
         if _connections is None:
             if path is None:
                 path = default_data_dir() / DB_NAME
@@ -130,8 +141,10 @@ class StoreBase:
 
     def _migrate(self) -> None:
         if self.version > SCHEMA_VERSION:
-            raise StoreError(f"{self.path} was written by a newer QG Studio "
-                             f"(schema {self.version}, this one knows {SCHEMA_VERSION})")
+            raise StoreError(
+                f"{self.path} was written by a newer QG Studio "
+                f"(schema {self.version}, this one knows {SCHEMA_VERSION})"
+            )
         if self.version == SCHEMA_VERSION:
             return
         db = self._db
@@ -182,8 +195,9 @@ class StoreBase:
     # -- ownership: an id that is not the user's reads exactly like one that does not exist
 
     def _own_project(self, project_id: int) -> sqlite3.Row:
-        row = self._db.execute("SELECT * FROM project WHERE id = ? AND owner = ?",
-                               (project_id, self.user)).fetchone()
+        row = self._db.execute(
+            "SELECT * FROM project WHERE id = ? AND owner = ?", (project_id, self.user)
+        ).fetchone()
         if row is None:
             raise StoreError(f"no project with id {project_id}")
         return row
@@ -191,7 +205,9 @@ class StoreBase:
     def _own_story(self, story_id: int) -> sqlite3.Row:
         row = self._db.execute(
             "SELECT s.* FROM story s JOIN project p ON p.id = s.project_id "
-            "WHERE s.id = ? AND p.owner = ?", (story_id, self.user)).fetchone()
+            "WHERE s.id = ? AND p.owner = ?",
+            (story_id, self.user),
+        ).fetchone()
         if row is None:
             raise StoreError(f"no story with id {story_id}")
         return row
@@ -200,7 +216,8 @@ class StoreBase:
         return self._db.execute(
             "SELECT i.* FROM item i JOIN story s ON s.id = i.story_id "
             "JOIN project p ON p.id = s.project_id WHERE i.id = ? AND p.owner = ?",
-            (item_id, self.user)).fetchone()
+            (item_id, self.user),
+        ).fetchone()
 
 
 def jsonable(changes: dict[str, Any]) -> dict[str, Any]:

@@ -21,15 +21,17 @@ class Store(ProjectStore):
         ids: list[int] = []
         with self.transaction() as db:
             self._own_story(story_id)
-            start = db.execute("SELECT COALESCE(MAX(position), -1) + 1 FROM item "
-                               "WHERE story_id = ?", (story_id,)).fetchone()[0]
+            start = db.execute(
+                "SELECT COALESCE(MAX(position), -1) + 1 FROM item WHERE story_id = ?", (story_id,)
+            ).fetchone()[0]
             for offset, item in enumerate(items):
                 data = item.to_dict()
                 data.pop("id", None)
                 cur = db.execute(
                     "INSERT INTO item(story_id, position, data, created_by, updated) "
                     "VALUES (?,?,?,?,?)",
-                    (story_id, start + offset, json.dumps(data), actor, now))
+                    (story_id, start + offset, json.dumps(data), actor, now),
+                )
                 item_id = int(cur.lastrowid)
                 ids.append(item_id)
                 self._log(item_id, story_id, actor, "create", None, data, now)
@@ -40,8 +42,9 @@ class Store(ProjectStore):
     def list_items(self, story_id: int) -> list[QAItem]:
         with self.snapshot() as db:
             self._own_story(story_id)
-            rows = db.execute("SELECT id, data FROM item WHERE story_id = ? "
-                              "ORDER BY position, id", (story_id,)).fetchall()
+            rows = db.execute(
+                "SELECT id, data FROM item WHERE story_id = ? ORDER BY position, id", (story_id,)
+            ).fetchall()
         return [self._item(row) for row in rows]
 
     def get_item(self, item_id: int) -> QAItem:
@@ -50,8 +53,9 @@ class Store(ProjectStore):
             raise StoreError(f"no question item with id {item_id}")
         return self._item(row)
 
-    def update_item(self, item_id: int, actor: str, *, seen: QAItem | None = None,
-                    **changes: Any) -> QAItem:
+    def update_item(
+        self, item_id: int, actor: str, *, seen: QAItem | None = None, **changes: Any
+    ) -> QAItem:
         """Apply field changes (validated through :class:`QAItem`) and log before/after.
 
         ``seen`` is the item as the editor loaded it: when a field being changed has been
@@ -67,17 +71,29 @@ class Store(ProjectStore):
             merged.pop("id", None)
             if seen is not None:
                 loaded = seen.to_dict()
-                if any(before.get(k) != loaded.get(k) and before.get(k) != merged[k]
-                       for k in merged if merged[k] != loaded.get(k)):
+                if any(
+                    before.get(k) != loaded.get(k) and before.get(k) != merged[k]
+                    for k in merged
+                    if merged[k] != loaded.get(k)
+                ):
                     raise StaleEditError(STALE_MESSAGE.format(what=f"Question {item_id}"))
             if merged == before:
                 return QAItem.from_dict({**merged, "id": item_id})
             now = time.time()
-            db.execute("UPDATE item SET data = ?, updated = ? WHERE id = ?",
-                       (json.dumps(merged), now, item_id))
+            db.execute(
+                "UPDATE item SET data = ?, updated = ? WHERE id = ?",
+                (json.dumps(merged), now, item_id),
+            )
             changed = {k: merged[k] for k in merged if merged[k] != before.get(k)}
-            self._log(item_id, row["story_id"], actor, "edit",
-                      {k: before.get(k) for k in changed}, changed, now)
+            self._log(
+                item_id,
+                row["story_id"],
+                actor,
+                "edit",
+                {k: before.get(k) for k in changed},
+                changed,
+                now,
+            )
         return QAItem.from_dict({**merged, "id": item_id})
 
     def move_item(self, item_id: int, new_index: int, actor: str) -> None:
@@ -87,30 +103,51 @@ class Store(ProjectStore):
             if row is None:
                 raise StoreError(f"no question item with id {item_id}")
             story_id = row["story_id"]
-            order = [r[0] for r in db.execute(
-                "SELECT id FROM item WHERE story_id = ? ORDER BY position, id", (story_id,))]
+            order = [
+                r[0]
+                for r in db.execute(
+                    "SELECT id FROM item WHERE story_id = ? ORDER BY position, id", (story_id,)
+                )
+            ]
             old_index = order.index(item_id)
             order.insert(max(0, min(new_index, len(order) - 1)), order.pop(old_index))
-            db.executemany("UPDATE item SET position = ? WHERE id = ?",
-                           [(pos, iid) for pos, iid in enumerate(order)])
-            self._log(item_id, story_id, actor, "move", {"position": old_index},
-                      {"position": order.index(item_id)}, time.time())
+            db.executemany(
+                "UPDATE item SET position = ? WHERE id = ?",
+                [(pos, iid) for pos, iid in enumerate(order)],
+            )
+            self._log(
+                item_id,
+                story_id,
+                actor,
+                "move",
+                {"position": old_index},
+                {"position": order.index(item_id)},
+                time.time(),
+            )
 
     def delete_items(self, story_id: int, item_ids: Sequence[int], actor: str) -> None:
         now = time.time()
         with self.transaction() as db:
             self._own_story(story_id)
             for item_id in item_ids:
-                row = db.execute("SELECT data, position FROM item WHERE id = ? AND story_id = ?",
-                                 (item_id, story_id)).fetchone()
+                row = db.execute(
+                    "SELECT data, position FROM item WHERE id = ? AND story_id = ?",
+                    (item_id, story_id),
+                ).fetchone()
                 if row is None:
                     continue
                 before = {**json.loads(row["data"]), "position": row["position"]}
                 db.execute("DELETE FROM item WHERE id = ?", (item_id,))
                 self._log(item_id, story_id, actor, "delete", before, None, now)
 
-    def replace_items(self, story_id: int, old_ids: Sequence[int], fresh: Sequence[QAItem],
-                      actor: str, added_by: str) -> list[int]:
+    def replace_items(
+        self,
+        story_id: int,
+        old_ids: Sequence[int],
+        fresh: Sequence[QAItem],
+        actor: str,
+        added_by: str,
+    ) -> list[int]:
         """Regenerate: the old items out and the new ones in, in one transaction
         (``actor`` is who asked, ``added_by`` the engine that wrote the new ones)."""
         with self.transaction():
@@ -127,10 +164,19 @@ class Store(ProjectStore):
             sql += " AND item_id = ?"
             args += (item_id,)
         rows = self._db.execute(sql + " ORDER BY id", args).fetchall()
-        return [{"id": r["id"], "item_id": r["item_id"], "actor": r["actor"],
-                 "user": r["user_id"], "action": r["action"], "at": r["at"],
-                 "before": json.loads(r["before"]) if r["before"] else None,
-                 "after": json.loads(r["after"]) if r["after"] else None} for r in rows]
+        return [
+            {
+                "id": r["id"],
+                "item_id": r["item_id"],
+                "actor": r["actor"],
+                "user": r["user_id"],
+                "action": r["action"],
+                "at": r["at"],
+                "before": json.loads(r["before"]) if r["before"] else None,
+                "after": json.loads(r["after"]) if r["after"] else None,
+            }
+            for r in rows
+        ]
 
     def created_by(self, item_id: int) -> str:
         row = self._own_item(item_id)
@@ -146,19 +192,31 @@ class Store(ProjectStore):
         """
         with self.transaction() as db:
             self._own_story(story_id)
-            rows = db.execute("SELECT * FROM item_history WHERE story_id = ? AND user_id = ? "
-                              "ORDER BY id DESC", (story_id, self.user)).fetchall()
-            undone = {json.loads(r["after"])["undoes"] for r in rows
-                      if r["action"] == "undo" and r["after"]}
-            target = next((r for r in rows if r["action"] != "undo" and r["id"] not in undone),
-                          None)
+            rows = db.execute(
+                "SELECT * FROM item_history WHERE story_id = ? AND user_id = ? ORDER BY id DESC",
+                (story_id, self.user),
+            ).fetchall()
+            undone = {
+                json.loads(r["after"])["undoes"]
+                for r in rows
+                if r["action"] == "undo" and r["after"]
+            }
+            target = next(
+                (r for r in rows if r["action"] != "undo" and r["id"] not in undone), None
+            )
             if target is None:
                 return None
             applied = self._revert(story_id, target, actor)
-            self._log(target["item_id"], story_id, actor, "undo", None,
-                      {"undoes": target["id"]}, time.time())
-            return {"action": target["action"], "item_id": target["item_id"],
-                    "applied": applied}
+            self._log(
+                target["item_id"],
+                story_id,
+                actor,
+                "undo",
+                None,
+                {"undoes": target["id"]},
+                time.time(),
+            )
+            return {"action": target["action"], "item_id": target["item_id"], "applied": applied}
 
     def _revert(self, story_id: int, target: sqlite3.Row, actor: str) -> bool:
         db, item_id = self._db, target["item_id"]
@@ -172,29 +230,48 @@ class Store(ProjectStore):
                 return False  # already back
             position = before.pop("position", 0)
             # Ids are never reused (AUTOINCREMENT), so the old id is still free.
-            db.execute("INSERT INTO item(id, story_id, position, data, created_by, updated) "
-                       "VALUES (?,?,?,?,?,?)",
-                       (item_id, story_id, position, json.dumps(before), actor,
-                        time.time()))
+            db.execute(
+                "INSERT INTO item(id, story_id, position, data, created_by, updated) "
+                "VALUES (?,?,?,?,?,?)",
+                (item_id, story_id, position, json.dumps(before), actor, time.time()),
+            )
             return True
         if target["action"] == "edit" and current is not None:
             data = json.loads(current["data"])
             after = json.loads(target["after"])
             mine = {k: v for k, v in before.items() if data.get(k) == after.get(k)}
             if mine:
-                db.execute("UPDATE item SET data = ?, updated = ? WHERE id = ?",
-                           (json.dumps({**data, **mine}), time.time(), item_id))
+                db.execute(
+                    "UPDATE item SET data = ?, updated = ? WHERE id = ?",
+                    (json.dumps({**data, **mine}), time.time(), item_id),
+                )
             return bool(mine)
         return False  # a move (order is cosmetic), or an edit of an item since deleted
 
-    def _log(self, item_id: int, story_id: int, actor: str, action: str,
-             before: Any, after: Any, at: float) -> None:
+    def _log(
+        self,
+        item_id: int,
+        story_id: int,
+        actor: str,
+        action: str,
+        before: Any,
+        after: Any,
+        at: float,
+    ) -> None:
         self._db.execute(
             "INSERT INTO item_history(item_id, story_id, user_id, actor, action, before, "
             "after, at) VALUES (?,?,?,?,?,?,?,?)",
-            (item_id, story_id, self.user, actor, action,
-             json.dumps(before) if before is not None else None,
-             json.dumps(after) if after is not None else None, at))
+            (
+                item_id,
+                story_id,
+                self.user,
+                actor,
+                action,
+                json.dumps(before) if before is not None else None,
+                json.dumps(after) if after is not None else None,
+                at,
+            ),
+        )
 
     @staticmethod
     def _item(row: sqlite3.Row) -> QAItem:

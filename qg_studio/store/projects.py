@@ -33,15 +33,18 @@ class StoredStory:
     version: int = 1  # pass it back to replace_sections to detect a concurrent edit
 
 
-_PROJECT_SQL = ("SELECT p.*, (SELECT COUNT(*) FROM story s WHERE s.project_id = p.id) AS n "
-                "FROM project p WHERE p.owner = ?")
+_PROJECT_SQL = (
+    "SELECT p.*, (SELECT COUNT(*) FROM story s WHERE s.project_id = p.id) AS n "
+    "FROM project p WHERE p.owner = ?"
+)
 
 
 class ProjectStore(StoreBase):
     # -- projects ---------------------------------------------------------------------
 
-    def create_project(self, name: str, settings: dict[str, Any] | None = None,
-                       import_key: str | None = None) -> int:
+    def create_project(
+        self, name: str, settings: dict[str, Any] | None = None, import_key: str | None = None
+    ) -> int:
         """A new project of the acting user; ``import_key`` names its source, once per user."""
         name = name.strip() or "Untitled project"
         now = time.time()
@@ -49,23 +52,25 @@ class ProjectStore(StoreBase):
             cur = db.execute(
                 "INSERT INTO project(owner, name, settings, import_key, created, updated) "
                 "VALUES (?,?,?,?,?,?)",
-                (self.user, name, json.dumps(settings or {}), import_key, now, now))
+                (self.user, name, json.dumps(settings or {}), import_key, now, now),
+            )
             return int(cur.lastrowid)
 
     def imported_project(self, import_key: str) -> int | None:
         """The user's project made from ``import_key``, if an import already made it."""
-        row = self._db.execute("SELECT id FROM project WHERE owner = ? AND import_key = ?",
-                               (self.user, import_key)).fetchone()
+        row = self._db.execute(
+            "SELECT id FROM project WHERE owner = ? AND import_key = ?", (self.user, import_key)
+        ).fetchone()
         return row["id"] if row else None
 
     def list_projects(self) -> list[ProjectInfo]:
-        rows = self._db.execute(_PROJECT_SQL + " ORDER BY p.updated DESC, p.id DESC",
-                                (self.user,)).fetchall()
+        rows = self._db.execute(
+            _PROJECT_SQL + " ORDER BY p.updated DESC, p.id DESC", (self.user,)
+        ).fetchall()
         return [self._project(row) for row in rows]
 
     def get_project(self, project_id: int) -> ProjectInfo:
-        row = self._db.execute(_PROJECT_SQL + " AND p.id = ?",
-                               (self.user, project_id)).fetchone()
+        row = self._db.execute(_PROJECT_SQL + " AND p.id = ?", (self.user, project_id)).fetchone()
         if row is None:
             raise StoreError(f"no project with id {project_id}")
         return self._project(row)
@@ -95,40 +100,51 @@ class ProjectStore(StoreBase):
     def delete_project(self, project_id: int) -> None:
         with self.transaction() as db:
             self._own_project(project_id)
-            db.execute("DELETE FROM item_history WHERE story_id IN "
-                       "(SELECT id FROM story WHERE project_id = ?)", (project_id,))
+            db.execute(
+                "DELETE FROM item_history WHERE story_id IN "
+                "(SELECT id FROM story WHERE project_id = ?)",
+                (project_id,),
+            )
             db.execute("DELETE FROM project WHERE id = ?", (project_id,))
 
     def _touch_project(self, project_id: int, assignment: str, values: tuple) -> None:
-        cur = self._db.execute(f"UPDATE project SET {assignment}, updated = ? "
-                               "WHERE id = ? AND owner = ?",
-                               (*values, time.time(), project_id, self.user))
+        cur = self._db.execute(
+            f"UPDATE project SET {assignment}, updated = ? WHERE id = ? AND owner = ?",
+            (*values, time.time(), project_id, self.user),
+        )
         if cur.rowcount == 0:
             raise StoreError(f"no project with id {project_id}")
 
     @staticmethod
     def _project(row: sqlite3.Row) -> ProjectInfo:
-        return ProjectInfo(id=row["id"], name=row["name"], settings=json.loads(row["settings"]),
-                           created=row["created"], updated=row["updated"], stories=row["n"],
-                           owner=row["owner"])
+        return ProjectInfo(
+            id=row["id"],
+            name=row["name"],
+            settings=json.loads(row["settings"]),
+            created=row["created"],
+            updated=row["updated"],
+            stories=row["n"],
+            owner=row["owner"],
+        )
 
     # -- stories and sections ---------------------------------------------------------
 
-    def add_story(self, project_id: int, title: str, text: str,
-                  sections: Sequence[Section]) -> int:
+    def add_story(self, project_id: int, title: str, text: str, sections: Sequence[Section]) -> int:
         now = time.time()
         with self.transaction() as db:
             self._own_project(project_id)
             cur = db.execute(
                 "INSERT INTO story(project_id, title, text, created, updated) VALUES (?,?,?,?,?)",
-                (project_id, title, text, now, now))
+                (project_id, title, text, now, now),
+            )
             story_id = int(cur.lastrowid)
             self._write_sections(story_id, sections)
             db.execute("UPDATE project SET updated = ? WHERE id = ?", (now, project_id))
             return story_id
 
-    def replace_sections(self, story_id: int, sections: Sequence[Section],
-                         expected_version: int | None = None) -> int:
+    def replace_sections(
+        self, story_id: int, sections: Sequence[Section], expected_version: int | None = None
+    ) -> int:
         """After a teacher merges, splits or edits sections; the story text follows.
 
         With ``expected_version`` (the :attr:`StoredStory.version` the editor loaded) the
@@ -141,40 +157,57 @@ class ProjectStore(StoreBase):
                 raise StaleEditError(STALE_MESSAGE.format(what=f"Story {row['title']!r}"))
             db.execute("DELETE FROM section WHERE story_id = ?", (story_id,))
             self._write_sections(story_id, sections)
-            db.execute("UPDATE story SET text = ?, updated = ?, version = version + 1 "
-                       "WHERE id = ?",
-                       ("\n\n".join(s.text for s in sections), time.time(), story_id))
+            db.execute(
+                "UPDATE story SET text = ?, updated = ?, version = version + 1 WHERE id = ?",
+                ("\n\n".join(s.text for s in sections), time.time(), story_id),
+            )
             return row["version"] + 1
 
     def _write_sections(self, story_id: int, sections: Sequence[Section]) -> None:
-        self._db.executemany("INSERT INTO section(story_id, id, text) VALUES (?,?,?)",
-                             [(story_id, s.id, s.text) for s in sections])
+        self._db.executemany(
+            "INSERT INTO section(story_id, id, text) VALUES (?,?,?)",
+            [(story_id, s.id, s.text) for s in sections],
+        )
 
     def list_stories(self, project_id: int) -> list[StoredStory]:
         self._own_project(project_id)
-        rows = self._db.execute("SELECT id FROM story WHERE project_id = ? ORDER BY id",
-                                (project_id,)).fetchall()
+        rows = self._db.execute(
+            "SELECT id FROM story WHERE project_id = ? ORDER BY id", (project_id,)
+        ).fetchall()
         return [self.get_story(r["id"]) for r in rows]
 
     def latest_story(self, project_id: int) -> StoredStory | None:
         self._own_project(project_id)
-        row = self._db.execute("SELECT id FROM story WHERE project_id = ? ORDER BY id DESC",
-                               (project_id,)).fetchone()
+        row = self._db.execute(
+            "SELECT id FROM story WHERE project_id = ? ORDER BY id DESC", (project_id,)
+        ).fetchone()
         return self.get_story(row["id"]) if row else None
 
     def get_story(self, story_id: int) -> StoredStory:
         with self.snapshot():
             row = self._own_story(story_id)
-            sections = [Section(id=r["id"], text=r["text"]) for r in self._db.execute(
-                "SELECT id, text FROM section WHERE story_id = ? ORDER BY id", (story_id,))]
-        return StoredStory(id=row["id"], project_id=row["project_id"], title=row["title"],
-                           text=row["text"], sections=sections, version=row["version"])
+            sections = [
+                Section(id=r["id"], text=r["text"])
+                for r in self._db.execute(
+                    "SELECT id, text FROM section WHERE story_id = ? ORDER BY id", (story_id,)
+                )
+            ]
+        return StoredStory(
+            id=row["id"],
+            project_id=row["project_id"],
+            title=row["title"],
+            text=row["text"],
+            sections=sections,
+            version=row["version"],
+        )
 
     def rename_story(self, story_id: int, title: str) -> None:
         with self.transaction() as db:
             self._own_story(story_id)
-            db.execute("UPDATE story SET title = ?, updated = ? WHERE id = ?",
-                       (title, time.time(), story_id))
+            db.execute(
+                "UPDATE story SET title = ?, updated = ? WHERE id = ?",
+                (title, time.time(), story_id),
+            )
 
     def delete_story(self, story_id: int) -> None:
         with self.transaction() as db:

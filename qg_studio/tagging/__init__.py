@@ -33,9 +33,9 @@ from qg_studio.tagging.model import TaggerModel, load_model
 # that on purpose, so that whatever ranks or filters by confidence treats rule-tagged
 # items as tentative next to model-tagged ones.
 RULE_ELEMENT_CONFIDENCE = 0.7
-RULE_DEFAULT_CONFIDENCE = 0.4   # no rule matched: "action" is the commonest element
-RULE_SPAN_CONFIDENCE = 0.7      # answer found (or not) in the sections
-RULE_PRIOR_CONFIDENCE = 0.55    # question form only
+RULE_DEFAULT_CONFIDENCE = 0.4  # no rule matched: "action" is the commonest element
+RULE_SPAN_CONFIDENCE = 0.7  # answer found (or not) in the sections
+RULE_PRIOR_CONFIDENCE = 0.55  # question form only
 
 
 @dataclass
@@ -50,10 +50,14 @@ class Tag:
     source: str = "model"  # "model", or "rules" when the model file is missing
 
     def to_dict(self) -> dict:
-        return {"element": self.element.value, "element_confidence": self.element_confidence,
-                "explicitness": self.explicitness.value,
-                "explicitness_confidence": self.explicitness_confidence,
-                "scores": dict(self.scores), "source": self.source}
+        return {
+            "element": self.element.value,
+            "element_confidence": self.element_confidence,
+            "explicitness": self.explicitness.value,
+            "explicitness_confidence": self.explicitness_confidence,
+            "scores": dict(self.scores),
+            "source": self.source,
+        }
 
 
 def _section_text(sections: Sequence[Section | str] | None) -> str | None:
@@ -63,15 +67,16 @@ def _section_text(sections: Sequence[Section | str] | None) -> str | None:
     return text if text.strip() else None
 
 
-def tag(question: str, answer: str | None = None,
-        sections: Sequence[Section] | None = None) -> Tag:
+def tag(question: str, answer: str | None = None, sections: Sequence[Section] | None = None) -> Tag:
     """Element and explicitness of one question; ``sections`` are those it is about."""
     return tag_many([question], [answer], [sections])[0]
 
 
-def tag_many(questions: Sequence[str], answers: Sequence[str | None] | None = None,
-             sections: Sequence[Section] | Sequence[Sequence[Section] | None] | None = None,
-             ) -> list[Tag]:
+def tag_many(
+    questions: Sequence[str],
+    answers: Sequence[str | None] | None = None,
+    sections: Sequence[Section] | Sequence[Sequence[Section] | None] | None = None,
+) -> list[Tag]:
     """Tag a batch. ``sections`` is one list shared by every question, or one per question."""
     questions = [str(q) for q in questions]
     if answers is None:
@@ -102,8 +107,7 @@ def _texts_per_question(sections, n: int) -> list[str | None]:
     return [_section_text(s) for s in sections]
 
 
-def _tag_by_model(model: TaggerModel, question: str, answer: str | None,
-                  text: str | None) -> Tag:
+def _tag_by_model(model: TaggerModel, question: str, answer: str | None, text: str | None) -> Tag:
     probs = model.element.probabilities(question_features(question))
     scores = {c: float(p) for c, p in zip(model.element.classes, probs)}
     element = max(scores, key=scores.get)
@@ -112,9 +116,14 @@ def _tag_by_model(model: TaggerModel, question: str, answer: str | None,
     ex_probs = linear.probabilities(explicitness_features(question, answer, text))
     ex_scores = dict(zip(linear.classes, (float(p) for p in ex_probs)))
     explicitness = max(ex_scores, key=ex_scores.get)
-    return Tag(element=Element(element), element_confidence=scores[element],
-               explicitness=Explicitness(explicitness),
-               explicitness_confidence=ex_scores[explicitness], scores=scores, source="model")
+    return Tag(
+        element=Element(element),
+        element_confidence=scores[element],
+        explicitness=Explicitness(explicitness),
+        explicitness_confidence=ex_scores[explicitness],
+        scores=scores,
+        source="model",
+    )
 
 
 def _tag_by_rules(question: str, answer: str | None, text: str | None) -> Tag:
@@ -124,13 +133,21 @@ def _tag_by_rules(question: str, answer: str | None, text: str | None) -> Tag:
     rest = (1.0 - confidence) / (len(ELEMENTS) - 1)
     scores = {e.value: (confidence if e == element else rest) for e in ELEMENTS}
     if answer and text:
-        explicitness = (Explicitness.EXPLICIT if answer_is_span(answer, text)
-                        else Explicitness.IMPLICIT)
+        explicitness = (
+            Explicitness.EXPLICIT if answer_is_span(answer, text) else Explicitness.IMPLICIT
+        )
         ex_conf = RULE_SPAN_CONFIDENCE
     else:
         # Feelings are mostly inferred; other questions mostly point at a span.
-        explicitness = (Explicitness.IMPLICIT if element == Element.FEELING
-                        else Explicitness.EXPLICIT)
+        explicitness = (
+            Explicitness.IMPLICIT if element == Element.FEELING else Explicitness.EXPLICIT
+        )
         ex_conf = RULE_PRIOR_CONFIDENCE
-    return Tag(element=element, element_confidence=confidence, explicitness=explicitness,
-               explicitness_confidence=ex_conf, scores=scores, source="rules")
+    return Tag(
+        element=element,
+        element_confidence=confidence,
+        explicitness=explicitness,
+        explicitness_confidence=ex_conf,
+        scores=scores,
+        source="rules",
+    )

@@ -19,8 +19,8 @@ from qg_studio.nlp import stem, stop_words
 from qg_studio.schema import Element, Explicitness
 
 # The explicitness model used for what is known about a question.
-MODE_FULL = "full"          # answer and section text
-MODE_ANSWER = "answer"      # answer only
+MODE_FULL = "full"  # answer and section text
+MODE_ANSWER = "answer"  # answer only
 MODE_QUESTION = "question"  # question only
 MODES = (MODE_FULL, MODE_ANSWER, MODE_QUESTION)
 EXPLICITNESS_CLASSES = (Explicitness.EXPLICIT.value, Explicitness.IMPLICIT.value)
@@ -37,19 +37,29 @@ def words(text: str) -> list[str]:
 
 
 _RULES: tuple[tuple[re.Pattern, Element], ...] = tuple(
-    (re.compile(pattern), element) for pattern, element in (
+    (re.compile(pattern), element)
+    for pattern, element in (
         (r"^(what|how) (will|would|might|could)\b.*\bfeel", Element.FEELING),
-        (r"^(what|who|where|how) (will|would|might)\b|\bwhat will happen|\bnext\b",
-         Element.PREDICTION),
+        (
+            r"^(what|who|where|how) (will|would|might)\b|\bwhat will happen|\bnext\b",
+            Element.PREDICTION,
+        ),
         (r"^how (did|does|do|was|were|is|are|had)\b.*\b(feel|felt|feeling)\b", Element.FEELING),
         (r"^(why|what made|what caused|how come)\b", Element.CAUSAL),
-        (r"^what happen(ed|s) (after|when|because|once|as a result|to)\b|"
-         r"^what (was|is) the (result|outcome)", Element.OUTCOME),
+        (
+            r"^what happen(ed|s) (after|when|because|once|as a result|to)\b|"
+            r"^what (was|is) the (result|outcome)",
+            Element.OUTCOME,
+        ),
         (r"^(where|when|what time|how long|in what place)\b", Element.SETTING),
-        (r"^(who|whom|whose|to whom|with whom|what kind of (person|man|woman|boy|girl)|"
-         r"what (was|is|were|are) \w+(?: \w+)? like)\b", Element.CHARACTER),
+        (
+            r"^(who|whom|whose|to whom|with whom|what kind of (person|man|woman|boy|girl)|"
+            r"what (was|is|were|are) \w+(?: \w+)? like)\b",
+            Element.CHARACTER,
+        ),
         (r"^what (did|does|do|will|would) .*\bdo\b|^how did\b", Element.ACTION),
-    ))
+    )
+)
 
 
 def rule_element(question: str) -> Element | None:
@@ -66,7 +76,7 @@ def question_features(question: str) -> dict[str, float]:
     feats: dict[str, float] = {"bias_q": 1.0}
     for n in (1, 2, 3):
         for i in range(len(tokens) - n + 1):
-            feats["q:" + " ".join(tokens[i:i + n])] = 1.0
+            feats["q:" + " ".join(tokens[i : i + n])] = 1.0
     for k in (1, 2, 3, 4):
         feats[f"f{k}:" + " ".join(tokens[:k])] = 1.0
     rule = rule_element(question)
@@ -76,8 +86,11 @@ def question_features(question: str) -> dict[str, float]:
 
 def question_form_features(question: str) -> dict[str, float]:
     """The question's first words and rule only: all n-grams overfit explicitness."""
-    return {name: value for name, value in question_features(question).items()
-            if name.startswith(("bias_q", "f1:", "f2:", "f3:", "rule:"))}
+    return {
+        name: value
+        for name, value in question_features(question).items()
+        if name.startswith(("bias_q", "f1:", "f2:", "f3:", "rule:"))
+    }
 
 
 def _thresholds(name: str, value: float, edges: Iterable[float], feats: dict[str, float]) -> None:
@@ -89,8 +102,10 @@ def _thresholds(name: str, value: float, edges: Iterable[float], feats: dict[str
 
 def answer_features(question: str, answer: str) -> dict[str, float]:
     tokens = words(answer)
-    feats: dict[str, float] = {"a:len_log": math.log1p(len(tokens)),
-                               "a:first:" + (tokens[0] if tokens else ""): 1.0}
+    feats: dict[str, float] = {
+        "a:len_log": math.log1p(len(tokens)),
+        "a:first:" + (tokens[0] if tokens else ""): 1.0,
+    }
     _thresholds("a:len", len(tokens), (2, 3, 5, 8, 12, 20), feats)
     if "will" in tokens:
         feats["a:will"] = 1.0
@@ -117,10 +132,14 @@ def _index_text(text: str) -> _TextIndex:
     positions: dict[str, list[int]] = {}
     for i, w in enumerate(tokens):
         positions.setdefault(w, []).append(i)
-    return _TextIndex(tokens=tokens, joined=" " + " ".join(tokens) + " ",
-                      vocab=frozenset(tokens), stems=frozenset(stem(w) for w in tokens),
-                      positions={w: tuple(p) for w, p in positions.items()},
-                      pairs=frozenset(zip(tokens, tokens[1:])))
+    return _TextIndex(
+        tokens=tokens,
+        joined=" " + " ".join(tokens) + " ",
+        vocab=frozenset(tokens),
+        stems=frozenset(stem(w) for w in tokens),
+        positions={w: tuple(p) for w, p in positions.items()},
+        pairs=frozenset(zip(tokens, tokens[1:])),
+    )
 
 
 def answer_is_span(answer: str, text: str) -> bool:
@@ -146,8 +165,12 @@ def evidence_features(answer: str, text: str) -> dict[str, float]:
     _thresholds("e:run", _longest_run(ans, idx) / max(n, 1), (0.3, 0.5, 0.7, 0.9, 1.0), feats)
     pairs = list(zip(ans, ans[1:]))
     if pairs:
-        _thresholds("e:bigram", sum(p in idx.pairs for p in pairs) / len(pairs),
-                    (0.3, 0.5, 0.7, 0.9, 1.0), feats)
+        _thresholds(
+            "e:bigram",
+            sum(p in idx.pairs for p in pairs) / len(pairs),
+            (0.3, 0.5, 0.7, 0.9, 1.0),
+            feats,
+        )
     return feats
 
 

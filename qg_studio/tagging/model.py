@@ -68,7 +68,8 @@ def save_model(path: str | Path, model: TaggerModel) -> None:
 
     arrays: dict[str, object] = {"meta": np.array(json.dumps(model.meta))}
     for prefix, linear in [("element", model.element)] + [
-            (f"explicit_{mode}", m) for mode, m in model.explicitness.items()]:
+        (f"explicit_{mode}", m) for mode, m in model.explicitness.items()
+    ]:
         names = sorted(linear.index, key=linear.index.get)
         arrays[f"{prefix}_classes"] = np.array(linear.classes)
         arrays[f"{prefix}_features"] = np.array(names)
@@ -83,15 +84,21 @@ def read_model(path: str | Path) -> TaggerModel:
     import numpy as np
 
     with np.load(path, allow_pickle=False) as data:
+
         def linear(prefix: str) -> LinearModel:
             names = [str(n) for n in data[f"{prefix}_features"]]
-            return LinearModel(classes=tuple(str(c) for c in data[f"{prefix}_classes"]),
-                               index={n: i for i, n in enumerate(names)},
-                               weights=data[f"{prefix}_weights"].astype("float32"),
-                               bias=data[f"{prefix}_bias"].astype("float32"))
-        return TaggerModel(element=linear("element"),
-                           explicitness={m: linear(f"explicit_{m}") for m in MODES},
-                           meta=json.loads(str(data["meta"])))
+            return LinearModel(
+                classes=tuple(str(c) for c in data[f"{prefix}_classes"]),
+                index={n: i for i, n in enumerate(names)},
+                weights=data[f"{prefix}_weights"].astype("float32"),
+                bias=data[f"{prefix}_bias"].astype("float32"),
+            )
+
+        return TaggerModel(
+            element=linear("element"),
+            explicitness={m: linear(f"explicit_{m}") for m in MODES},
+            meta=json.loads(str(data["meta"])),
+        )
 
 
 @lru_cache(maxsize=4)

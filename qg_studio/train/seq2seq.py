@@ -38,6 +38,7 @@ MINILM_BERT2BERT = "minilm-bert2bert"
 
 # -- model -------------------------------------------------------------------------------
 
+
 def build_base(base: str, role: str):
     """(model, tokenizer, description) for ``--base``: a registry name, folder or hub id,
     or ``minilm-bert2bert`` (an encoder-decoder warm-started from the MiniLM encoder)."""
@@ -77,6 +78,7 @@ def _minilm_bert2bert():
 
 # -- training ----------------------------------------------------------------------------
 
+
 @dataclass
 class TrainSettings:
     epochs: float = 3.0
@@ -88,8 +90,8 @@ class TrainSettings:
     eval_steps: int = 200
     patience: int = 3
     max_train: int | None = None  # a slice of the training examples (CPU runs)
-    max_val: int | None = 300     # val examples for the loss during training
-    eval_samples: int = 200       # val examples generated for the card's ROUGE-L
+    max_val: int | None = 300  # val examples for the loss during training
+    eval_samples: int = 200  # val examples generated for the card's ROUGE-L
     eval_beams: int = 1
     seed: int = 42
     warmup_steps: int = 0
@@ -109,21 +111,40 @@ class _PairDataset:
 
 
 def _encode(tokenizer, pairs: Sequence[Pair], settings: TrainSettings) -> tuple[_PairDataset, int]:
-    sources = tokenizer([p.source for p in pairs], truncation=True,
-                        max_length=settings.max_source_length, return_token_type_ids=False)
-    targets = tokenizer(text_target=[p.target for p in pairs], truncation=True,
-                        max_length=settings.max_target_length, return_token_type_ids=False)
+    sources = tokenizer(
+        [p.source for p in pairs],
+        truncation=True,
+        max_length=settings.max_source_length,
+        return_token_type_ids=False,
+    )
+    targets = tokenizer(
+        text_target=[p.target for p in pairs],
+        truncation=True,
+        max_length=settings.max_target_length,
+        return_token_type_ids=False,
+    )
     full = tokenizer([p.source for p in pairs], return_token_type_ids=False)["input_ids"]
     cut = sum(len(ids) > settings.max_source_length for ids in full)
-    features = [{"input_ids": s, "attention_mask": m, "labels": t}
-                for s, m, t in zip(sources["input_ids"], sources["attention_mask"],
-                                   targets["input_ids"])]
+    features = [
+        {"input_ids": s, "attention_mask": m, "labels": t}
+        for s, m, t in zip(sources["input_ids"], sources["attention_mask"], targets["input_ids"])
+    ]
     return _PairDataset(features), cut
 
 
-def train_pairs(model, tokenizer, train: Sequence[Pair], val: Sequence[Pair], out: str | Path,
-                settings: TrainSettings, role: str, prompt_format: str, base_desc: str = "",
-                data_desc: str = "", progress: Callable[[str], None] = print) -> dict[str, Any]:
+def train_pairs(
+    model,
+    tokenizer,
+    train: Sequence[Pair],
+    val: Sequence[Pair],
+    out: str | Path,
+    settings: TrainSettings,
+    role: str,
+    prompt_format: str,
+    base_desc: str = "",
+    data_desc: str = "",
+    progress: Callable[[str], None] = print,
+) -> dict[str, Any]:
     """Fine-tune on ``train``, keep the best checkpoint by val loss, save it to ``out``
     with its meta file and model card, and return the card's figures."""
     import torch
@@ -143,9 +164,9 @@ def train_pairs(model, tokenizer, train: Sequence[Pair], val: Sequence[Pair], ou
     train = list(train)
     rng.shuffle(train)
     if settings.max_train:
-        train = train[:settings.max_train]
+        train = train[: settings.max_train]
     val_all = list(val)
-    val_loss_pairs = val_all[:settings.max_val] if settings.max_val else val_all
+    val_loss_pairs = val_all[: settings.max_val] if settings.max_val else val_all
     train_ds, train_cut = _encode(tokenizer, train, settings)
     val_ds, _ = _encode(tokenizer, val_loss_pairs, settings) if val_loss_pairs else (None, 0)
     device, dtype = choose_device()
@@ -154,33 +175,62 @@ def train_pairs(model, tokenizer, train: Sequence[Pair], val: Sequence[Pair], ou
     work = out / "_checkpoints"
     has_val = val_ds is not None and len(val_ds) > 0
     args = Seq2SeqTrainingArguments(
-        output_dir=str(work), per_device_train_batch_size=settings.batch_size,
-        per_device_eval_batch_size=settings.batch_size, learning_rate=settings.learning_rate,
-        num_train_epochs=settings.epochs, max_steps=settings.max_steps,
-        warmup_steps=settings.warmup_steps, weight_decay=0.01,
-        eval_strategy="steps" if has_val else "no", eval_steps=settings.eval_steps,
-        save_strategy="steps" if has_val else "no", save_steps=settings.eval_steps,
-        save_total_limit=1, load_best_model_at_end=has_val, metric_for_best_model="eval_loss",
-        greater_is_better=False, logging_steps=max(1, min(50, settings.eval_steps)),
-        report_to=[], bf16=bf16, fp16=fp16, seed=settings.seed, dataloader_num_workers=0,
-        disable_tqdm=True, save_only_model=True, use_cpu=device.type == "cpu")
-    meta = {"role": role, "prompt_format": prompt_format,
-            "context_words": settings.context_words if role == "qg" else None,
-            "max_source_length": settings.max_source_length,
-            "max_target_length": settings.max_target_length}
-    callbacks = [EarlyStoppingCallback(early_stopping_patience=settings.patience)] if has_val else []
+        output_dir=str(work),
+        per_device_train_batch_size=settings.batch_size,
+        per_device_eval_batch_size=settings.batch_size,
+        learning_rate=settings.learning_rate,
+        num_train_epochs=settings.epochs,
+        max_steps=settings.max_steps,
+        warmup_steps=settings.warmup_steps,
+        weight_decay=0.01,
+        eval_strategy="steps" if has_val else "no",
+        eval_steps=settings.eval_steps,
+        save_strategy="steps" if has_val else "no",
+        save_steps=settings.eval_steps,
+        save_total_limit=1,
+        load_best_model_at_end=has_val,
+        metric_for_best_model="eval_loss",
+        greater_is_better=False,
+        logging_steps=max(1, min(50, settings.eval_steps)),
+        report_to=[],
+        bf16=bf16,
+        fp16=fp16,
+        seed=settings.seed,
+        dataloader_num_workers=0,
+        disable_tqdm=True,
+        save_only_model=True,
+        use_cpu=device.type == "cpu",
+    )
+    meta = {
+        "role": role,
+        "prompt_format": prompt_format,
+        "context_words": settings.context_words if role == "qg" else None,
+        "max_source_length": settings.max_source_length,
+        "max_target_length": settings.max_target_length,
+    }
+    callbacks = (
+        [EarlyStoppingCallback(early_stopping_patience=settings.patience)] if has_val else []
+    )
     # A run cut short (a restart, a lost machine) still leaves checkpoints that the engines
     # read with the prompt settings they were trained on.
     callbacks.append(_meta_callback()(meta))
     if settings.max_minutes:
         callbacks.append(time_limit(settings.max_minutes * 60))
     collator = DataCollatorForSeq2Seq(tokenizer, model=model, label_pad_token_id=-100)
-    trainer = Seq2SeqTrainer(model=model, args=args, data_collator=collator, train_dataset=train_ds,
-                             eval_dataset=val_ds if has_val else None, processing_class=tokenizer,
-                             callbacks=callbacks)
-    progress(f"training on {len(train)} examples ({train_cut} inputs cut at "
-             f"{settings.max_source_length} tokens), validating on {len(val_loss_pairs)}, "
-             f"{device.type} {str(dtype).replace('torch.', '')}")
+    trainer = Seq2SeqTrainer(
+        model=model,
+        args=args,
+        data_collator=collator,
+        train_dataset=train_ds,
+        eval_dataset=val_ds if has_val else None,
+        processing_class=tokenizer,
+        callbacks=callbacks,
+    )
+    progress(
+        f"training on {len(train)} examples ({train_cut} inputs cut at "
+        f"{settings.max_source_length} tokens), validating on {len(val_loss_pairs)}, "
+        f"{device.type} {str(dtype).replace('torch.', '')}"
+    )
     started = time.time()
     result = trainer.train()
     seconds = time.time() - started
@@ -192,21 +242,35 @@ def train_pairs(model, tokenizer, train: Sequence[Pair], val: Sequence[Pair], ou
 
     model = trainer.model
     model.eval()
-    loaded = LoadedModel(model=model, tokenizer=tokenizer, device=model.device,
-                         dtype=next(model.parameters()).dtype, location=str(out),
-                         max_input_tokens=settings.max_source_length,
-                         max_new_tokens=settings.max_target_length, meta=meta)
-    sample = val_all[:settings.eval_samples]
+    loaded = LoadedModel(
+        model=model,
+        tokenizer=tokenizer,
+        device=model.device,
+        dtype=next(model.parameters()).dtype,
+        location=str(out),
+        max_input_tokens=settings.max_source_length,
+        max_new_tokens=settings.max_target_length,
+        meta=meta,
+    )
+    sample = val_all[: settings.eval_samples]
     rouge = validation_rouge(loaded, sample, beams=settings.eval_beams) if sample else None
     figures = {
-        "role": role, "base": base_desc, "data": data_desc, "train_examples": len(train),
-        "train_inputs_cut": train_cut, "val_examples_for_loss": len(val_loss_pairs),
-        "val_examples_for_rouge": len(sample), "val_rougeL_f": rouge,
+        "role": role,
+        "base": base_desc,
+        "data": data_desc,
+        "train_examples": len(train),
+        "train_inputs_cut": train_cut,
+        "val_examples_for_loss": len(val_loss_pairs),
+        "val_examples_for_rouge": len(sample),
+        "val_rougeL_f": rouge,
         "best_val_loss": min((h["eval_loss"] for h in history), default=None),
-        "steps": trainer.state.global_step, "epochs": round(trainer.state.epoch or 0, 3),
-        "train_loss": round(result.training_loss, 4), "seconds": round(seconds, 1),
+        "steps": trainer.state.global_step,
+        "epochs": round(trainer.state.epoch or 0, 3),
+        "train_loss": round(result.training_loss, 4),
+        "seconds": round(seconds, 1),
         "device": f"{device.type} {str(dtype).replace('torch.', '')}",
-        "settings": asdict(settings), "prompt_format": prompt_format,
+        "settings": asdict(settings),
+        "prompt_format": prompt_format,
         "val_loss_history": [(h["step"], round(h["eval_loss"], 4)) for h in history],
     }
     write_card(out, figures)
@@ -239,10 +303,15 @@ def validation_rouge(loaded, pairs: Sequence[Pair], beams: int = 1) -> float:
     from qg_studio.evaluate import best_rouge_l, mean
     from qg_studio.seq2seq import DecodeSettings, generate_texts
 
-    outputs = generate_texts(loaded, [p.source for p in pairs],
-                             DecodeSettings(num_beams=beams, batch_size=32))
-    return round(mean(best_rouge_l(text, p.references or [p.target])
-                      for (text, _), p in zip(outputs, pairs)), 4)
+    outputs = generate_texts(
+        loaded, [p.source for p in pairs], DecodeSettings(num_beams=beams, batch_size=32)
+    )
+    return round(
+        mean(
+            best_rouge_l(text, p.references or [p.target]) for (text, _), p in zip(outputs, pairs)
+        ),
+        4,
+    )
 
 
 def write_card(out: Path, f: dict[str, Any]) -> Path:
@@ -250,39 +319,55 @@ def write_card(out: Path, f: dict[str, Any]) -> Path:
     rouge = "n/a (no val split)" if f["val_rougeL_f"] is None else f"{f['val_rougeL_f']:.4f}"
     s = f["settings"]
     lines = [
-        f"# {out.name}: {what}", "",
-        f"Trained by `qg-studio train {f['role']}` (qg_studio/train/seq2seq.py).", "",
-        "## Data", "",
+        f"# {out.name}: {what}",
+        "",
+        f"Trained by `qg-studio train {f['role']}` (qg_studio/train/seq2seq.py).",
+        "",
+        "## Data",
+        "",
         f"- source: {f['data']}",
         f"- training examples: {f['train_examples']} ({f['train_inputs_cut']} inputs longer "
         f"than {s['max_source_length']} tokens were cut)",
         f"- validation: {f['val_examples_for_loss']} examples for the loss (early stopping), "
         f"{f['val_examples_for_rouge']} generated for ROUGE-L",
-        f"- prompt format: `{f['prompt_format']}` (qg_studio/prompts.py)", "",
-        "## Settings", "",
+        f"- prompt format: `{f['prompt_format']}` (qg_studio/prompts.py)",
+        "",
+        "## Settings",
+        "",
         f"- base: {f['base']}",
-        f"- device: {f['device']}; {f['steps']} steps, {f['epochs']} epochs, "
-        f"{f['seconds']:.0f} s",
+        f"- device: {f['device']}; {f['steps']} steps, {f['epochs']} epochs, {f['seconds']:.0f} s",
         f"- batch {s['batch_size']}, learning rate {s['learning_rate']}, max steps "
         f"{s['max_steps']}, epochs {s['epochs']}, early-stopping patience {s['patience']} "
         f"evaluations every {s['eval_steps']} steps, seed {s['seed']}",
         f"- lengths: source {s['max_source_length']}, target {s['max_target_length']} tokens; "
         f"context window {s.get('context_words') or 'whole cor_section'} words; "
-        f"time limit {s.get('max_minutes') or 'none'} min", "",
-        "## Figures", "",
+        f"time limit {s.get('max_minutes') or 'none'} min",
+        "",
+        "## Figures",
+        "",
         f"- val ROUGE-L F1 (rouge-score, stemmed; greedy decoding with {s['eval_beams']} beam(s)): "
         f"**{rouge}**",
         f"- best val loss: {f['best_val_loss']}; final train loss: {f['train_loss']}",
-        f"- val loss by step: {f['val_loss_history']}", "",
+        f"- val loss by step: {f['val_loss_history']}",
+        "",
     ]
     path = out / "README.md"
     path.write_text("\n".join(lines), encoding="utf-8")
     return path
 
 
-def run(role: str, base: str, data: str | Path, out: str | Path, settings: TrainSettings,
-        name: str | None = None, register: bool = True, train_split: str = "train",
-        val_split: str = "val", progress: Callable[[str], None] = print) -> dict[str, Any]:
+def run(
+    role: str,
+    base: str,
+    data: str | Path,
+    out: str | Path,
+    settings: TrainSettings,
+    name: str | None = None,
+    register: bool = True,
+    train_split: str = "train",
+    val_split: str = "val",
+    progress: Callable[[str], None] = print,
+) -> dict[str, Any]:
     """The whole recipe: read data, build the model, train, card, registry entry."""
     from qg_studio.models import ModelEntry, add_user_entry
 
@@ -296,18 +381,29 @@ def run(role: str, base: str, data: str | Path, out: str | Path, settings: Train
 
         raise ModelError(f"no training examples in {data} (split {train_split!r})")
     model, tokenizer, base_desc = build_base(base, role)
-    data_desc = (f"{Path(data).resolve()} (train split {train_split!r}: {len(train_stories)} "
-                 f"stories; val: {len(val_stories)} stories)")
-    figures = train_pairs(model, tokenizer, train, val, out, settings, role, fmt, base_desc,
-                          data_desc, progress)
+    data_desc = (
+        f"{Path(data).resolve()} (train split {train_split!r}: {len(train_stories)} "
+        f"stories; val: {len(val_stories)} stories)"
+    )
+    figures = train_pairs(
+        model, tokenizer, train, val, out, settings, role, fmt, base_desc, data_desc, progress
+    )
     if register:
         entry_name = name or Path(out).resolve().name
         arch = getattr(model.config, "model_type", "")
-        path = add_user_entry(ModelEntry(
-            name=entry_name, source=str(Path(out).resolve()), architecture=arch,
-            prompt_format=fmt, roles=[role], stage="ready", needs_download=False,
-            description=f"trained here from {base} (val ROUGE-L {figures['val_rougeL_f']})",
-            origin="user"))
+        path = add_user_entry(
+            ModelEntry(
+                name=entry_name,
+                source=str(Path(out).resolve()),
+                architecture=arch,
+                prompt_format=fmt,
+                roles=[role],
+                stage="ready",
+                needs_download=False,
+                description=f"trained here from {base} (val ROUGE-L {figures['val_rougeL_f']})",
+                origin="user",
+            )
+        )
         figures["registry"] = str(path)
         figures["name"] = entry_name
     return figures

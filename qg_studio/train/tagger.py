@@ -56,17 +56,27 @@ def read_examples(root: str | Path, split: str = "train") -> list[Example]:
     for story in read_split(root, split):
         for q in story.questions:
             row = q.row
-            examples.append(Example(
-                story=story.name, question=row["question"], answer=row.get("answer1", ""),
-                text=section_texts(story.sections, q.sections),
-                element=row["attribute1"].strip().lower(),
-                explicitness=row["ex-or-im1"].strip().lower()))
+            examples.append(
+                Example(
+                    story=story.name,
+                    question=row["question"],
+                    answer=row.get("answer1", ""),
+                    text=section_texts(story.sections, q.sections),
+                    element=row["attribute1"].strip().lower(),
+                    explicitness=row["ex-or-im1"].strip().lower(),
+                )
+            )
     return examples
 
 
-def fit_softmax(rows: Sequence[dict[str, float]], labels: Sequence[int], n_classes: int,
-                l2: float, min_count: int = MIN_FEATURE_COUNT, max_iter: int = 300,
-                ) -> tuple[dict[str, int], "object", "object"]:
+def fit_softmax(
+    rows: Sequence[dict[str, float]],
+    labels: Sequence[int],
+    n_classes: int,
+    l2: float,
+    min_count: int = MIN_FEATURE_COUNT,
+    max_iter: int = 300,
+) -> tuple[dict[str, int], "object", "object"]:
     """Minimise mean cross-entropy + l2/2·|W|² (bias free); returns (index, W, b) as numpy."""
     import torch
 
@@ -78,9 +88,15 @@ def fit_softmax(rows: Sequence[dict[str, float]], labels: Sequence[int], n_class
     onehot = torch.nn.functional.one_hot(torch.tensor(list(labels)), n_classes).double()
     W = torch.zeros(len(names), n_classes, dtype=torch.float64, requires_grad=True)
     b = torch.zeros(n_classes, dtype=torch.float64, requires_grad=True)
-    opt = torch.optim.LBFGS([W, b], lr=1.0, max_iter=max_iter, history_size=20,
-                            tolerance_grad=1e-7, tolerance_change=1e-10,
-                            line_search_fn="strong_wolfe")
+    opt = torch.optim.LBFGS(
+        [W, b],
+        lr=1.0,
+        max_iter=max_iter,
+        history_size=20,
+        tolerance_grad=1e-7,
+        tolerance_change=1e-10,
+        line_search_fn="strong_wolfe",
+    )
 
     # The gradient is written out by hand: autograd through sparse products costs
     # ten times more on a CPU, and this loss has a closed-form gradient.
@@ -113,8 +129,9 @@ def _sparse(rows, index, torch):
                 r.append(i)
                 c.append(j)
                 v.append(float(value))
-    coo = torch.sparse_coo_tensor([r, c], v, (len(rows), len(index)), dtype=torch.float64,
-                                  check_invariants=False).coalesce()
+    coo = torch.sparse_coo_tensor(
+        [r, c], v, (len(rows), len(index)), dtype=torch.float64, check_invariants=False
+    ).coalesce()
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", UserWarning)  # "CSR support is in beta"
         return coo.to_sparse_csr(), coo.t().coalesce().to_sparse_csr()
@@ -127,12 +144,19 @@ def accuracy(model: LinearModel, rows, labels) -> float:
 
 def _fit_linear(rows, labels, classes, l2) -> LinearModel:
     index, W, b = fit_softmax(rows, labels, len(classes), l2)
-    return LinearModel(classes=tuple(classes), index=index, weights=W.astype("float32"),
-                       bias=b.astype("float32"))
+    return LinearModel(
+        classes=tuple(classes), index=index, weights=W.astype("float32"), bias=b.astype("float32")
+    )
 
 
-def choose_and_fit(rows, labels, classes, stories, log: Callable[[str], None], name: str,
-                   ) -> tuple[LinearModel, dict]:
+def choose_and_fit(
+    rows,
+    labels,
+    classes,
+    stories,
+    log: Callable[[str], None],
+    name: str,
+) -> tuple[LinearModel, dict]:
     """Pick the L2 strength and a temperature on held-out stories, then refit on all rows.
 
     L2 shrinks the logits, so the refitted model is rescaled by the temperature that
@@ -158,8 +182,12 @@ def choose_and_fit(rows, labels, classes, stories, log: Callable[[str], None], n
     model.weights = (model.weights / temperature).astype("float32")
     model.bias = (model.bias / temperature).astype("float32")
     log(f"  {name}: chose l2={l2:g}, temperature {temperature:.3f}")
-    return model, {"l2": l2, "temperature": round(temperature, 4),
-                   "held_out_acc": round(acc, 4), "features": len(model.index)}
+    return model, {
+        "l2": l2,
+        "temperature": round(temperature, 4),
+        "held_out_acc": round(acc, 4),
+        "features": len(model.index),
+    }
 
 
 def fit_temperature(model: LinearModel, rows, labels) -> float:
@@ -179,8 +207,9 @@ def fit_temperature(model: LinearModel, rows, labels) -> float:
     return best_t
 
 
-def train_tagger(root: str | Path, out_dir: str | Path, split: str = "train",
-                 log: Callable[[str], None] = print) -> dict:
+def train_tagger(
+    root: str | Path, out_dir: str | Path, split: str = "train", log: Callable[[str], None] = print
+) -> dict:
     """Fit every model on ``split`` of ``root`` and write ``out_dir/tagger.npz``."""
     started = time.time()
     examples = read_examples(root, split)
@@ -193,22 +222,35 @@ def train_tagger(root: str | Path, out_dir: str | Path, split: str = "train",
         raise ValueError(f"unknown element label(s) in attribute1: {', '.join(unknown)}")
 
     log(f"training on {len(examples)} questions from {len(set(stories))} stories")
-    summary: dict = {"split": split, "questions": len(examples), "stories": len(set(stories)),
-                     "models": {}}
+    summary: dict = {
+        "split": split,
+        "questions": len(examples),
+        "stories": len(set(stories)),
+        "models": {},
+    }
     element, summary["models"]["element"] = choose_and_fit(
         [question_features(e.question) for e in examples],
         [element_classes.index(e.element) for e in examples],
-        element_classes, stories, log, "element")
+        element_classes,
+        stories,
+        log,
+        "element",
+    )
 
     explicitness: dict[str, LinearModel] = {}
     labels = [EXPLICITNESS_CLASSES.index(e.explicitness) for e in examples]
     for mode in MODES:
-        rows = [explicitness_features(
-            e.question,
-            e.answer if mode in (MODE_FULL, MODE_ANSWER) else None,
-            e.text if mode == MODE_FULL else None) for e in examples]
+        rows = [
+            explicitness_features(
+                e.question,
+                e.answer if mode in (MODE_FULL, MODE_ANSWER) else None,
+                e.text if mode == MODE_FULL else None,
+            )
+            for e in examples
+        ]
         explicitness[mode], summary["models"][f"explicitness_{mode}"] = choose_and_fit(
-            rows, labels, EXPLICITNESS_CLASSES, stories, log, f"explicitness ({mode})")
+            rows, labels, EXPLICITNESS_CLASSES, stories, log, f"explicitness ({mode})"
+        )
     assert set(explicitness) == {MODE_FULL, MODE_ANSWER, MODE_QUESTION}
 
     path = Path(out_dir) / "tagger.npz"

@@ -29,13 +29,15 @@ def widget_key(story_id: int, name: str) -> str:
 def form_fields(story_id: int) -> dict[str, Any]:
     s = st.session_state
     element2 = s.get(widget_key(story_id, "element2"))
-    return {"question": s.get(widget_key(story_id, "question"), ""),
-            "element": s.get(widget_key(story_id, "element")),
-            "element2": None if element2 in (None, NO_ELEMENT2) else element2,
-            "explicitness": s.get(widget_key(story_id, "explicitness")),
-            "scope": s.get(widget_key(story_id, "scope")) or "local",
-            "sections": list(s.get(widget_key(story_id, "sections")) or []),
-            "answers": [s.get(widget_key(story_id, f"a{i}"), "") for i in (1, 2, 3)]}
+    return {
+        "question": s.get(widget_key(story_id, "question"), ""),
+        "element": s.get(widget_key(story_id, "element")),
+        "element2": None if element2 in (None, NO_ELEMENT2) else element2,
+        "explicitness": s.get(widget_key(story_id, "explicitness")),
+        "scope": s.get(widget_key(story_id, "scope")) or "local",
+        "sections": list(s.get(widget_key(story_id, "sections")) or []),
+        "answers": [s.get(widget_key(story_id, f"a{i}"), "") for i in (1, 2, 3)],
+    }
 
 
 def fill_form(story_id: int, fields: dict[str, Any]) -> None:
@@ -58,9 +60,17 @@ def fill_form(story_id: int, fields: dict[str, Any]) -> None:
             s[widget_key(story_id, f"a{i}")] = answers[i - 1]
 
 
-FORM_DEFAULTS: dict[str, Any] = {"question": "", "element": None, "element2": NO_ELEMENT2,
-                                 "explicitness": "explicit", "scope": "local", "sections": [],
-                                 "a1": "", "a2": "", "a3": ""}
+FORM_DEFAULTS: dict[str, Any] = {
+    "question": "",
+    "element": None,
+    "element2": NO_ELEMENT2,
+    "explicitness": "explicit",
+    "scope": "local",
+    "sections": [],
+    "a1": "",
+    "a2": "",
+    "a3": "",
+}
 
 
 def clear_form(story_id: int) -> None:
@@ -87,30 +97,38 @@ def suggest(story_id: int, sections: list[Section], what: str, count: int = 3) -
     elif what == "answer":
         result = suggestions.suggest_answer(fields["question"], chosen)
     elif what == "question":
-        result = suggestions.suggest_question(chosen, fields["answers"][0],
-                                              fields["element"] or "action",
-                                              fields["explicitness"])
+        result = suggestions.suggest_question(
+            chosen, fields["answers"][0], fields["element"] or "action", fields["explicitness"]
+        )
     else:
         result = suggestions.suggest_items(chosen, count)
         st.session_state[widget_key(story_id, "candidates")] = [i.to_dict() for i in result.items]
     if result.fields:
         fill_form(story_id, result.fields)
-    message = (f"Suggested by {result.engine}." if result.ok else result.note)
-    st.session_state[widget_key(story_id, "feedback")] = [("info" if result.ok else "warning",
-                                                  message)]
+    message = f"Suggested by {result.engine}." if result.ok else result.note
+    st.session_state[widget_key(story_id, "feedback")] = [
+        ("info" if result.ok else "warning", message)
+    ]
 
 
 def suggested_items(story_id: int, sections: list[Section], actor: str) -> None:
     candidates = st.session_state.get(widget_key(story_id, "candidates")) or []
     for n, data in enumerate(candidates):
         item = QAItem.from_dict(data)
-        st.markdown(f"**{plain(item.question)}** — {plain(item.answer)} · {item.element.value}, "
-                    f"{item.explicitness.value}, sections {item.sections}")
+        st.markdown(
+            f"**{plain(item.question)}** — {plain(item.answer)} · {item.element.value}, "
+            f"{item.explicitness.value}, sections {item.sections}"
+        )
         row = st.container(horizontal=True)
-        row.button("Accept", key=widget_key(story_id, f"acc_{n}"), on_click=_accept,
-                       args=(story_id, n))
-        row.button("Edit", key=widget_key(story_id, f"edit_{n}"), on_click=_edit_candidate,
-                       args=(story_id, n))
+        row.button(
+            "Accept", key=widget_key(story_id, f"acc_{n}"), on_click=_accept, args=(story_id, n)
+        )
+        row.button(
+            "Edit",
+            key=widget_key(story_id, f"edit_{n}"),
+            on_click=_edit_candidate,
+            args=(story_id, n),
+        )
 
 
 def _accept(story_id: int, n: int) -> None:

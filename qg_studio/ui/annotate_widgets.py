@@ -25,6 +25,7 @@ SPLITS = ["train", "val", "test"]
 
 # -- opening a story --------------------------------------------------------------------
 
+
 def _picked() -> None:
     open_project(st.session_state[PICKER])
 
@@ -41,29 +42,35 @@ def open_controls(store) -> None:
                 # The picker follows a project opened elsewhere (an upload, another
                 # page); a choice made here was already opened by _picked, before this run.
                 st.session_state[PICKER] = current if current in ids else ids[0]
-            st.selectbox("Project", ids, format_func=names.get, key=PICKER,
-                         on_change=_picked)
+            st.selectbox("Project", ids, format_func=names.get, key=PICKER, on_change=_picked)
     with cols[1]:
         with st.expander("Open a FairytaleQA story", expanded=not projects):
             # A new key after each opened story empties the uploaders for the next one.
             n = st.session_state.get("ann_upload_n", 0)
-            story_file = st.file_uploader("Story CSV (section,text)", type=["csv"],
-                                          key=f"ann_upload_story_{n}")
-            questions_file = st.file_uploader("Questions CSV (optional)", type=["csv"],
-                                              key=f"ann_upload_questions_{n}")
-            default = story_file.name.removesuffix(".csv").removesuffix("-story") if \
-                story_file else ""
-            name = st.text_input("Story name", placeholder=default or "from the file name",
-                                 key=f"ann_upload_name_{n}")
-            if st.button("Open as a new project", key="ann_upload_go",
-                         disabled=story_file is None):
+            story_file = st.file_uploader(
+                "Story CSV (section,text)", type=["csv"], key=f"ann_upload_story_{n}"
+            )
+            questions_file = st.file_uploader(
+                "Questions CSV (optional)", type=["csv"], key=f"ann_upload_questions_{n}"
+            )
+            default = (
+                story_file.name.removesuffix(".csv").removesuffix("-story") if story_file else ""
+            )
+            name = st.text_input(
+                "Story name",
+                placeholder=default or "from the file name",
+                key=f"ann_upload_name_{n}",
+            )
+            if st.button("Open as a new project", key="ann_upload_go", disabled=story_file is None):
                 try:
                     chosen_name = name.strip() or default or "story"
                     if not safe_name(chosen_name):
                         chosen_name = slug(chosen_name)
-                    story = parse_story(chosen_name,
-                                        story_file.getvalue(),
-                                        questions_file.getvalue() if questions_file else None)
+                    story = parse_story(
+                        chosen_name,
+                        story_file.getvalue(),
+                        questions_file.getvalue() if questions_file else None,
+                    )
                     result = import_story(store, story)
                 except (FtqaFormatError, StoryImportError) as exc:
                     st.error(plain(exc))
@@ -75,31 +82,40 @@ def open_controls(store) -> None:
 
 # -- progress and agreement -------------------------------------------------------------
 
+
 def progress(story, items: list[QAItem]) -> None:
     title, sections = story.title, story.sections
-    stats = cache.annotation_stats(cache.stamp(get_store(), story), title,
-                                   [s.id for s in sections], items)
+    stats = cache.annotation_stats(
+        cache.stamp(get_store(), story), title, [s.id for s in sections], items
+    )
     st.subheader("Progress and agreement")
     low, high = GUIDELINE
     cols = st.columns(4)
     cols[0].metric("QA pairs", stats.qa_pairs)
-    cols[1].metric("Questions per section", f"{stats.questions_per_section:.2f}",
-                   help=f"The FairytaleQA guideline is about {low:.0f}–{high:.0f}.")
+    cols[1].metric(
+        "Questions per section",
+        f"{stats.questions_per_section:.2f}",
+        help=f"The FairytaleQA guideline is about {low:.0f}–{high:.0f}.",
+    )
     share = stats.explicit / stats.qa_pairs if stats.qa_pairs else 0.0
     cols[2].metric("Explicit", f"{share:.0%}", help=f"FairytaleQA train: {DATASET_EXPLICIT:.0%}")
     summary = stats.to_dict()
     agreement = summary["agreement_rouge_l"]
-    cols[3].metric("Agreement (ROUGE-L)", "—" if agreement is None else f"{agreement:.3f}",
-                   help="answer1 vs answer4 over pairs with a second annotator; "
-                        "FairytaleQA val: 0.653")
+    cols[3].metric(
+        "Agreement (ROUGE-L)",
+        "—" if agreement is None else f"{agreement:.3f}",
+        help="answer1 vs answer4 over pairs with a second annotator; FairytaleQA val: 0.653",
+    )
     if stats.uncovered_sections:
-        st.caption("Sections without a question yet: "
-                   + ", ".join(map(str, stats.uncovered_sections)))
+        st.caption(
+            "Sections without a question yet: " + ", ".join(map(str, stats.uncovered_sections))
+        )
     mix = pd.DataFrame({"this story": summary["elements"], "FairytaleQA": DATASET_ELEMENTS})
     st.dataframe((mix * 100).round(1).rename_axis("element (%)"), width="stretch")
 
 
 # -- exports ----------------------------------------------------------------------------
+
 
 def _export_bytes(project_id: int, split: str, fmt: str):
     """The download, written only when the button is clicked (not on every rerun)."""
@@ -120,17 +136,34 @@ def exports(project_id: int, story) -> None:
     store = get_store()
     n = cache.training_pairs(cache.project_stamp(store, project_id), project_id, split, store)
     data = _export_bytes(project_id, split, "fairytaleqa")
-    cols[0].download_button(f"FairytaleQA folder (.zip, {n} QA)", data,
-                            file_name=f"{name}-fairytaleqa.zip", mime="application/zip",
-                            key="ann_dl_ftqa", on_click="ignore")
+    cols[0].download_button(
+        f"FairytaleQA folder (.zip, {n} QA)",
+        data,
+        file_name=f"{name}-fairytaleqa.zip",
+        mime="application/zip",
+        key="ann_dl_ftqa",
+        on_click="ignore",
+    )
     data = _export_bytes(project_id, split, "storyqa")
-    cols[1].download_button("StoryQA JSONL", data, file_name=f"{name}-storyqa.jsonl",
-                            mime="application/jsonl", key="ann_dl_storyqa",
-                            on_click="ignore")
+    cols[1].download_button(
+        "StoryQA JSONL",
+        data,
+        file_name=f"{name}-storyqa.jsonl",
+        mime="application/jsonl",
+        key="ann_dl_storyqa",
+        on_click="ignore",
+    )
     data = _export_bytes(project_id, split, "hf")
-    cols[2].download_button("Hugging Face datasets (.zip)", data,
-                            file_name=f"{name}-hf.zip", mime="application/zip",
-                            key="ann_dl_hf", on_click="ignore")
-    st.caption("The FairytaleQA zip keeps the dataset's columns exactly; who wrote each "
-               "pair (engine or person) and whether it was edited is in "
-               "provenance/<split>/<story>-provenance.csv beside it.")
+    cols[2].download_button(
+        "Hugging Face datasets (.zip)",
+        data,
+        file_name=f"{name}-hf.zip",
+        mime="application/zip",
+        key="ann_dl_hf",
+        on_click="ignore",
+    )
+    st.caption(
+        "The FairytaleQA zip keeps the dataset's columns exactly; who wrote each "
+        "pair (engine or person) and whether it was edited is in "
+        "provenance/<split>/<story>-provenance.csv beside it."
+    )

@@ -8,15 +8,14 @@ from qg_studio.ui.auth import require_user
 from qg_studio.ui.pages import annotate, ask, curate, export, generate, models, story
 
 PAGES = [
-    st.Page(story.render, title="Story", icon=":material/menu_book:", url_path="story",
-            default=True),
-    st.Page(generate.render, title="Generate", icon=":material/auto_awesome:",
-            url_path="generate"),
+    st.Page(
+        story.render, title="Story", icon=":material/menu_book:", url_path="story", default=True
+    ),
+    st.Page(generate.render, title="Generate", icon=":material/auto_awesome:", url_path="generate"),
     st.Page(curate.render, title="Curate", icon=":material/edit_note:", url_path="curate"),
     st.Page(export.render, title="Export", icon=":material/download:", url_path="export"),
     st.Page(ask.render, title="Ask", icon=":material/help:", url_path="ask"),
-    st.Page(annotate.render, title="Annotate", icon=":material/rate_review:",
-            url_path="annotate"),
+    st.Page(annotate.render, title="Annotate", icon=":material/rate_review:", url_path="annotate"),
     st.Page(models.render, title="Models", icon=":material/memory:", url_path="models"),
 ]
 

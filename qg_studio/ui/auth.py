@@ -40,8 +40,9 @@ def allowed(claims: dict, domains: list[str] | None) -> bool:
         return True
     email = str(claims.get("email") or "")
     domain = email.rsplit("@", 1)[-1].lower() if "@" in email else ""
-    return (claims.get("email_verified", True) is not False
-            and domain in {d.strip().lower() for d in domains})
+    return claims.get("email_verified", True) is not False and domain in {
+        d.strip().lower() for d in domains
+    }
 
 
 def _allowed_domains() -> list[str] | None:
@@ -91,20 +92,29 @@ def require_user() -> User:
         return user
     st.title("QG Studio")
     if st.user.is_logged_in:  # signed in, but not with an account the school allows
-        st.error(f"{plain(st.user.to_dict().get('email') or 'This account')} is not one of the "
-                 "school's accounts. Sign out, then sign in with your school account.")
+        st.error(
+            f"{plain(st.user.to_dict().get('email') or 'This account')} is not one of the "
+            "school's accounts. Sign out, then sign in with your school account."
+        )
         st.button("Sign out", key="sign_out", on_click=st.logout)
         st.stop()
     providers = _providers()
     if providers is None:
-        st.error("This server is in sign-in mode but has no sign-in provider configured: "
-                 "add an [auth] section to .streamlit/secrets.toml (see README, "
-                 "\"Two modes\").")
+        st.error(
+            "This server is in sign-in mode but has no sign-in provider configured: "
+            "add an [auth] section to .streamlit/secrets.toml (see README, "
+            '"Two modes").'
+        )
         st.stop()
     st.write("Sign in with your school account to see your projects.")
     for provider in providers:
         title = f"Sign in with {provider}" if provider else "Sign in"
-        st.button(title, key=f"sign_in_{provider}", type="primary",
-                  on_click=st.login, args=(provider,) if provider else ())
+        st.button(
+            title,
+            key=f"sign_in_{provider}",
+            type="primary",
+            on_click=st.login,
+            args=(provider,) if provider else (),
+        )
     st.stop()
     raise AssertionError("st.stop() returned")  # for type checkers

@@ -38,19 +38,27 @@ def refresh() -> None:
 
 def add_by_hand(store: Store, story) -> None:
     with st.expander("Add a question by hand", expanded=False):
-        st.caption("It is answered and tagged at once; change the answer or the labels "
-                   "above if they are wrong.")
+        st.caption(
+            "It is answered and tagged at once; change the answer or the labels "
+            "above if they are wrong."
+        )
         with st.form("curate_add_form", clear_on_submit=True):
             st.text_input("Your question", key="curate_new_question")
-            st.text_input("Answer (leave empty to let the answerer answer)",
-                          key="curate_new_answer")
+            st.text_input(
+                "Answer (leave empty to let the answerer answer)", key="curate_new_answer"
+            )
             c1, c2, c3 = st.columns(3)
-            c1.multiselect("About section(s)", [s.id for s in story.sections],
-                           key="curate_new_sections")
-            c2.selectbox("Element", ["auto", *[e.value for e in ELEMENTS]],
-                         key="curate_new_element")
-            c3.selectbox("Explicitness", ["auto", *[e.value for e in Explicitness]],
-                         key="curate_new_explicitness")
+            c1.multiselect(
+                "About section(s)", [s.id for s in story.sections], key="curate_new_sections"
+            )
+            c2.selectbox(
+                "Element", ["auto", *[e.value for e in ELEMENTS]], key="curate_new_element"
+            )
+            c3.selectbox(
+                "Explicitness",
+                ["auto", *[e.value for e in Explicitness]],
+                key="curate_new_explicitness",
+            )
             st.form_submit_button("Add question", on_click=_add_question, args=(story.id,))
 
 
@@ -64,8 +72,10 @@ def _add_question(story_id: int) -> None:
     typed = st.session_state.get("curate_new_answer", "").strip()
     section_ids = list(st.session_state.get("curate_new_sections") or [])
     fields, notes = answer_and_tag(question, story.sections, section_ids or None, typed)
-    for field, key in (("element", "curate_new_element"),
-                       ("explicitness", "curate_new_explicitness")):
+    for field, key in (
+        ("element", "curate_new_element"),
+        ("explicitness", "curate_new_explicitness"),
+    ):
         chosen = st.session_state.get(key, "auto")
         if chosen != "auto":
             fields[field] = chosen
@@ -75,8 +85,9 @@ def _add_question(story_id: int) -> None:
         fields["answers"] = []
     if section_ids and not fields.get("sections"):
         fields["sections"] = section_ids
-    item = QAItem.from_dict({"question": question, "engine": ACTOR,
-                             "status": ReviewStatus.KEPT.value, **fields})
+    item = QAItem.from_dict(
+        {"question": question, "engine": ACTOR, "status": ReviewStatus.KEPT.value, **fields}
+    )
     [item_id] = store.add_items(story_id, [item], actor=current_actor())
     st.session_state[PICK] = item_id
     refresh()
@@ -85,36 +96,54 @@ def _add_question(story_id: int) -> None:
 
     check = trust_note(answer_confidence(item)) if item.answer and not typed else ""
     # A low-confidence answer the answerer guessed is never shown as a success.
-    say("warning" if check else "success",
+    say(
+        "warning" if check else "success",
         f"Added {quoted(question, None)} — answer: {answer}"
         f"{f' ({check.upper()[:1] + check[1:]})' if check else ''}; "
-        f"{item.element.value} / {item.explicitness.value} ({plain('; '.join(notes))}).")
+        f"{item.element.value} / {item.explicitness.value} ({plain('; '.join(notes))}).",
+    )
 
 
 def regenerate(store: Store, story, items: Sequence[QAItem]) -> None:
     with st.expander("Regenerate a section or an element", expanded=False):
-        st.caption("Replaces the questions of that section or element that you have not "
-                   "kept; kept questions stay.")
+        st.caption(
+            "Replaces the questions of that section or element that you have not "
+            "kept; kept questions stay."
+        )
         c1, c2, c3 = st.columns(3)
-        what = c1.radio("Regenerate", ["section", "element"], key="curate_regen_what",
-                        horizontal=True)
+        what = c1.radio(
+            "Regenerate", ["section", "element"], key="curate_regen_what", horizontal=True
+        )
         if what == "section":
-            target = c2.selectbox("Section", [s.id for s in story.sections],
-                                  key="curate_regen_section")
+            target = c2.selectbox(
+                "Section", [s.id for s in story.sections], key="curate_regen_section"
+            )
         else:
-            target = c2.selectbox("Element", [e.value for e in ELEMENTS],
-                                  key="curate_regen_element")
-        group = [i for i in items if (target in i.sections if what == "section"
-                                      else i.element.value == target)]
+            target = c2.selectbox(
+                "Element", [e.value for e in ELEMENTS], key="curate_regen_element"
+            )
+        group = [
+            i
+            for i in items
+            if (target in i.sections if what == "section" else i.element.value == target)
+        ]
         replace = [i for i in group if i.status != ReviewStatus.KEPT]
-        count = c3.number_input("New questions", 1, 20, value=max(len(replace), 2),
-                                key="curate_regen_count")
+        count = c3.number_input(
+            "New questions", 1, 20, value=max(len(replace), 2), key="curate_regen_count"
+        )
         if st.button("Regenerate", key="curate_regen"):
             _do_regenerate(store, story, what, target, int(count), group, replace)
 
 
-def _do_regenerate(store: Store, story, what: str, target, count: int,
-                   group: Sequence[QAItem], replace: Sequence[QAItem]) -> None:
+def _do_regenerate(
+    store: Store,
+    story,
+    what: str,
+    target,
+    count: int,
+    group: Sequence[QAItem],
+    replace: Sequence[QAItem],
+) -> None:
     from qg_studio.services.generation import regenerate
 
     with st.spinner("Writing new questions…"):
@@ -128,24 +157,41 @@ def _do_regenerate(store: Store, story, what: str, target, count: int,
     if not done.added:
         st.warning("The generator found no new question there; nothing was changed.")
         return
-    say("success", f"{len(done.added)} new question(s) for {what} {target}; "
-         f"{done.replaced} unkept one(s) replaced.")
+    say(
+        "success",
+        f"{len(done.added)} new question(s) for {what} {target}; "
+        f"{done.replaced} unkept one(s) replaced.",
+    )
     refresh()
     st.rerun()
 
 
 # What the history and the undo message call a change and a field.
-ACTIONS = {"create": "added", "edit": "edited", "delete": "deleted", "move": "moved",
-           "undo": "undid a change"}
-UNDONE = {"create": "adding", "edit": "your edit of", "delete": "deleting",
-          "move": "moving"}
-FIELD_NAMES = {"question": "question", "answers": "answers", "element": "narrative element",
-               "element2": "second element", "explicitness": "explicit or implicit",
-               "answer_kind": "kind of answer", "scope": "one section or several",
-               "sections": "sections", "evidence": "evidence", "status": "keep or drop",
-               "scores": "checks", "engine": "written by", "distractors": "wrong options",
-               "second_answers": "second annotator's answers",
-               "second_explicitness": "second annotator's explicit or implicit"}
+ACTIONS = {
+    "create": "added",
+    "edit": "edited",
+    "delete": "deleted",
+    "move": "moved",
+    "undo": "undid a change",
+}
+UNDONE = {"create": "adding", "edit": "your edit of", "delete": "deleting", "move": "moving"}
+FIELD_NAMES = {
+    "question": "question",
+    "answers": "answers",
+    "element": "narrative element",
+    "element2": "second element",
+    "explicitness": "explicit or implicit",
+    "answer_kind": "kind of answer",
+    "scope": "one section or several",
+    "sections": "sections",
+    "evidence": "evidence",
+    "status": "keep or drop",
+    "scores": "checks",
+    "engine": "written by",
+    "distractors": "wrong options",
+    "second_answers": "second annotator's answers",
+    "second_explicitness": "second annotator's explicit or implicit",
+}
 
 
 def _field_names(entry: dict) -> str:
@@ -178,10 +224,15 @@ def undo_and_history(store: Store, story, positions: dict[int, int]) -> None:
             item_id = entry["item_id"]
             if item_id not in questions:
                 questions[item_id] = _question_of(store, story.id, item_id)
-            rows.append({"Who": entry["actor"],
-                         "What": ACTIONS.get(entry["action"], entry["action"]),
-                         "#": positions.get(item_id, "–"), "Question": questions[item_id],
-                         "Changed": _field_names(entry)})
+            rows.append(
+                {
+                    "Who": entry["actor"],
+                    "What": ACTIONS.get(entry["action"], entry["action"]),
+                    "#": positions.get(item_id, "–"),
+                    "Question": questions[item_id],
+                    "Changed": _field_names(entry),
+                }
+            )
         if rows:
             st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
         else:

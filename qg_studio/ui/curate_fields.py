@@ -26,8 +26,13 @@ from qg_studio.ui.text import quoted
 
 STATUS_LABELS = {"unreviewed": "Not reviewed", "kept": "Keep", "dropped": "Drop"}
 TABLE_FIELDS = {  # table column -> QAItem field
-    "Status": "status", "Question": "question", "Answers": "answers", "Element": "element",
-    "Explicitness": "explicitness", "Answer kind": "answer_kind", "Sections": "sections",
+    "Status": "status",
+    "Question": "question",
+    "Answers": "answers",
+    "Element": "element",
+    "Explicitness": "explicitness",
+    "Answer kind": "answer_kind",
+    "Sections": "sections",
 }
 
 
@@ -41,8 +46,9 @@ def parse_sections(text: Any, known: Sequence[int]) -> list[int]:
     if isinstance(text, (list, tuple)):
         values = [int(v) for v in text]
     else:
-        values = [int(v) for v in str(text).replace(";", ",").replace(" ", ",").split(",")
-                  if v.strip()]
+        values = [
+            int(v) for v in str(text).replace(";", ",").replace(" ", ",").split(",") if v.strip()
+        ]
     unknown = [v for v in values if v not in known]
     if unknown:
         raise ValueError(f"no section {', '.join(map(str, unknown))} in this story")
@@ -50,15 +56,27 @@ def parse_sections(text: Any, known: Sequence[int]) -> list[int]:
 
 
 def table(items: Sequence[QAItem], positions: dict[int, int]) -> pd.DataFrame:
-    return pd.DataFrame([{
-        "#": positions[item.id], "Status": item.status.value, "Question": item.question,
-        "Answers": " | ".join(item.answers), "Element": item.element.value,
-        "Explicitness": item.explicitness.value, "Answer kind": item.answer_kind.value,
-        "Sections": ", ".join(str(s) for s in item.sections), "Engine": item.engine,
-        "Confidence": None if item.scores.confidence is None
-        else round(item.scores.confidence, 2),
-        "Flags": flags(item),
-    } for item in items], columns=["#", *TABLE_FIELDS, "Engine", "Confidence", "Flags"])
+    return pd.DataFrame(
+        [
+            {
+                "#": positions[item.id],
+                "Status": item.status.value,
+                "Question": item.question,
+                "Answers": " | ".join(item.answers),
+                "Element": item.element.value,
+                "Explicitness": item.explicitness.value,
+                "Answer kind": item.answer_kind.value,
+                "Sections": ", ".join(str(s) for s in item.sections),
+                "Engine": item.engine,
+                "Confidence": None
+                if item.scores.confidence is None
+                else round(item.scores.confidence, 2),
+                "Flags": flags(item),
+            }
+            for item in items
+        ],
+        columns=["#", *TABLE_FIELDS, "Engine", "Confidence", "Flags"],
+    )
 
 
 def flags(item: QAItem) -> str:
@@ -67,15 +85,26 @@ def flags(item: QAItem) -> str:
     from qg_studio.trust import CHECK_LABEL, answer_confidence, needs_check
 
     scores = item.scores
-    out = [label for raised, label in ((scores.unanswerable, "answer not found in the story"),
-                                       (scores.low_quality, "reads badly")) if raised]
+    out = [
+        label
+        for raised, label in (
+            (scores.unanswerable, "answer not found in the story"),
+            (scores.low_quality, "reads badly"),
+        )
+        if raised
+    ]
     if scores.check_answer or needs_check(answer_confidence(item)):
         out.append(CHECK_LABEL)
     return "; ".join(out)
 
 
-def apply_table_edits(store: Store, story_id: int, shown: Sequence[QAItem],
-                      edited_rows: dict, section_ids: Sequence[int]) -> list[str]:
+def apply_table_edits(
+    store: Store,
+    story_id: int,
+    shown: Sequence[QAItem],
+    edited_rows: dict,
+    section_ids: Sequence[int],
+) -> list[str]:
     """Save the data editor's ``edited_rows`` ({row: {column: value}}); returns problems.
 
     A value that cannot be right (an empty question, an unknown section) is refused and
@@ -119,15 +148,22 @@ def field_value(field: str, value: Any, section_ids: Sequence[int]) -> Any:
         return [line.strip() for line in str(value or "").splitlines() if line.strip()]
     if value is None:
         raise ValueError(f"{field.replace('_', ' ')} cannot be empty")
-    enum = {"status": ReviewStatus, "element": Element, "explicitness": Explicitness,
-            "answer_kind": AnswerKind}[field]
+    enum = {
+        "status": ReviewStatus,
+        "element": Element,
+        "explicitness": Explicitness,
+        "answer_kind": AnswerKind,
+    }[field]
     return enum.parse(value).value
 
 
 def highlight(section: Section, evidence: Sequence[Evidence], answer: str = "") -> str:
     """The section as HTML with its evidence spans (or else the answer) marked."""
-    spans = sorted((e.start, e.end) for e in evidence if e.section == section.id
-                   and 0 <= e.start < e.end <= len(section.text))
+    spans = sorted(
+        (e.start, e.end)
+        for e in evidence
+        if e.section == section.id and 0 <= e.start < e.end <= len(section.text)
+    )
     if not spans and answer:
         found = Evidence.find(section, answer)
         if found is not None:
@@ -164,8 +200,12 @@ def requested_counts(settings: dict, n_sections: int) -> tuple[dict[str, int], f
 # -- engines (optional: the page works with manual labels when they are missing) -------
 
 
-def answer_and_tag(question: str, sections: Sequence[Section], section_ids: list[int] | None,
-                   typed_answer: str = "") -> tuple[dict[str, Any], list[str]]:
+def answer_and_tag(
+    question: str,
+    sections: Sequence[Section],
+    section_ids: list[int] | None,
+    typed_answer: str = "",
+) -> tuple[dict[str, Any], list[str]]:
     """Fields for a hand-written question from the answerer and the tagger, with notes
     (:func:`qg_studio.services.answers.answer_and_label`: a typed answer is kept)."""
     from qg_studio.services.answers import answer_and_label

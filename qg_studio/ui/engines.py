@@ -13,11 +13,14 @@ import streamlit as st
 
 from qg_studio.ui.text import plain
 
-FRIENDLY = {"embedded": "QG Studio's built-in question writer",
-            "extractive": "QG Studio's built-in answerer"}
+FRIENDLY = {
+    "embedded": "QG Studio's built-in question writer",
+    "extractive": "QG Studio's built-in answerer",
+}
 
 
 # The choices are the services' (made once per process); these wrappers add the spinner.
+
 
 @st.cache_resource(show_spinner="Checking the question writers available here…")
 def question_writer():
@@ -77,7 +80,12 @@ def describe(name: str, options: dict | None = None) -> str:
 
 def writer_caption() -> str:
     choice = question_writer()
-    where = ("runs on this computer, no internet needed" if choice.name == "embedded"
-             else "a trained model")
-    return (f"Questions are written by {describe(choice.name, choice.options)} ({where}). "
-            "Which models are installed, and how to add one: the **Models** page.")
+    where = (
+        "runs on this computer, no internet needed"
+        if choice.name == "embedded"
+        else "a trained model"
+    )
+    return (
+        f"Questions are written by {describe(choice.name, choice.options)} ({where}). "
+        "Which models are installed, and how to add one: the **Models** page."
+    )

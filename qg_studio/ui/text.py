@@ -37,4 +37,3 @@ def plain(text: object, limit: int | None = None) -> str:
 def quoted(text: object, limit: int | None = 60) -> str:
     """``text`` shortened and in quotes, for messages that name a question."""
     return f"“{plain(text, limit)}”"
-

@@ -7,8 +7,10 @@ import streamlit as st
 from qg_studio.ui.steps import STEPS
 
 PRODUCT = "QG Studio"
-PITCH = ("QG Studio reads a story you give it and writes reading-comprehension questions "
-         "about it, with their answers, ready to print as a worksheet or play as a quiz.")
+PITCH = (
+    "QG Studio reads a story you give it and writes reading-comprehension questions "
+    "about it, with their answers, ready to print as a worksheet or play as a quiz."
+)
 SAMPLE_PROJECT = "Sample: The Paper Boat"
 # Written for this project (not from any data set): about 260 words, grades 2-3.
 SAMPLE_STORY = """The Paper Boat

@@ -78,20 +78,49 @@ def stop(process: subprocess.Popen) -> None:
 
 
 @contextmanager
-def run_app(data_dir: Path, *, port: int | None = None, env: dict[str, str] | None = None,
-            args: Sequence[str] = (), log_name: str = "streamlit.log") -> Iterator[str]:
+def run_app(
+    data_dir: Path,
+    *,
+    port: int | None = None,
+    env: dict[str, str] | None = None,
+    args: Sequence[str] = (),
+    log_name: str = "streamlit.log",
+) -> Iterator[str]:
     """The real app (``streamlit run streamlit_app.py``) on 127.0.0.1; yields its URL."""
     port = port or free_port()
-    env = {**os.environ, "QG_STUDIO_HOME": str(data_dir), "HF_HUB_OFFLINE": "1",
-           "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false", **(env or {})}
+    env = {
+        **os.environ,
+        "QG_STUDIO_HOME": str(data_dir),
+        "HF_HUB_OFFLINE": "1",
+        "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
+        **(env or {}),
+    }
     log_path = data_dir / log_name
     with open(log_path, "w") as log:
         server = subprocess.Popen(
-            [sys.executable, "-m", "streamlit", "run", str(ROOT / "streamlit_app.py"),
-             "--server.headless", "true", "--server.port", str(port),
-             "--server.address", "127.0.0.1", "--server.fileWatcherType", "none",
-             "--browser.gatherUsageStats", "false", *args],
-            cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT)
+            [
+                sys.executable,
+                "-m",
+                "streamlit",
+                "run",
+                str(ROOT / "streamlit_app.py"),
+                "--server.headless",
+                "true",
+                "--server.port",
+                str(port),
+                "--server.address",
+                "127.0.0.1",
+                "--server.fileWatcherType",
+                "none",
+                "--browser.gatherUsageStats",
+                "false",
+                *args,
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
         url = f"http://127.0.0.1:{port}"
         try:
             wait_until_up(f"{url}/_stcore/health", server, log_path, "the app")

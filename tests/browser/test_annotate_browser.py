@@ -24,8 +24,10 @@ SECTIONS = [
     "The fox ran to the forest and told the bears that the miller was kind.",
 ]
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.usefixtures("screenshot_on_request", "leave_the_store_as_found")]
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.usefixtures("screenshot_on_request", "leave_the_store_as_found"),
+]
 
 
 def _settle(page) -> None:
@@ -74,8 +76,9 @@ def _write_pair(page, question: str, element: str, section: int, answer: str) ->
 def test_annotate_a_story_from_scratch_to_export(app_url, data_dir, page, tmp_path):
     story_csv = tmp_path / "miller-and-fox-story.csv"
     with open(story_csv, "w", encoding="utf-8", newline="") as fh:
-        csv.writer(fh).writerows([["section", "text"]]
-                                 + [[str(i), t] for i, t in enumerate(SECTIONS, 1)])
+        csv.writer(fh).writerows(
+            [["section", "text"]] + [[str(i), t] for i, t in enumerate(SECTIONS, 1)]
+        )
 
     open_page(page, app_url, "annotate")
     opener = page.locator("details").filter(has_text="Open a FairytaleQA story")
@@ -98,8 +101,7 @@ def test_annotate_a_story_from_scratch_to_export(app_url, data_dir, page, tmp_pa
     _settle(page)
     for field in ("element:", "sections:", "answer1:"):
         page.get_by_text(field, exact=False).first.wait_for()
-    assert page.get_by_label("Question", exact=True).input_value() == \
-        "Where did the miller live?"
+    assert page.get_by_label("Question", exact=True).input_value() == "Where did the miller live?"
     page.get_by_text("Nothing saved yet.").wait_for()
 
     _choose(page, "stSelectbox", "Element", "setting")
@@ -149,7 +151,8 @@ def test_annotate_a_story_from_scratch_to_export(app_url, data_dir, page, tmp_pa
     rows = [q.row for q in story.questions]
     assert [(r["question"], r["attribute1"], r["cor_section"], r["answer1"]) for r in rows] == [
         ("Where did the miller live?", "setting", "1", "by a cold river"),
-        ("What did the miller give the fox?", "action", "2", "a loaf")]
+        ("What did the miller give the fox?", "action", "2", "a loaf"),
+    ]
     assert rows[0]["answer4"] == "near a cold river" and rows[0]["ex-or-im2"] == "explicit"
     assert [q.question_id for q in story.questions] == ["1", "2"]
     provenance = (folder / "provenance/train/miller-and-fox-provenance.csv").read_text()
@@ -163,9 +166,24 @@ def test_annotate_a_story_from_scratch_to_export(app_url, data_dir, page, tmp_pa
     except SystemExit:
         pytest.skip("qg-studio eval qa is not available in this build")
     result = subprocess.run(
-        [sys.executable, "-m", "qg_studio", "eval", "qa", "--data", str(folder), "--split",
-         "train", "--json"], cwd=ROOT, capture_output=True, text=True, timeout=300,
-        env={**os.environ, "QG_STUDIO_HOME": str(data_dir), "HF_HUB_OFFLINE": "1"})
+        [
+            sys.executable,
+            "-m",
+            "qg_studio",
+            "eval",
+            "qa",
+            "--data",
+            str(folder),
+            "--split",
+            "train",
+            "--json",
+        ],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+        env={**os.environ, "QG_STUDIO_HOME": str(data_dir), "HF_HUB_OFFLINE": "1"},
+    )
     assert result.returncode == 0, result.stderr[-2000:]
     figures = json.loads(result.stdout.strip().splitlines()[-1])
     assert figures["n"] == 2 and 0.0 <= figures["rougeL_f"] <= 1.0

@@ -15,14 +15,18 @@ from qg_studio.store import DB_NAME, Store
 from qg_studio.story import section_story
 from qg_studio.ui.text import JOINER
 
-pytestmark = [pytest.mark.browser,
-              pytest.mark.usefixtures("screenshot_on_request", "leave_the_store_as_found")]
-BODY = ("Pip the hedgehog lived under the old garden shed. Every night he walked along the "
-        "fence to visit his friend, a sleepy toad who lived beside the pond. One evening the "
-        "gate was shut, and Pip could not get through. He pushed and pushed, but the gate "
-        "would not move. Then the toad called to him from the other side and showed him a "
-        "small gap under the hedge. Pip squeezed through it, laughing, and the two friends "
-        "sat by the water until the moon came up over the roofs.")
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.usefixtures("screenshot_on_request", "leave_the_store_as_found"),
+]
+BODY = (
+    "Pip the hedgehog lived under the old garden shed. Every night he walked along the "
+    "fence to visit his friend, a sleepy toad who lived beside the pond. One evening the "
+    "gate was shut, and Pip could not get through. He pushed and pushed, but the gate "
+    "would not move. Then the toad called to him from the other side and showed him a "
+    "small gap under the hedge. Pip squeezed through it, laughing, and the two friends "
+    "sat by the water until the moon came up over the roofs."
+)
 
 
 def _text(page) -> str:
@@ -80,13 +84,17 @@ def test_three_projects_switch_delete_and_keep_their_grade_bands(page, go, data_
     opened = page.get_by_label("Project", exact=True).input_value()
     assert opened in ("Class A (0 stories)", "Class C (0 stories)")
     page.get_by_role("button", name="Manage").click()
-    assert not page.get_by_role("checkbox", name="Delete this project and all its "
-                                                  "questions").is_checked()
+    assert not page.get_by_role(
+        "checkbox", name="Delete this project and all its questions"
+    ).is_checked()
     assert page.get_by_role("button", name="Delete project").is_disabled()
     page.keyboard.press("Escape")
     with Store(data_dir / DB_NAME) as store:
-        left = {p.name: p.settings.get("grade_band") for p in store.list_projects()
-                if p.name.startswith("Class ")}
+        left = {
+            p.name: p.settings.get("grade_band")
+            for p in store.list_projects()
+            if p.name.startswith("Class ")
+        }
     assert left == {"Class A": "K-2", "Class C": "3-5"}
     for name in ("Class A", "Class C"):  # both still open, with their own band
         _pick(page, f"{name} (0 stories)")
@@ -116,30 +124,49 @@ def payload_server():
     server.server_close()
 
 
-def test_a_markdown_story_is_shown_as_text_and_fetches_nothing(page, app_url, data_dir,
-                                                                payload_server):
+def test_a_markdown_story_is_shown_as_text_and_fetches_nothing(
+    page, app_url, data_dir, payload_server
+):
     title = f"![t](http://127.0.0.1:{payload_server}/x.png) <b>bold</b>"
     question = f"Why did Pip laugh? ![q](http://127.0.0.1:{payload_server}/q.png) <i>it</i>"
     text = f"{title}\n\n{BODY}"
     with Store(data_dir / DB_NAME) as store:
         project = store.create_project(f"[p](http://127.0.0.1:{payload_server}/p.png)")
         story = store.add_story(project, title, BODY, section_story(text))
-        store.add_items(story, [QAItem.from_dict({
-            "question": question, "answers": ["he squeezed **through** the gap"],
-            "element": "feeling", "explicitness": "implicit", "sections": [1]})],
-            actor="teacher")
+        store.add_items(
+            story,
+            [
+                QAItem.from_dict(
+                    {
+                        "question": question,
+                        "answers": ["he squeezed **through** the gap"],
+                        "element": "feeling",
+                        "explicitness": "implicit",
+                        "sections": [1],
+                    }
+                )
+            ],
+            actor="teacher",
+        )
     seen = []
     page.on("request", lambda r: seen.append(r.url))
     open_page(page, app_url, f"?project={project}")
-    for path, expected in [("", title), ("generate", None), ("curate", question),
-                           ("export", None), ("ask", title), ("annotate", question)]:
+    for path, expected in [
+        ("", title),
+        ("generate", None),
+        ("curate", question),
+        ("export", None),
+        ("ask", title),
+        ("annotate", question),
+    ]:
         open_page(page, app_url, f"{path}?project={project}")
         page.wait_for_timeout(1_500)  # images in Markdown load after the run ends
         shown = _text(page)
         if expected:
             assert expected in shown, path
         assert "<b>" not in page.locator("[data-testid='stMain']").inner_html().replace(
-            "&lt;b&gt;", ""), path
+            "&lt;b&gt;", ""
+        ), path
     page.wait_for_timeout(1_000)
     assert _Counter.hits == []
     assert not [u for u in seen if f":{payload_server}/" in u]

@@ -102,7 +102,8 @@ def test_story_generate_curate_export_worksheet(page, go, app_url, tmp_path):
     field.press("Enter")
     wait_for_app(page)
     expect(page.get_by_label("Question to review", exact=True)).to_have_value(
-        f"2. {edited}", timeout=30_000)  # saved, and listed under its new text
+        f"2. {edited}", timeout=30_000
+    )  # saved, and listed under its new text
     page.get_by_text("Add a question by hand").click()
     page.get_by_label("Your question").fill("Who laughed at Greta at the gate?")
     page.get_by_label("Answer (leave empty to let the answerer answer)").fill("the guard")

@@ -45,9 +45,13 @@ def render() -> None:
     with top[0]:
         name = st.text_input("Annotator", value="annotator", key="ann_name").strip()
     with top[1]:
-        mode = st.radio("Pass", [FIRST_PASS, SECOND_PASS], horizontal=True, key="ann_mode",
-                        help="The second pass hides the first annotator's answers and "
-                             "records answer4–6.")
+        mode = st.radio(
+            "Pass",
+            [FIRST_PASS, SECOND_PASS],
+            horizontal=True,
+            key="ann_mode",
+            help="The second pass hides the first annotator's answers and records answer4–6.",
+        )
     actor = f"annotator:{name or 'annotator'}"
     left, right = st.columns([1, 1], gap="large")
     with left:
@@ -75,8 +79,10 @@ def _show_sections(sections: list[Section], items: list[QAItem]) -> None:
     st.subheader(f"Sections ({len(sections)})")
     box = st.container(height=620)
     for section in sections:
-        box.markdown(f"**Section {section.id}** · {section.words} words · "
-                     f"{counts[section.id]} question{'s' if counts[section.id] != 1 else ''}")
+        box.markdown(
+            f"**Section {section.id}** · {section.words} words · "
+            f"{counts[section.id]} question{'s' if counts[section.id] != 1 else ''}"
+        )
         box.text(section.text)
 
 
@@ -86,50 +92,91 @@ def _feedback(story_id: int) -> None:
         return
     for level, message in feedback:
         # Messages quote what was typed (a question, an answer): shown as text.
-        {"error": st.error, "warning": st.warning, "success": st.success,
-         "info": st.info}[level](plain(message))
+        {"error": st.error, "warning": st.warning, "success": st.success, "info": st.info}[level](
+            plain(message)
+        )
 
 
-def _first_pass(story_id: int, sections: list[Section], items: list[QAItem],
-                actor: str) -> None:
+def _first_pass(story_id: int, sections: list[Section], items: list[QAItem], actor: str) -> None:
     editing = st.session_state.get(widget_key(story_id, "editing"))
-    st.subheader(f"Editing QA pair {_position(items, editing)}" if editing
-                 else "New QA pair")
+    st.subheader(f"Editing QA pair {_position(items, editing)}" if editing else "New QA pair")
     ids = [s.id for s in sections]
     st.text_area("Question", key=widget_key(story_id, "question"), height=80)
     cols = st.columns(2)
-    cols[0].selectbox("Element", [e.value for e in ELEMENTS], index=None,
-                      placeholder="Choose an element", key=widget_key(story_id, "element"))
-    cols[1].selectbox("Second element (optional)", [NO_ELEMENT2] + [e.value for e in ELEMENTS],
-                      key=widget_key(story_id, "element2"))
+    cols[0].selectbox(
+        "Element",
+        [e.value for e in ELEMENTS],
+        index=None,
+        placeholder="Choose an element",
+        key=widget_key(story_id, "element"),
+    )
+    cols[1].selectbox(
+        "Second element (optional)",
+        [NO_ELEMENT2] + [e.value for e in ELEMENTS],
+        key=widget_key(story_id, "element2"),
+    )
     cols = st.columns(2)
-    cols[0].radio("Explicitness", ["explicit", "implicit"], horizontal=True,
-                  key=widget_key(story_id, "explicitness"))
+    cols[0].radio(
+        "Explicitness",
+        ["explicit", "implicit"],
+        horizontal=True,
+        key=widget_key(story_id, "explicitness"),
+    )
     cols[1].radio("Scope", ["local", "summary"], horizontal=True, key=widget_key(story_id, "scope"))
-    st.multiselect("Sections", ids, key=widget_key(story_id, "sections"),
-                   format_func=lambda i: f"Section {i}", placeholder="Cite the section(s)")
+    st.multiselect(
+        "Sections",
+        ids,
+        key=widget_key(story_id, "sections"),
+        format_func=lambda i: f"Section {i}",
+        placeholder="Cite the section(s)",
+    )
     for i in (1, 2, 3):
-        st.text_input(f"Answer {i}" + ("" if i == 1 else " (optional)"),
-                      key=widget_key(story_id, f"a{i}"))
+        st.text_input(
+            f"Answer {i}" + ("" if i == 1 else " (optional)"), key=widget_key(story_id, f"a{i}")
+        )
     # Buttons in a row at their own width: fixed columns cut "Save QA pair" at 1400 px.
     buttons = st.container(horizontal=True)
-    buttons.button("Save QA pair", type="primary", key=widget_key(story_id, "save"),
-                   on_click=_save_first, args=(story_id, sections, actor))
-    buttons.button("Clear form", key=widget_key(story_id, "clear"), on_click=clear_form,
-                   args=(story_id,))
+    buttons.button(
+        "Save QA pair",
+        type="primary",
+        key=widget_key(story_id, "save"),
+        on_click=_save_first,
+        args=(story_id, sections, actor),
+    )
+    buttons.button(
+        "Clear form", key=widget_key(story_id, "clear"), on_click=clear_form, args=(story_id,)
+    )
     with st.expander("Suggestions from the engines"):
-        st.caption("Accept or edit what comes back; the exported provenance records "
-                   "whether an engine or a person wrote each pair, and any edits.")
+        st.caption(
+            "Accept or edit what comes back; the exported provenance records "
+            "whether an engine or a person wrote each pair, and any edits."
+        )
         row = st.container(horizontal=True)
-        row.button("Suggest labels", key=widget_key(story_id, "sug_labels"),
-                      on_click=suggest, args=(story_id, sections, "labels"))
-        row.button("Suggest an answer", key=widget_key(story_id, "sug_answer"),
-                      on_click=suggest, args=(story_id, sections, "answer"))
-        row.button("Suggest a question", key=widget_key(story_id, "sug_question"),
-                      on_click=suggest, args=(story_id, sections, "question"))
+        row.button(
+            "Suggest labels",
+            key=widget_key(story_id, "sug_labels"),
+            on_click=suggest,
+            args=(story_id, sections, "labels"),
+        )
+        row.button(
+            "Suggest an answer",
+            key=widget_key(story_id, "sug_answer"),
+            on_click=suggest,
+            args=(story_id, sections, "answer"),
+        )
+        row.button(
+            "Suggest a question",
+            key=widget_key(story_id, "sug_question"),
+            on_click=suggest,
+            args=(story_id, sections, "question"),
+        )
         count = st.number_input("Questions to suggest", 1, 10, 3, key=widget_key(story_id, "sug_n"))
-        st.button("Suggest QA pairs for the cited sections", key=widget_key(story_id, "sug_items"),
-                  on_click=suggest, args=(story_id, sections, "items", int(count)))
+        st.button(
+            "Suggest QA pairs for the cited sections",
+            key=widget_key(story_id, "sug_items"),
+            on_click=suggest,
+            args=(story_id, sections, "items", int(count)),
+        )
         suggested_items(story_id, sections, actor)
 
 
@@ -145,8 +192,10 @@ def _save_first(story_id: int, sections: list[Section], actor: str) -> None:
     warnings = [str(i) for i in issues if i.level != ERROR]
     if item is None:
         st.session_state[widget_key(story_id, "feedback")] = (
-            [("error", "Not saved — fix these first:")] + [("error", e) for e in errors]
-            + [("warning", w) for w in warnings])
+            [("error", "Not saved — fix these first:")]
+            + [("error", e) for e in errors]
+            + [("warning", w) for w in warnings]
+        )
         return  # the form keeps what was typed
     editing = st.session_state.get(widget_key(story_id, "editing"))
     suggested = st.session_state.get(widget_key(story_id, "suggested"))
@@ -165,37 +214,54 @@ def _save_first(story_id: int, sections: list[Section], actor: str) -> None:
         done = "QA pair saved."
     clear_form(story_id)
     st.session_state[widget_key(story_id, "feedback")] = [("success", done)] + [
-        ("warning", w) for w in warnings]
+        ("warning", w) for w in warnings
+    ]
 
 
 # -- second pass ------------------------------------------------------------------------
 
-def _second_pass(story_id: int, sections: list[Section], items: list[QAItem],
-                 actor: str) -> None:
+
+def _second_pass(story_id: int, sections: list[Section], items: list[QAItem], actor: str) -> None:
     st.subheader("Second annotator")
     if not items:
         st.info("No QA pairs yet: the first annotator writes them.")
         return
     ids = [i.id for i in items]
-    labels = {i.id: f"{n}. {i.question}" + (" ✓" if i.second_answers else "")
-              for n, i in enumerate(items, 1)}
-    chosen = st.selectbox("QA pair", ids, format_func=labels.get, key=widget_key(story_id, "second_pick"))
+    labels = {
+        i.id: f"{n}. {i.question}" + (" ✓" if i.second_answers else "")
+        for n, i in enumerate(items, 1)
+    }
+    chosen = st.selectbox(
+        "QA pair", ids, format_func=labels.get, key=widget_key(story_id, "second_pick")
+    )
     item = next(i for i in items if i.id == chosen)
     st.markdown(f"**{plain(item.question)}**  \nSections {', '.join(map(str, item.sections))}")
     st.caption("The first annotator's answers are hidden: answer from the text.")
     with st.form(widget_key(story_id, f"second_{chosen}")):
         values = list(item.second_answers) + ["", "", ""]
-        answers = [st.text_input(f"Answer {n}" + ("" if n == 4 else " (optional)"),
-                                 value=values[n - 4], key=widget_key(story_id, f"s{n}_{chosen}"))
-                   for n in (4, 5, 6)]
+        answers = [
+            st.text_input(
+                f"Answer {n}" + ("" if n == 4 else " (optional)"),
+                value=values[n - 4],
+                key=widget_key(story_id, f"s{n}_{chosen}"),
+            )
+            for n in (4, 5, 6)
+        ]
         current = item.second_explicitness.value if item.second_explicitness else "explicit"
-        explicitness = st.radio("Explicitness (second annotator)", ["explicit", "implicit"],
-                                index=["explicit", "implicit"].index(current), horizontal=True,
-                                key=widget_key(story_id, f"sx_{chosen}"))
+        explicitness = st.radio(
+            "Explicitness (second annotator)",
+            ["explicit", "implicit"],
+            index=["explicit", "implicit"].index(current),
+            horizontal=True,
+            key=widget_key(story_id, f"sx_{chosen}"),
+        )
         submitted = st.form_submit_button("Save second answers", type="primary")
     if submitted:
-        fields = {**item_fields(item), "second_answers": answers,
-                  "second_explicitness": explicitness}
+        fields = {
+            **item_fields(item),
+            "second_answers": answers,
+            "second_explicitness": explicitness,
+        }
         checked, issues = check_annotation(fields, sections)
         if checked is None:
             st.error("Not saved — fix these first:")
@@ -203,15 +269,21 @@ def _second_pass(story_id: int, sections: list[Section], items: list[QAItem],
                 if issue.level == ERROR:
                     st.error(plain(issue))
             return
-        get_store().update_item(item.id, actor, second_answers=checked.second_answers,
-                                second_explicitness=explicitness)
-        st.session_state[widget_key(story_id, "feedback")] = [("success", "Second answers saved.")] + [
-            ("warning", str(i)) for i in issues if i.field.startswith("answer")
-            and i.field[-1] in "456"]
+        get_store().update_item(
+            item.id, actor, second_answers=checked.second_answers, second_explicitness=explicitness
+        )
+        st.session_state[widget_key(story_id, "feedback")] = [
+            ("success", "Second answers saved.")
+        ] + [
+            ("warning", str(i))
+            for i in issues
+            if i.field.startswith("answer") and i.field[-1] in "456"
+        ]
         st.rerun()
 
 
 # -- saved pairs ------------------------------------------------------------------------
+
 
 def _items_table(story_id: int, items: list[QAItem], hide_answers: bool, actor: str) -> None:
     store = get_store()
@@ -221,10 +293,15 @@ def _items_table(story_id: int, items: list[QAItem], hide_answers: bool, actor: 
         return
     rows = []
     for n, item in enumerate(items, 1):
-        row = {"#": n, "question": item.question, "element": item.element.value,
-               "element 2": item.element2.value if item.element2 else "",
-               "explicitness": item.explicitness.value, "scope": item.scope.value,
-               "sections": ",".join(map(str, item.sections))}
+        row = {
+            "#": n,
+            "question": item.question,
+            "element": item.element.value,
+            "element 2": item.element2.value if item.element2 else "",
+            "explicitness": item.explicitness.value,
+            "scope": item.scope.value,
+            "sections": ",".join(map(str, item.sections)),
+        }
         if not hide_answers:
             row["answers"] = " | ".join(item.answers)
         row["second pass"] = "done" if item.second_answers else ""
@@ -236,13 +313,22 @@ def _items_table(story_id: int, items: list[QAItem], hide_answers: bool, actor: 
     ids = [i.id for i in items]
     names = {i.id: f"{n}. {i.question[:70]}" for n, i in enumerate(items, 1)}
     cols = st.columns([3, 2], vertical_alignment="bottom")
-    picked = cols[0].selectbox("Pick a saved pair", ids, format_func=names.get,
-                               key=widget_key(story_id, "pick"))
+    picked = cols[0].selectbox(
+        "Pick a saved pair", ids, format_func=names.get, key=widget_key(story_id, "pick")
+    )
     row = cols[1].container(horizontal=True)
-    row.button("Edit", key=widget_key(story_id, "edit_saved"), on_click=_load_saved,
-               args=(story_id, picked))
-    row.button("Delete", key=widget_key(story_id, "delete_saved"), on_click=_delete_saved,
-               args=(story_id, picked, actor))
+    row.button(
+        "Edit",
+        key=widget_key(story_id, "edit_saved"),
+        on_click=_load_saved,
+        args=(story_id, picked),
+    )
+    row.button(
+        "Delete",
+        key=widget_key(story_id, "delete_saved"),
+        on_click=_delete_saved,
+        args=(story_id, picked, actor),
+    )
 
 
 def _load_saved(story_id: int, item_id: int) -> None:
@@ -255,4 +341,5 @@ def _load_saved(story_id: int, item_id: int) -> None:
 def _delete_saved(story_id: int, item_id: int, actor: str) -> None:
     get_store().delete_items(story_id, [item_id], actor)
     st.session_state[widget_key(story_id, "feedback")] = [
-        ("info", "QA pair deleted (Undo on the Curate page brings it back).")]
+        ("info", "QA pair deleted (Undo on the Curate page brings it back).")
+    ]

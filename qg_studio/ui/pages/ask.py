@@ -21,16 +21,20 @@ def render() -> None:
     if story is None:
         return
     sections = story.sections
-    st.caption(f"{plain(story.title or 'Untitled story')} · {len(sections)} sections. Ask "
-               "anything about the story; QG Studio finds where to look unless you choose "
-               "sections.")
+    st.caption(
+        f"{plain(story.title or 'Untitled story')} · {len(sections)} sections. Ask "
+        "anything about the story; QG Studio finds where to look unless you choose "
+        "sections."
+    )
     with st.form("ask_form"):
-        question = st.text_input("Your question", key="ask_question",
-                                 placeholder="Why did the fox follow the miller?")
+        question = st.text_input(
+            "Your question", key="ask_question", placeholder="Why did the fox follow the miller?"
+        )
         # Only the answerer that works here is used (which one: the Models page); a
         # choice that then fails would only leave the teacher with an error.
-        chosen = st.multiselect("Look only in sections (optional)",
-                                [s.id for s in sections], key="ask_sections")
+        chosen = st.multiselect(
+            "Look only in sections (optional)", [s.id for s in sections], key="ask_sections"
+        )
         asked = st.form_submit_button("Answer", type="primary")
     if asked:
         if not question.strip():
@@ -41,8 +45,7 @@ def render() -> None:
         try:
             answerer = engines.answerer()
             with st.spinner("Answering…"):
-                reply = answer_and_label(question, sections, chosen or None,
-                                         answerer=answerer)
+                reply = answer_and_label(question, sections, chosen or None, answerer=answerer)
             if reply.answerer_failed:
                 raise RuntimeError(reply.notes[0])
         except Exception as exc:  # noqa: BLE001 - show the reason, keep the page usable
@@ -59,11 +62,12 @@ def _show(story_id: int, sections: list[Section], reply) -> None:
     tag = reply.labels
     answer = reply.answers[0] if reply.answers else "(no answer found)"
     st.subheader(plain(answer))
-    badges = [f"kind: **{reply.answer_kind}**",
-              "**stated in the text**" if reply.explicit else "**not stated in the text**",
-              f"confidence {reply.confidence:.0%}",
-              f"section{'s' if len(reply.sections) > 1 else ''} "
-              f"{', '.join(map(str, reply.sections))}"]
+    badges = [
+        f"kind: **{reply.answer_kind}**",
+        "**stated in the text**" if reply.explicit else "**not stated in the text**",
+        f"confidence {reply.confidence:.0%}",
+        f"section{'s' if len(reply.sections) > 1 else ''} {', '.join(map(str, reply.sections))}",
+    ]
     if tag is not None:
         badges.append(f"element: **{tag.element.value}** ({tag.element_confidence:.0%})")
         badges.append(f"{tag.explicitness.value} ({tag.explicitness_confidence:.0%})")
@@ -99,4 +103,3 @@ def _highlight(text: str, marks: list[tuple[int, int]]) -> str:
         at = end
     out.append(html.escape(text[at:]))
     return "".join(out).replace("\n\n", "<br><br>").replace("\n", "<br>")
-

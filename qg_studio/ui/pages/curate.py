@@ -66,8 +66,9 @@ def render() -> None:
         kind, _, text = message.partition(":")
         getattr(st, kind if kind in ("success", "warning", "error", "info") else "info")(text)
     if not items:
-        st.info("No questions yet: generate them on the **Generate** page, or add one by "
-                "hand below.")
+        st.info(
+            "No questions yet: generate them on the **Generate** page, or add one by hand below."
+        )
     else:
         shown = _filters(story, items)
         _editor(store, story, shown, positions, version)
@@ -98,69 +99,101 @@ def _summary(store: Store, story, items: Sequence[QAItem]) -> None:
         # this session's Generate run: its element mix, rounded
         wanted = {k: int(round(float(v))) for k, v in batch["request"].items()}
     cols = st.columns(5)
-    cols[0].metric("Questions", len(live), help="kept and not yet reviewed; dropped ones "
-                   "are not exported")
+    cols[0].metric(
+        "Questions", len(live), help="kept and not yet reviewed; dropped ones are not exported"
+    )
     cols[1].metric("Kept", sum(i.status == ReviewStatus.KEPT for i in items))
     cols[2].metric("Unreviewed", sum(i.status == ReviewStatus.UNREVIEWED for i in items))
     implicit = sum(i.explicitness == Explicitness.IMPLICIT for i in live)
-    cols[3].metric("Implicit", f"{implicit} of {len(live)}",
-                   help=f"asked for {implicit_share:.0%}" if implicit_share is not None
-                   else None)
+    cols[3].metric(
+        "Implicit",
+        f"{implicit} of {len(live)}",
+        help=f"asked for {implicit_share:.0%}" if implicit_share is not None else None,
+    )
     grade = _story_grade(story.text)
     band = project.settings.get("grade_band")
-    cols[4].metric("Story grade", "–" if grade is None else f"{grade:g}",
-                   help=f"target band {band}" if band else None)
+    cols[4].metric(
+        "Story grade",
+        "–" if grade is None else f"{grade:g}",
+        help=f"target band {band}" if band else None,
+    )
     have = Counter(i.element.value for i in live)
-    strip = {e.value: f"{have.get(e.value, 0)}" + (f" / {wanted[e.value]}" if wanted else "")
-             for e in ELEMENTS}
-    st.dataframe(pd.DataFrame([strip], index=["have / asked" if wanted else "have"]),
-                 width="stretch")
+    strip = {
+        e.value: f"{have.get(e.value, 0)}" + (f" / {wanted[e.value]}" if wanted else "")
+        for e in ELEMENTS
+    }
+    st.dataframe(
+        pd.DataFrame([strip], index=["have / asked" if wanted else "have"]), width="stretch"
+    )
 
 
 def _filters(story, items: Sequence[QAItem]) -> list[QAItem]:
     cols = st.columns(3)
-    sections = cols[0].multiselect("Filter by section", [s.id for s in story.sections],
-                                   key="curate_f_section")
-    elements = cols[1].multiselect("Filter by element", [e.value for e in ELEMENTS],
-                                   key="curate_f_element")
-    statuses = cols[2].multiselect("Filter by status", list(STATUS_LABELS),
-                                   format_func=STATUS_LABELS.get, key="curate_f_status")
-    return [i for i in items
-            if (not sections or set(i.sections) & set(sections))
-            and (not elements or i.element.value in elements)
-            and (not statuses or i.status.value in statuses)]
+    sections = cols[0].multiselect(
+        "Filter by section", [s.id for s in story.sections], key="curate_f_section"
+    )
+    elements = cols[1].multiselect(
+        "Filter by element", [e.value for e in ELEMENTS], key="curate_f_element"
+    )
+    statuses = cols[2].multiselect(
+        "Filter by status",
+        list(STATUS_LABELS),
+        format_func=STATUS_LABELS.get,
+        key="curate_f_status",
+    )
+    return [
+        i
+        for i in items
+        if (not sections or set(i.sections) & set(sections))
+        and (not elements or i.element.value in elements)
+        and (not statuses or i.status.value in statuses)
+    ]
 
 
-def _editor(store: Store, story, shown: list[QAItem], positions: dict[int, int],
-            version: int) -> None:
+def _editor(
+    store: Store, story, shown: list[QAItem], positions: dict[int, int], version: int
+) -> None:
     st.subheader("Questions")
-    st.caption("Edit any cell; each change is saved at once. Change **#** to move a "
-               "question. Several answers: separate them with ' | '.")
+    st.caption(
+        "Edit any cell; each change is saved at once. Change **#** to move a "
+        "question. Several answers: separate them with ' | '."
+    )
     key = f"curate_table_{story.id}_{version}"
     config = {
-        "#": st.column_config.NumberColumn("#", min_value=1, max_value=max(positions.values()),
-                                           step=1, width="small"),
-        "Status": st.column_config.SelectboxColumn("Status", options=list(STATUS_LABELS),
-                                                   required=True),
+        "#": st.column_config.NumberColumn(
+            "#", min_value=1, max_value=max(positions.values()), step=1, width="small"
+        ),
+        "Status": st.column_config.SelectboxColumn(
+            "Status", options=list(STATUS_LABELS), required=True
+        ),
         "Question": st.column_config.TextColumn("Question", width="large", required=True),
         "Answers": st.column_config.TextColumn("Answers", width="medium", required=True),
         "Element": st.column_config.SelectboxColumn(
-            "Element", options=[e.value for e in ELEMENTS], required=True),
+            "Element", options=[e.value for e in ELEMENTS], required=True
+        ),
         "Explicitness": st.column_config.SelectboxColumn(
-            "Explicitness", options=[e.value for e in Explicitness], required=True),
+            "Explicitness", options=[e.value for e in Explicitness], required=True
+        ),
         "Answer kind": st.column_config.SelectboxColumn(
-            "Answer kind", options=[k.value for k in AnswerKind], required=True),
+            "Answer kind", options=[k.value for k in AnswerKind], required=True
+        ),
         "Sections": st.column_config.TextColumn("Sections", width="small"),
         "Engine": st.column_config.TextColumn("Engine", disabled=True),
-        "Confidence": st.column_config.NumberColumn("Confidence", disabled=True,
-                                                    format="%.2f"),
-        "Flags": st.column_config.TextColumn("Flags", disabled=True,
-                                             help="what the automatic checks noticed"),
+        "Confidence": st.column_config.NumberColumn("Confidence", disabled=True, format="%.2f"),
+        "Flags": st.column_config.TextColumn(
+            "Flags", disabled=True, help="what the automatic checks noticed"
+        ),
     }
-    st.data_editor(table(shown, positions), key=key, hide_index=True, num_rows="fixed",
-                   column_config=config, width="stretch",
-                   on_change=_save_table, args=(story.id, shown,
-                                                [s.id for s in story.sections], key))
+    st.data_editor(
+        table(shown, positions),
+        key=key,
+        hide_index=True,
+        num_rows="fixed",
+        column_config=config,
+        width="stretch",
+        on_change=_save_table,
+        args=(story.id, shown, [s.id for s in story.sections], key),
+    )
 
 
 def _save_table(story_id: int, shown: list[QAItem], section_ids: list[int], key: str) -> None:
@@ -171,8 +204,9 @@ def _save_table(story_id: int, shown: list[QAItem], section_ids: list[int], key:
     refresh()
 
 
-def _detail(store: Store, story, shown: list[QAItem], positions: dict[int, int],
-            version: int) -> None:
+def _detail(
+    store: Store, story, shown: list[QAItem], positions: dict[int, int], version: int
+) -> None:
     if not shown:
         st.info("No question matches the filters.")
         return
@@ -184,72 +218,135 @@ def _detail(store: Store, story, shown: list[QAItem], positions: dict[int, int],
     # The widget key follows the version so its labels show the question as saved now;
     # which question is open lives in PICK.
     picker = f"curate_picker_{version}"
-    picked = st.selectbox("Question to review", ids, key=picker,
-                          index=ids.index(st.session_state[PICK]),
-                          format_func=lambda i: f"{positions[i]}. {by_id[i].question[:90]}",
-                          on_change=_pick, args=(picker,))
+    picked = st.selectbox(
+        "Question to review",
+        ids,
+        key=picker,
+        index=ids.index(st.session_state[PICK]),
+        format_func=lambda i: f"{positions[i]}. {by_id[i].question[:90]}",
+        on_change=_pick,
+        args=(picker,),
+    )
     item = by_id[picked]
     section_ids = [s.id for s in story.sections]
     k = f"{item.id}_{version}"
     left, right = st.columns([3, 2])
     with left:
-        st.radio("Status", list(STATUS_LABELS), index=list(STATUS_LABELS).index(
-            item.status.value), format_func=STATUS_LABELS.get, horizontal=True,
-            key=f"curate_status_{k}", on_change=_save_field,
-            args=(item.id, "status", f"curate_status_{k}", section_ids))
-        st.text_input("Question", item.question, key=f"curate_question_{k}",
-                      on_change=_save_field,
-                      args=(item.id, "question", f"curate_question_{k}", section_ids))
-        st.text_area("Answers (one per line)", "\n".join(item.answers), height=80,
-                     key=f"curate_answers_{k}", on_change=_save_field,
-                     args=(item.id, "answers", f"curate_answers_{k}", section_ids))
+        st.radio(
+            "Status",
+            list(STATUS_LABELS),
+            index=list(STATUS_LABELS).index(item.status.value),
+            format_func=STATUS_LABELS.get,
+            horizontal=True,
+            key=f"curate_status_{k}",
+            on_change=_save_field,
+            args=(item.id, "status", f"curate_status_{k}", section_ids),
+        )
+        st.text_input(
+            "Question",
+            item.question,
+            key=f"curate_question_{k}",
+            on_change=_save_field,
+            args=(item.id, "question", f"curate_question_{k}", section_ids),
+        )
+        st.text_area(
+            "Answers (one per line)",
+            "\n".join(item.answers),
+            height=80,
+            key=f"curate_answers_{k}",
+            on_change=_save_field,
+            args=(item.id, "answers", f"curate_answers_{k}", section_ids),
+        )
         _wrong_options(item, story.sections, k, section_ids)
         c1, c2, c3 = st.columns(3)
-        for column, (label, field, options, current) in zip((c1, c2, c3), [
+        for column, (label, field, options, current) in zip(
+            (c1, c2, c3),
+            [
                 ("Element", "element", [e.value for e in ELEMENTS], item.element.value),
-                ("Explicitness", "explicitness", [e.value for e in Explicitness],
-                 item.explicitness.value),
-                ("Answer kind", "answer_kind", [a.value for a in AnswerKind],
-                 item.answer_kind.value)]):
-            column.selectbox(label, options, index=options.index(current),
-                             key=f"curate_{field}_{k}", on_change=_save_field,
-                             args=(item.id, field, f"curate_{field}_{k}", section_ids))
-        st.multiselect("Sections", section_ids, default=[s for s in item.sections
-                                                         if s in section_ids],
-                       key=f"curate_sections_{k}", on_change=_save_field,
-                       args=(item.id, "sections", f"curate_sections_{k}", section_ids))
+                (
+                    "Explicitness",
+                    "explicitness",
+                    [e.value for e in Explicitness],
+                    item.explicitness.value,
+                ),
+                (
+                    "Answer kind",
+                    "answer_kind",
+                    [a.value for a in AnswerKind],
+                    item.answer_kind.value,
+                ),
+            ],
+        ):
+            column.selectbox(
+                label,
+                options,
+                index=options.index(current),
+                key=f"curate_{field}_{k}",
+                on_change=_save_field,
+                args=(item.id, field, f"curate_{field}_{k}", section_ids),
+            )
+        st.multiselect(
+            "Sections",
+            section_ids,
+            default=[s for s in item.sections if s in section_ids],
+            key=f"curate_sections_{k}",
+            on_change=_save_field,
+            args=(item.id, "sections", f"curate_sections_{k}", section_ids),
+        )
         m1, m2, _ = st.columns([1, 1, 3])
-        m1.button("Move up", key=f"curate_up_{k}", on_click=_move,
-                  args=(item.id, positions[item.id] - 2), disabled=positions[item.id] == 1)
-        m2.button("Move down", key=f"curate_down_{k}", on_click=_move,
-                  args=(item.id, positions[item.id]),
-                  disabled=positions[item.id] == len(positions))
+        m1.button(
+            "Move up",
+            key=f"curate_up_{k}",
+            on_click=_move,
+            args=(item.id, positions[item.id] - 2),
+            disabled=positions[item.id] == 1,
+        )
+        m2.button(
+            "Move down",
+            key=f"curate_down_{k}",
+            on_click=_move,
+            args=(item.id, positions[item.id]),
+            disabled=positions[item.id] == len(positions),
+        )
         created = store.created_by(item.id)
-        st.caption(f"Written by {plain(created or item.engine or 'unknown')}"
-                   + (f" · engine {item.engine}" if item.engine and item.engine != created
-                      else "")
-                   + "".join(f" · {name} {value:.2f}" for name, value in item.scores.to_dict().items()
-                             if isinstance(value, (int, float))))
+        st.caption(
+            f"Written by {plain(created or item.engine or 'unknown')}"
+            + (f" · engine {item.engine}" if item.engine and item.engine != created else "")
+            + "".join(
+                f" · {name} {value:.2f}"
+                for name, value in item.scores.to_dict().items()
+                if isinstance(value, (int, float))
+            )
+        )
     with right:
         mine = [s for s in story.sections if s.id in item.sections] or story.sections[:1]
         for section in mine:
             st.markdown(f"**Section {section.id}**")
-            st.markdown(f"<div style='line-height:1.5'>{highlight(section, item.evidence, item.answer)}"
-                        "</div>", unsafe_allow_html=True)
+            st.markdown(
+                f"<div style='line-height:1.5'>{highlight(section, item.evidence, item.answer)}"
+                "</div>",
+                unsafe_allow_html=True,
+            )
 
 
 def _wrong_options(item: QAItem, sections, k: str, section_ids: list[int]) -> None:
     """The multiple-choice quiz's wrong options, seen and edited before any export."""
     options = item.distractors or quiz_options(item, sections)
     if not options:
-        st.caption("Multiple choice: a yes/no question offers Yes and No; an answer too "
-                   "long for a choice is asked open.")
+        st.caption(
+            "Multiple choice: a yes/no question offers Yes and No; an answer too "
+            "long for a choice is asked open."
+        )
         return
-    st.text_area("Wrong options for a multiple-choice quiz (one per line)",
-                 "\n".join(options), height=80, key=f"curate_distractors_{k}",
-                 on_change=_save_field,
-                 args=(item.id, "distractors", f"curate_distractors_{k}", section_ids),
-                 help="Each must be wrong, and read like the answer.")
+    st.text_area(
+        "Wrong options for a multiple-choice quiz (one per line)",
+        "\n".join(options),
+        height=80,
+        key=f"curate_distractors_{k}",
+        on_change=_save_field,
+        args=(item.id, "distractors", f"curate_distractors_{k}", section_ids),
+        help="Each must be wrong, and read like the answer.",
+    )
     true = [o for o in item.distractors if any(same_answer(o, a) for a in item.answers)]
     if true:
         st.warning(f"{quoted(true[0])} is also an answer: the quiz leaves it out.")

@@ -17,26 +17,58 @@ from qg_studio.ui.text import plain
 
 
 @st.cache_data(show_spinner=False, max_entries=16)
-def _export(fmt: str, title: str, sections_json: str, items_json: str, kept_only: bool,
-            paper: str, questions_only: bool, show_element: bool):
+def _export(
+    fmt: str,
+    title: str,
+    sections_json: str,
+    items_json: str,
+    kept_only: bool,
+    paper: str,
+    questions_only: bool,
+    show_element: bool,
+):
     """Cached on the exact content, so moving between pages does not rebuild the file."""
     sections = [Section.from_dict(s) for s in json.loads(sections_json)]
     items = [QAItem.from_dict(i) for i in json.loads(items_json)]
-    result = export_story(fmt, title, sections, items, kept_only=kept_only,
-                          worksheet=WorksheetOptions(paper=paper, questions_only=questions_only,
-                                                     show_element=show_element))
-    return result.data, result.filename, result.mime, result.report.warnings(), \
-        result.report.written
+    result = export_story(
+        fmt,
+        title,
+        sections,
+        items,
+        kept_only=kept_only,
+        worksheet=WorksheetOptions(
+            paper=paper, questions_only=questions_only, show_element=show_element
+        ),
+    )
+    return (
+        result.data,
+        result.filename,
+        result.mime,
+        result.report.warnings(),
+        result.report.written,
+    )
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
-def _pdfs(title: str, sections_json: str, items_json: str, kept_only: bool, paper: str,
-          questions_only: bool, show_element: bool):
+def _pdfs(
+    title: str,
+    sections_json: str,
+    items_json: str,
+    kept_only: bool,
+    paper: str,
+    questions_only: bool,
+    show_element: bool,
+):
     """The students' and the teacher's PDF, cached on the same content as the file."""
     sections = [Section.from_dict(s) for s in json.loads(sections_json)]
     items = [QAItem.from_dict(i) for i in json.loads(items_json)]
-    return export_handouts(title, sections, items, kept_only, WorksheetOptions(
-        paper=paper, questions_only=questions_only, show_element=show_element))
+    return export_handouts(
+        title,
+        sections,
+        items,
+        kept_only,
+        WorksheetOptions(paper=paper, questions_only=questions_only, show_element=show_element),
+    )
 
 
 def _title(story) -> str:
@@ -59,41 +91,67 @@ def render() -> None:
         st.info("No questions yet: generate them on the **Generate** page first.")
         return
     counts = {s: sum(i.status == s for i in items) for s in ReviewStatus}
-    st.caption(f"{counts[ReviewStatus.KEPT]} kept, {counts[ReviewStatus.UNREVIEWED]} not "
-               f"reviewed, {counts[ReviewStatus.DROPPED]} dropped (never exported).")
+    st.caption(
+        f"{counts[ReviewStatus.KEPT]} kept, {counts[ReviewStatus.UNREVIEWED]} not "
+        f"reviewed, {counts[ReviewStatus.DROPPED]} dropped (never exported)."
+    )
     names = list(FORMATS)
-    fmt = st.selectbox("Format", names, format_func=lambda n: FORMATS[n].label,
-                       key="export_format")
-    kept_only = st.checkbox("Only the questions I marked Keep", key="export_kept_only",
-                            value=False)
+    fmt = st.selectbox("Format", names, format_func=lambda n: FORMATS[n].label, key="export_format")
+    kept_only = st.checkbox("Only the questions I marked Keep", key="export_kept_only", value=False)
     layout = load_template()
     paper, questions_only, show_element = layout.get("paper", "a4"), False, False
     if fmt == "xlsx":
         c1, c2, c3 = st.columns(3)
-        paper = c1.radio("Paper", ["a4", "letter"], format_func={"a4": "A4", "letter": "Letter"}.get,
-                         index=0 if paper == "a4" else 1, horizontal=True, key="export_paper")
+        paper = c1.radio(
+            "Paper",
+            ["a4", "letter"],
+            format_func={"a4": "A4", "letter": "Letter"}.get,
+            index=0 if paper == "a4" else 1,
+            horizontal=True,
+            key="export_paper",
+        )
         questions_only = c2.checkbox("Questions only (no story text)", key="export_q_only")
-        show_element = c3.checkbox("Show the narrative element", key="export_show_element",
-                                   value=bool(layout["student"].get("show_element")))
+        show_element = c3.checkbox(
+            "Show the narrative element",
+            key="export_show_element",
+            value=bool(layout["student"].get("show_element")),
+        )
     chosen = exportable(items, kept_only)
     if not chosen:
-        st.warning("Nothing to export: mark some questions **Keep** on the Curate page, "
-                   "or untick “Only the questions I marked Keep”.")
+        st.warning(
+            "Nothing to export: mark some questions **Keep** on the Curate page, "
+            "or untick “Only the questions I marked Keep”."
+        )
         return
     if counts[ReviewStatus.UNREVIEWED] and not kept_only:
-        st.info(f"{counts[ReviewStatus.UNREVIEWED]} question(s) are not reviewed yet; "
-                "they are included.")
+        st.info(
+            f"{counts[ReviewStatus.UNREVIEWED]} question(s) are not reviewed yet; "
+            "they are included."
+        )
     title = _title(story)
-    content = (title, json.dumps([s.to_dict() for s in story.sections]),
-               json.dumps([i.to_dict() for i in items]), kept_only, paper, questions_only,
-               show_element)
+    content = (
+        title,
+        json.dumps([s.to_dict() for s in story.sections]),
+        json.dumps([i.to_dict() for i in items]),
+        kept_only,
+        paper,
+        questions_only,
+        show_element,
+    )
     with st.spinner("Preparing the file…"):
         data, filename, mime, warnings, written = _export(fmt, *content)
     for warning in warnings:
         st.warning(plain(warning))
     _preview(fmt, story.sections, chosen, (cache.stamp(get_store(), story), kept_only))
-    st.download_button(f"Download {plain(filename)}", data, file_name=filename, mime=mime,
-                       type="primary", key="export_download", icon=":material/download:")
+    st.download_button(
+        f"Download {plain(filename)}",
+        data,
+        file_name=filename,
+        mime=mime,
+        type="primary",
+        key="export_download",
+        icon=":material/download:",
+    )
     st.caption(f"{written} question(s) in the file.")
     if fmt == "xlsx":
         _pdf_offer(content)
@@ -102,18 +160,30 @@ def render() -> None:
 def _preview(fmt: str, sections, chosen, key) -> None:
     st.subheader("Preview")
     if fmt == "xlsx":
-        rows = [{"#": n, "Question": i.question, "Answer": " / ".join(i.answers),
-                 "Section": ", ".join(map(str, i.sections)), "Element": i.element.value}
-                for n, i in enumerate(ordered(chosen), start=1)]
+        rows = [
+            {
+                "#": n,
+                "Question": i.question,
+                "Answer": " / ".join(i.answers),
+                "Section": ", ".join(map(str, i.sections)),
+                "Element": i.element.value,
+            }
+            for n, i in enumerate(ordered(chosen), start=1)
+        ]
         st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
         return
     rows = []
     # Cached under the story's last change: every quiz format shows the same preview.
     for q in cache.quiz_preview(*key, chosen, sections):
-        rows.append({"#": q.number, "Question": q.question,
-                     "Right answer": q.answer,
-                     "Wrong options": " · ".join(o for i, o in enumerate(q.options)
-                                                 if i != q.correct) or "(open question)"})
+        rows.append(
+            {
+                "#": q.number,
+                "Question": q.question,
+                "Right answer": q.answer,
+                "Wrong options": " · ".join(o for i, o in enumerate(q.options) if i != q.correct)
+                or "(open question)",
+            }
+        )
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
@@ -122,9 +192,12 @@ def _pdf_offer(content: tuple) -> None:
 
     if soffice() is None:
         return
-    if st.button("Make the PDFs to print", key="export_make_pdf",
-                 help="One PDF for the students (story and questions) and one for you "
-                      "(answer key and teacher sheet)."):
+    if st.button(
+        "Make the PDFs to print",
+        key="export_make_pdf",
+        help="One PDF for the students (story and questions) and one for you "
+        "(answer key and teacher sheet).",
+    ):
         with st.spinner("LibreOffice is converting the worksheet…"):
             try:
                 st.session_state["export_pdf"] = (content, _pdfs(*content))
@@ -134,9 +207,19 @@ def _pdf_offer(content: tuple) -> None:
     if made and made[0] == content:  # only the PDFs of the file as it is now
         handouts = made[1]
         c1, c2 = st.columns(2)
-        c1.download_button("Download the students' PDF", handouts.students,
-                           file_name=handouts.students_name, mime="application/pdf",
-                           key="export_pdf_students", icon=":material/download:")
-        c2.download_button("Download the teacher's PDF (answer key)", handouts.teacher,
-                           file_name=handouts.teacher_name, mime="application/pdf",
-                           key="export_pdf_teacher", icon=":material/download:")
+        c1.download_button(
+            "Download the students' PDF",
+            handouts.students,
+            file_name=handouts.students_name,
+            mime="application/pdf",
+            key="export_pdf_students",
+            icon=":material/download:",
+        )
+        c2.download_button(
+            "Download the teacher's PDF (answer key)",
+            handouts.teacher,
+            file_name=handouts.teacher_name,
+            mime="application/pdf",
+            key="export_pdf_teacher",
+            icon=":material/download:",
+        )

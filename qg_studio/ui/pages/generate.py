@@ -20,8 +20,12 @@ from qg_studio.ui.text import plain, quoted
 
 LAST_BATCH = "generate_last_batch"  # ids of the items the last run saved
 _COLOURS = {
-    Element.CHARACTER: "blue", Element.SETTING: "green", Element.ACTION: "orange",
-    Element.FEELING: "red", Element.CAUSAL: "violet", Element.OUTCOME: "gray",
+    Element.CHARACTER: "blue",
+    Element.SETTING: "green",
+    Element.ACTION: "orange",
+    Element.FEELING: "red",
+    Element.CAUSAL: "violet",
+    Element.OUTCOME: "gray",
     Element.PREDICTION: "primary",
 }
 
@@ -53,29 +57,48 @@ def _controls(n_sections: int):
     cols = st.columns([1, 1, 1])
     with cols[0]:
         with st.expander("Question writer (advanced)"):
-            engine = st.selectbox("Engine", engines, index=0, key="gen_engine",
-                                  format_func=lambda e: "best available" if e == AUTO else e,
-                                  help="best available: a trained question model when one "
-                                       "works here (see Models), else the built-in writer, "
-                                       "which runs on any computer")
+            engine = st.selectbox(
+                "Engine",
+                engines,
+                index=0,
+                key="gen_engine",
+                format_func=lambda e: "best available" if e == AUTO else e,
+                help="best available: a trained question model when one "
+                "works here (see Models), else the built-in writer, "
+                "which runs on any computer",
+            )
             model = ""
             if engine not in (AUTO, "embedded"):
-                model = st.text_input("Model folder", key="gen_model",
-                                      help="empty: the first ready question model "
-                                           "listed on the Models page")
+                model = st.text_input(
+                    "Model folder",
+                    key="gen_model",
+                    help="empty: the first ready question model listed on the Models page",
+                )
     with cols[1]:
-        mode = st.radio("How many", ["In total", "Per section"], horizontal=True,
-                        key="gen_mode")
-        number = st.number_input("Questions" if mode == "In total" else "Per section",
-                                 min_value=1, max_value=200,
-                                 value=10 if mode == "In total" else 2, key="gen_number")
+        mode = st.radio("How many", ["In total", "Per section"], horizontal=True, key="gen_mode")
+        number = st.number_input(
+            "Questions" if mode == "In total" else "Per section",
+            min_value=1,
+            max_value=200,
+            value=10 if mode == "In total" else 2,
+            key="gen_number",
+        )
     with cols[2]:
-        implicit = st.slider("Share of implicit questions", 0.0, 1.0, 0.3, 0.05,
-                             key="gen_implicit",
-                             help="implicit: the answer needs inference, not a copied span")
-        check = st.checkbox("Check each question by answering it", value=False,
-                            key="gen_check",
-                            help="slower; drops questions the story cannot answer")
+        implicit = st.slider(
+            "Share of implicit questions",
+            0.0,
+            1.0,
+            0.3,
+            0.05,
+            key="gen_implicit",
+            help="implicit: the answer needs inference, not a copied span",
+        )
+        check = st.checkbox(
+            "Check each question by answering it",
+            value=False,
+            key="gen_check",
+            help="slower; drops questions the story cannot answer",
+        )
     balanced = st.toggle("Balanced mix of narrative elements", value=True, key="gen_balanced")
     elements: str | dict = "balanced"
     if not balanced:
@@ -83,9 +106,15 @@ def _controls(n_sections: int):
         elements = {}
         for col, element in zip(mix_cols, ELEMENTS):
             with col:
-                elements[element] = int(st.number_input(element.value, min_value=0,
-                                                         max_value=50, value=1,
-                                                         key=f"gen_mix_{element.name}"))
+                elements[element] = int(
+                    st.number_input(
+                        element.value,
+                        min_value=0,
+                        max_value=50,
+                        value=1,
+                        key=f"gen_mix_{element.name}",
+                    )
+                )
         if not any(elements.values()):
             st.error("Ask for at least one question of some element.")
             return None, engine, {}, check
@@ -93,7 +122,9 @@ def _controls(n_sections: int):
         request = GenerationRequest(
             count=int(number) if mode == "In total" and balanced else None,
             per_section=int(number) if mode == "Per section" else None,
-            elements=elements, implicit_share=float(implicit))
+            elements=elements,
+            implicit_share=float(implicit),
+        )
     except ValueError as exc:
         st.error(str(exc))
         return None, engine, {}, check
@@ -114,43 +145,58 @@ def _run(story, request: GenerationRequest, engine: str, options: dict, check: b
         try:
             answerer = engines.answerer()
         except Exception as exc:  # the check is optional: say so and go on without it
-            st.warning("The answer check is not available here; questions are written "
-                       "without it.")
+            st.warning("The answer check is not available here; questions are written without it.")
             _details(exc)
     if engine == AUTO:
         choice = engines.question_writer()
         engine, options = choice.name, dict(choice.options)
     try:
         # A second run never saves a question the story already has.
-        run = generate(story.sections, request, engine, options, answerer=answerer,
-                       progress=progress, existing=get_store().list_items(story.id))
+        run = generate(
+            story.sections,
+            request,
+            engine,
+            options,
+            answerer=answerer,
+            progress=progress,
+            existing=get_store().list_items(story.id),
+        )
     except Exception as exc:
         bar.empty()
-        st.error(f"{engines.describe(engine, options).capitalize()} could not write "
-                 "questions for this story. Try the built-in writer (Question writer, "
-                 "above), or see the Models page.")
+        st.error(
+            f"{engines.describe(engine, options).capitalize()} could not write "
+            "questions for this story. Try the built-in writer (Question writer, "
+            "above), or see the Models page."
+        )
         _details(exc)
         return
     store = get_store()
     # Saved with the project: Curate compares the set with what was asked for and
     # regenerates with the same engine, after a reopen too.
-    store.update_settings(story.project_id, request=request.to_dict(), engine=run.engine,
-                          engine_options=run.engine_options)
+    store.update_settings(
+        story.project_id,
+        request=request.to_dict(),
+        engine=run.engine,
+        engine_options=run.engine_options,
+    )
     if not run.items:
         bar.empty()
         st.warning("No questions came out of this story; try a longer or simpler text.")
         return
     ids = store.add_items(story.id, run.items, actor=run.engine)
-    st.session_state[LAST_BATCH] = {"story": story.id, "ids": ids,
-                                    "engine": engines.describe(run.engine, run.engine_options),
-                                    "notices": run.notices,
-                                    "request": _requested_mix(request, len(story.sections),
-                                                              run.items)}
+    st.session_state[LAST_BATCH] = {
+        "story": story.id,
+        "ids": ids,
+        "engine": engines.describe(run.engine, run.engine_options),
+        "notices": run.notices,
+        "request": _requested_mix(request, len(story.sections), run.items),
+    }
     bar.progress(1.0, text=f"{len(run.items)} questions saved to this story")
 
 
-def _requested_mix(request: GenerationRequest, n_sections: int,
-                   items: list[QAItem]) -> dict[str, float]:
+def _requested_mix(
+    request: GenerationRequest, n_sections: int, items: list[QAItem]
+) -> dict[str, float]:
     if isinstance(request.elements, dict):
         return {e.value: float(n) for e, n in request.elements.items()}
     total = request.total(n_sections)
@@ -161,8 +207,7 @@ def _badge(label: str, colour: str) -> str:
     return f":{colour}-badge[{label}]"
 
 
-def _show(items: list[QAItem], sections, requested: dict | None,
-          engine: str | None = None) -> None:
+def _show(items: list[QAItem], sections, requested: dict | None, engine: str | None = None) -> None:
     st.subheader(f"{len(items)} new questions")
     made_by = f"Written by {plain(engine)}. " if engine else ""
     st.caption(f"{made_by}Saved to this story. Edit, keep or drop them on the **Curate** page.")
@@ -177,16 +222,23 @@ def _show(items: list[QAItem], sections, requested: dict | None,
             continue
         with st.expander(f"Section {section.id} — {len(group)} question(s)", expanded=True):
             for item in group:
-                badges = " ".join([
-                    _badge(item.element.value, _COLOURS.get(item.element, "gray")),
-                    _badge(item.explicitness.value,
-                           "green" if item.explicitness == Explicitness.EXPLICIT else "orange"),
-                ])
-                st.markdown(f"{badges}  \n**{plain(item.question)}**  \n"
-                            f"Answer: {plain(item.answer)}")
+                badges = " ".join(
+                    [
+                        _badge(item.element.value, _COLOURS.get(item.element, "gray")),
+                        _badge(
+                            item.explicitness.value,
+                            "green" if item.explicitness == Explicitness.EXPLICIT else "orange",
+                        ),
+                    ]
+                )
+                st.markdown(
+                    f"{badges}  \n**{plain(item.question)}**  \nAnswer: {plain(item.answer)}"
+                )
                 if item.scores.low_quality:
-                    st.caption("⚠ reads badly (no question mark, too short or too long); "
-                               "kept because nothing better was written here")
+                    st.caption(
+                        "⚠ reads badly (no question mark, too short or too long); "
+                        "kept because nothing better was written here"
+                    )
                 if item.evidence:
                     ev = item.evidence[0]
                     st.caption(f"Evidence (section {ev.section}): {quoted(ev.text, 240)}")
@@ -196,13 +248,15 @@ def _mix_chart(items: list[QAItem], requested: dict[str, float]) -> None:
     got = {e.value: 0 for e in ELEMENTS}
     for item in items:
         got[item.element.value] += 1
-    frame = pd.DataFrame({"requested": [requested.get(e.value, 0.0) for e in ELEMENTS],
-                          "generated": [got[e.value] for e in ELEMENTS]},
-                         index=[e.value for e in ELEMENTS])
+    frame = pd.DataFrame(
+        {
+            "requested": [requested.get(e.value, 0.0) for e in ELEMENTS],
+            "generated": [got[e.value] for e in ELEMENTS],
+        },
+        index=[e.value for e in ELEMENTS],
+    )
     # Horizontal: the element names read level, and the tallest bar is not cut at the top.
-    st.bar_chart(frame, stack=False, horizontal=True, height=300, x_label="",
-                 y_label="questions")
-
+    st.bar_chart(frame, stack=False, horizontal=True, height=300, x_label="", y_label="questions")
 
 
 def _details(exc: Exception) -> None:

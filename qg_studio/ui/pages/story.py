@@ -50,8 +50,9 @@ def render() -> None:
     project = store.get_project(project_id)
     band = _band_picker(project_id, project.settings.get("grade_band", DEFAULT_BAND))
     story = current_story()
-    with st.expander("Add a story" if story is None else "Replace with a new story",
-                     expanded=story is None):
+    with st.expander(
+        "Add a story" if story is None else "Replace with a new story", expanded=story is None
+    ):
         _story_input(project_id)
     story = current_story()
     if story is not None:
@@ -64,15 +65,22 @@ def _project_bar(store) -> None:
     current = current_project_id()
     if not projects:
         st.subheader("Start")
-        st.button("Try it with a sample story", type="primary", key="try_sample",
-                  icon=":material/auto_stories:", on_click=_open_sample)
+        st.button(
+            "Try it with a sample story",
+            type="primary",
+            key="try_sample",
+            icon=":material/auto_stories:",
+            on_click=_open_sample,
+        )
         _new_project_form("…or start your own project")
         return
     cols = st.columns([3, 3, 1], vertical_alignment="bottom")
     with cols[0]:
         ids = [p.id for p in projects]
-        names = {p.id: f"{p.name} ({p.stories} {'story' if p.stories == 1 else 'stories'})"
-                 for p in projects}
+        names = {
+            p.id: f"{p.name} ({p.stories} {'story' if p.stories == 1 else 'stories'})"
+            for p in projects
+        }
         if st.session_state.get(PICKER) != current:
             # The picker follows a project opened elsewhere (a new one, another page);
             # a choice made here was already opened by _picked, before this run.
@@ -94,8 +102,9 @@ def _new_project_form(label: str) -> None:
     # second click cannot make a copy of it.
     with st.form("new_project_form", clear_on_submit=True, border=False):
         cols = st.columns([3, 1], vertical_alignment="bottom")
-        cols[0].text_input(label, key="new_project_name",
-                           placeholder="Name it, e.g. Class 3B – fables")
+        cols[0].text_input(
+            label, key="new_project_name", placeholder="Name it, e.g. Class 3B – fables"
+        )
         cols[1].form_submit_button("Create", key="create_project", on_click=_create)
     for message in st.session_state.pop(NOTE, []):
         st.warning(message)
@@ -118,8 +127,9 @@ def _open_sample() -> None:
 
 def _add_sample(project_id: int) -> None:
     parsed = parse_story(SAMPLE_STORY)
-    get_store().add_story(project_id, parsed.title or "Sample story", parsed.text,
-                          section_story(SAMPLE_STORY))
+    get_store().add_story(
+        project_id, parsed.title or "Sample story", parsed.text, section_story(SAMPLE_STORY)
+    )
 
 
 def _manage(store, current: int) -> None:
@@ -130,10 +140,17 @@ def _manage(store, current: int) -> None:
             st.rerun()
         st.divider()
         # Keyed by project: ticking it for one project never arms the next one.
-        sure = st.checkbox("Delete this project and all its questions",
-                           key=f"confirm_delete_{current}")
-        st.button("Delete project", key="delete_project", disabled=not sure,
-                  type="primary", on_click=_delete, args=(current,))
+        sure = st.checkbox(
+            "Delete this project and all its questions", key=f"confirm_delete_{current}"
+        )
+        st.button(
+            "Delete project",
+            key="delete_project",
+            disabled=not sure,
+            type="primary",
+            on_click=_delete,
+            args=(current,),
+        )
 
 
 def _delete(project_id: int) -> None:
@@ -146,23 +163,32 @@ def _band_picker(project_id: int, saved: str) -> GradeBand:
     index = BANDS.index(saved) if saved in BANDS else BANDS.index(DEFAULT_BAND)
     # One widget per project: a band chosen for one project is not carried to the next.
     column = st.columns([1, 3])[0]
-    choice = column.selectbox("Target grade band", BANDS, index=index,
-                              key=f"grade_band_{project_id}",
-                              help="The grades of the class you teach (K–8).")
+    choice = column.selectbox(
+        "Target grade band",
+        BANDS,
+        index=index,
+        key=f"grade_band_{project_id}",
+        help="The grades of the class you teach (K–8).",
+    )
     if choice != saved:
         get_store().update_settings(project_id, grade_band=choice)
     return GradeBand.parse(choice)
 
 
 def _story_input(project_id: int) -> None:
-    upload = st.file_uploader("Upload a story (.txt or .docx)", type=["txt", "docx"],
-                              key="story_upload")
-    text = st.text_area("…or paste it here", height=220, key="story_text",
-                        placeholder="Paste the story. A short first line is taken as its "
-                                    "title.")
+    upload = st.file_uploader(
+        "Upload a story (.txt or .docx)", type=["txt", "docx"], key="story_upload"
+    )
+    text = st.text_area(
+        "…or paste it here",
+        height=220,
+        key="story_text",
+        placeholder="Paste the story. A short first line is taken as its title.",
+    )
     cols = st.columns([1, 1, 3])
-    cols[1].button("Use the sample story", key="use_sample", on_click=_add_sample,
-                   args=(project_id,))
+    cols[1].button(
+        "Use the sample story", key="use_sample", on_click=_add_sample, args=(project_id,)
+    )
     if not cols[0].button("Section the story", type="primary", key="section_story"):
         return
     try:
@@ -200,15 +226,25 @@ def _show_sections(story_id: int, title: str, stored: list[Section], band: Grade
     for warning in report.warnings:
         st.warning(warning)
 
-    table = pd.DataFrame([{
-        "Section": s.id, "Words": s.words, "Sentences": s.readability.sentences,
-        "Grade": s.readability.grade, "Flesch–Kincaid": s.readability.fk_grade,
-        "Dale–Chall": s.readability.dale_chall, "Verdict": s.verdict,
-        "Begins": s.text[:80].replace("\n", " ") + ("…" if len(s.text) > 80 else ""),
-    } for s in sections])
+    table = pd.DataFrame(
+        [
+            {
+                "Section": s.id,
+                "Words": s.words,
+                "Sentences": s.readability.sentences,
+                "Grade": s.readability.grade,
+                "Flesch–Kincaid": s.readability.fk_grade,
+                "Dale–Chall": s.readability.dale_chall,
+                "Verdict": s.verdict,
+                "Begins": s.text[:80].replace("\n", " ") + ("…" if len(s.text) > 80 else ""),
+            }
+            for s in sections
+        ]
+    )
     st.dataframe(table, hide_index=True, width="stretch")
-    st.bar_chart(table.set_index("Section")["Grade"], height=180, x_label="Section",
-                 y_label="Grade")
+    st.bar_chart(
+        table.set_index("Section")["Grade"], height=180, x_label="Section", y_label="Grade"
+    )
     _section_editor(story_id, stored)
 
 
@@ -217,14 +253,17 @@ def _section_editor(story_id: int, sections: list[Section]) -> None:
     ids = [s.id for s in sections]
     chosen = st.selectbox("Section", ids, key="edit_section_id")
     section = next(s for s in sections if s.id == chosen)
-    text = st.text_area(f"Text of section {chosen}", section.text, height=200,
-                        key=f"section_text_{story_id}_{chosen}_{hash(section.text)}")
+    text = st.text_area(
+        f"Text of section {chosen}",
+        section.text,
+        height=200,
+        key=f"section_text_{story_id}_{chosen}_{hash(section.text)}",
+    )
     cols = st.columns(3)
     try:
         if cols[0].button("Save text", key="save_section"):
             _save(story_id, edit_section(sections, chosen, text))
-        if cols[1].button("Merge with next", key="merge_section",
-                          disabled=chosen == ids[-1]):
+        if cols[1].button("Merge with next", key="merge_section", disabled=chosen == ids[-1]):
             _save(story_id, merge_sections(sections, chosen))
         if cols[2].button("Split in two", key="split_section"):
             _save(story_id, split_section(sections, chosen))
