@@ -7,6 +7,9 @@ command line or the pages, so a page and a command share one way to do each thin
 from __future__ import annotations
 
 import ast
+import shutil
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -101,3 +104,39 @@ def test_the_check_sees_an_upward_import(tmp_path):
         "import qg_studio.cli\nfrom qg_studio import ui\n"
     )
     assert _imports(sample) == {"services", "cli", "ui"}
+
+
+# Every module under qg_studio/ stays short enough to read as one job (issue 13), counted
+# as `ruff format` writes it: a long word list is data (qg_studio/resources/), not code.
+MAX_LINES = 450
+
+
+def _formatted_lengths(folder: Path, tmp_path: Path) -> dict[str, int]:
+    """Line counts of the folder's modules once ``ruff format`` has run on a copy."""
+    ruff = shutil.which("ruff", path=str(Path(sys.executable).parent)) or shutil.which("ruff")
+    if ruff is None:
+        pytest.skip("ruff is not installed (pip install -e '.[dev]')")
+    copy = tmp_path / folder.name
+    shutil.copytree(folder, copy, ignore=shutil.ignore_patterns("__pycache__"))
+    config = PACKAGE.parent / "pyproject.toml"
+    subprocess.run([ruff, "format", "--quiet", "--config", str(config), str(copy)], check=True)
+    return {
+        str(p.relative_to(copy)): len(p.read_text(encoding="utf-8").splitlines())
+        for p in sorted(copy.rglob("*.py"))
+    }
+
+
+def test_no_module_is_longer_than_450_lines_once_formatted(tmp_path):
+    lengths = _formatted_lengths(PACKAGE, tmp_path)
+    assert len(lengths) == len(FILES)
+    long = {name: n for name, n in lengths.items() if n > MAX_LINES}
+    assert not long, f"over {MAX_LINES} lines once formatted (split along a seam): {long}"
+
+
+def test_the_length_check_counts_formatted_lines(tmp_path):
+    # One line of source that the formatter writes as one word a line.
+    sample = tmp_path / "sample"
+    sample.mkdir()
+    words = ", ".join(f'"word{i}"' for i in range(MAX_LINES))
+    (sample / "lists.py").write_text(f"WORDS = [{words}]\n", encoding="utf-8")
+    assert _formatted_lengths(sample, tmp_path / "out")["lists.py"] > MAX_LINES
