@@ -188,7 +188,8 @@ def _done_count(out: Path) -> int:
 
 def check_dataset(out: Path) -> dict:
     """Duplicates and partial files in a batch output folder."""
-    from qg_studio.data.fairytaleqa import FtqaFormatError, read_split
+    from qg_studio.data.fairytaleqa import FtqaFormatError
+    from qg_studio.data.fairytaleqa import read_split
 
     rows = {r["name"]: r for r in manifest_rows(out) if r["status"] == "done"}
     partial = [p.name for p in out.rglob("*.tmp")]

@@ -23,7 +23,8 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "browser"))
 
-from streamlit_helpers import run_app, wait_for_app  # noqa: E402
+from streamlit_helpers import run_app  # noqa: E402
+from streamlit_helpers import wait_for_app  # noqa: E402
 
 CHROMIUM = "/usr/bin/chromium"
 
@@ -92,7 +93,8 @@ def main(argv: list[str] | None = None) -> int:
         for n in range(args.runs):
             # Each visitor starts on the landing page: an empty store for the first, the
             # earlier samples deleted for the others.
-            from qg_studio.store import DB_NAME, Store
+            from qg_studio.store import DB_NAME
+            from qg_studio.store import Store
 
             with Store(Path(home) / DB_NAME) as store:
                 for project in store.list_projects():

@@ -11,7 +11,9 @@ import statistics
 import time
 from pathlib import Path
 
-from qg_studio.story import grade_sections, parse_story, section_story
+from qg_studio.story import grade_sections
+from qg_studio.story import parse_story
+from qg_studio.story import section_story
 
 FIXTURE = Path(__file__).resolve().parents[1] / "tests" / "fixtures" / "miller_and_fox.txt"
 

@@ -32,7 +32,8 @@ import threading
 import time
 from pathlib import Path
 
-from qg_studio.schema import QAItem, Section
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 from qg_studio.store import Store
 
 # The same workers the concurrency tests run, here at the issues' scale and counted.

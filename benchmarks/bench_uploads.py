@@ -25,10 +25,14 @@ import psutil
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests"))
 
-from bad_input_files import docx_bomb, entity_docx_bomb, lying_docx_bomb  # noqa: E402
+from bad_input_files import docx_bomb  # noqa: E402
+from bad_input_files import entity_docx_bomb  # noqa: E402
+from bad_input_files import lying_docx_bomb  # noqa: E402
 
 from qg_studio.cli import main as cli_main  # noqa: E402
-from qg_studio.story import StoryInputError, load_story_file, section_story  # noqa: E402
+from qg_studio.story import StoryInputError  # noqa: E402
+from qg_studio.story import load_story_file  # noqa: E402
+from qg_studio.story import section_story  # noqa: E402
 
 CHINESE = "从前有一个养蜜蜂的老奶奶，她每天早上都去看她的蜂箱。下雨以前，蜜蜂都不出门。"
 

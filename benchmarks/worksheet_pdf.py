@@ -29,7 +29,8 @@ from qg_studio.export.worksheet import WorksheetOptions  # noqa: E402
 def story_and_items(path: Path):
     from qg_studio.pipeline import generate_items
     from qg_studio.schema import GenerationRequest
-    from qg_studio.story import parse_story, section_story
+    from qg_studio.story import parse_story
+    from qg_studio.story import section_story
 
     text = path.read_text(encoding="utf-8")
     sections = section_story(text)

@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import re
 
-from qg_studio.schema import AnswerKind, Explicitness
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Explicitness
 
 AUXILIARIES = (
     "is",

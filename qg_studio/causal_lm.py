@@ -18,10 +18,12 @@ from __future__ import annotations
 import json
 import logging
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
+from typing import Sequence
 
 log = logging.getLogger(__name__)
 
@@ -90,7 +92,8 @@ def resolve_adapter(model: str | Path | None) -> Path:
     """``--model`` for this engine: a registry name, an adapter folder, or None (shipped)."""
     if not model:
         return default_adapter()
-    from qg_studio.models import load_registry, local_path
+    from qg_studio.models import load_registry
+    from qg_studio.models import local_path
 
     try:
         entry = load_registry().get(str(model))
@@ -155,7 +158,8 @@ def base_folder() -> Path:
     folder = converted_dir()
     if _converted_ready():
         return folder
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoModelForCausalLM
+    from transformers import AutoTokenizer
 
     gguf = base_gguf()
     log.info("converting %s to a float model once (about 20 s)", gguf.name)
@@ -218,7 +222,8 @@ def load_lm(
 
 @lru_cache(maxsize=2)
 def _load(adapter: str, base: str, device: str | None) -> LoadedLM:
-    from transformers import AutoModelForCausalLM, AutoTokenizer
+    from transformers import AutoModelForCausalLM
+    from transformers import AutoTokenizer
 
     from qg_studio.models import choose_device
 
@@ -357,7 +362,9 @@ def lm_val_verdict(val: dict[str, Any], role: str) -> tuple[bool, str]:
 def lm_engine_choice(entry, role: str, device: str | None = None) -> tuple[Any, str]:
     """(EngineChoice, "") when this adapter is here, loads, and beat the fallback on val;
     else (None, why not)."""
-    from qg_studio.models import ROLE_NAMES, EngineChoice, local_path
+    from qg_studio.models import ROLE_NAMES
+    from qg_studio.models import EngineChoice
+    from qg_studio.models import local_path
 
     folder = local_path(entry.source) or entry.source
     val = read_val(folder)

@@ -6,7 +6,9 @@ import math
 import re
 from collections import Counter
 from functools import lru_cache
-from typing import Iterable, Mapping, Sequence
+from typing import Iterable
+from typing import Mapping
+from typing import Sequence
 
 
 @lru_cache(maxsize=1)

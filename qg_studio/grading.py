@@ -8,8 +8,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from qg_studio.ingest import MAX_WORDS, MIN_WORDS, StoryInputError
-from qg_studio.schema import Readability, Section
+from qg_studio.ingest import MAX_WORDS
+from qg_studio.ingest import MIN_WORDS
+from qg_studio.ingest import StoryInputError
+from qg_studio.schema import Readability
+from qg_studio.schema import Section
 
 GRADE_CUTOFF = 10  # FairytaleQA excluded stories at grade 10 or above
 

@@ -176,7 +176,8 @@ def docx_text(data: bytes, name: str) -> str:
     refuses entity and DTD tricks (``defusedxml``).
     """
     from defusedxml import DefusedXmlException
-    from defusedxml.ElementTree import ParseError, iterparse
+    from defusedxml.ElementTree import ParseError
+    from defusedxml.ElementTree import iterparse
 
     not_word = f"{name} is not a Word document (.docx) that can be opened"
     try:

@@ -9,10 +9,16 @@ page shows.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Sequence
 
-from qg_studio.schema import ELEMENTS, Element, Explicitness, GenerationRequest, QAItem
+from qg_studio.schema import ELEMENTS
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import QAItem
 
 
 @dataclass

@@ -20,7 +20,9 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Any
 
@@ -314,7 +316,8 @@ def pull(
     if entry is None and "/" not in name:
         known = ", ".join(registry) or "none"
         raise ModelError(f"unknown model {name!r}; known: {known} (or give a hub id owner/name)")
-    from huggingface_hub import constants, snapshot_download
+    from huggingface_hub import constants
+    from huggingface_hub import snapshot_download
 
     if constants.HF_HUB_OFFLINE:
         raise ModelError(f"cannot download {source}: HF_HUB_OFFLINE is set on this machine")

@@ -8,11 +8,16 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
-from typing import Any, Callable, Sequence
+from typing import Any
+from typing import Callable
+from typing import Sequence
 
 from qg_studio.generation import get_generator
-from qg_studio.mix import MixShortfall, check_mix
-from qg_studio.schema import GenerationRequest, QAItem, Section
+from qg_studio.mix import MixShortfall
+from qg_studio.mix import check_mix
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 log = logging.getLogger(__name__)
 STORY_LEVEL_ENGINE = "story-level"  # whole-story questions come from rules, not the engine
@@ -86,7 +91,9 @@ def generate_items(
     report(0.6, f"{len(candidates)} candidate questions")
     # Every engine labels its items (a QAItem cannot exist without an element and an
     # explicitness), so the tagger is not needed here; it labels teachers' questions.
-    from qg_studio.ranking import rank_and_select, score_items, shortlist
+    from qg_studio.ranking import rank_and_select
+    from qg_studio.ranking import score_items
+    from qg_studio.ranking import shortlist
 
     if answerer is not None and candidates:
         # Answering is the slow step: round-trip only the strongest candidates.

@@ -27,7 +27,9 @@ from __future__ import annotations
 
 import re
 
-from qg_studio.schema import AnswerKind, Element, Explicitness
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
 
 QG_FORMATS = ("qg-control", "lmqg")
 QA_FORMATS = ("storyqa", "unifiedqa")

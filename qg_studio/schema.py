@@ -6,9 +6,12 @@ the CLI all speak in these types, and JSON goes through ``to_dict``/``from_dict`
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
+from dataclasses import dataclass
+from dataclasses import field
 from enum import Enum
-from typing import Any, Iterable
+from typing import Any
+from typing import Iterable
 
 from qg_studio.scores import ItemScores
 

@@ -10,7 +10,9 @@ as it was.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass
+from dataclasses import field
+from dataclasses import fields
 from typing import Any
 
 # Scores: None until the stage that owns them runs.

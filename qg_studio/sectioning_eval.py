@@ -10,9 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from qg_studio.data.fairytaleqa import FtqaStory, read_split
-from qg_studio.evaluate import boundary_prf, mean, pk, windowdiff
-from qg_studio.story import MAX_WORDS, MIN_WORDS, SectionerWeights, section_story
+from qg_studio.data.fairytaleqa import FtqaStory
+from qg_studio.data.fairytaleqa import read_split
+from qg_studio.evaluate import boundary_prf
+from qg_studio.evaluate import mean
+from qg_studio.evaluate import pk
+from qg_studio.evaluate import windowdiff
+from qg_studio.story import MAX_WORDS
+from qg_studio.story import MIN_WORDS
+from qg_studio.story import SectionerWeights
+from qg_studio.story import section_story
 
 
 @dataclass

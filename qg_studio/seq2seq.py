@@ -11,20 +11,20 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
+from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
+from typing import Sequence
 
-from qg_studio.models import (
-    ModelError,
-    ResolvedModel,
-    choose_device,
-    default_model,
-    locate,
-    read_meta,
-    resolve,
-)
+from qg_studio.models import ModelError
+from qg_studio.models import ResolvedModel
+from qg_studio.models import choose_device
+from qg_studio.models import default_model
+from qg_studio.models import locate
+from qg_studio.models import read_meta
+from qg_studio.models import resolve
 
 
 @dataclass
@@ -69,7 +69,8 @@ def _max_new_tokens(model, meta: dict[str, Any]) -> int:
 
 @lru_cache(maxsize=4)
 def _load(location: str, device: str | None) -> LoadedModel:
-    from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+    from transformers import AutoModelForSeq2SeqLM
+    from transformers import AutoTokenizer
 
     dev, dtype = choose_device(device)
     try:

@@ -19,11 +19,17 @@ questions, as a teacher generating twice would. Each set is checked for:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Callable
+from typing import Sequence
 
 from qg_studio.nlp import sentences as split_sentences
-from qg_studio.schema import Element, Explicitness, GenerationRequest, QAItem, Section
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 DEFAULT_REQUEST = GenerationRequest(count=10, elements="balanced", implicit_share=0.3)
 CUSTOM_REQUEST = GenerationRequest(
@@ -91,7 +97,8 @@ def requested_distribution(request: GenerationRequest, n_sections: int) -> dict[
 
 def count_repeats(items: Sequence[QAItem], earlier: Sequence[QAItem]) -> int:
     """Items that ask what an earlier item (of this set or of ``earlier``) asks."""
-    from qg_studio.ranking.repeats import same_question, wait_for_encoder
+    from qg_studio.ranking.repeats import same_question
+    from qg_studio.ranking.repeats import wait_for_encoder
 
     if not items:
         return 0
@@ -110,7 +117,9 @@ def count_repeats(items: Sequence[QAItem], earlier: Sequence[QAItem]) -> int:
 
 def answerable(items: Sequence[QAItem], sections: Sequence[Section], answerer) -> list[bool]:
     """Per item: the answerer finds the key's answer, or answers from the sentence cited."""
-    from qg_studio.answering.roundtrip import ANSWERABILITY_FLOOR, agreement, same_sentence
+    from qg_studio.answering.roundtrip import ANSWERABILITY_FLOOR
+    from qg_studio.answering.roundtrip import agreement
+    from qg_studio.answering.roundtrip import same_sentence
 
     if not items:
         return []

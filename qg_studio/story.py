@@ -15,25 +15,21 @@ from dataclasses import dataclass
 from typing import Sequence
 
 # Reading and grading live in their own modules; their names stay importable from here.
-from qg_studio.grading import (  # noqa: F401
-    GRADE_CUTOFF,
-    GradeBand,
-    GradeReport,
-    grade_sections,
-    readability,
-)
-from qg_studio.ingest import (  # noqa: F401
-    MAX_STORY_WORDS,
-    MAX_WORDS,
-    MIN_STORY_WORDS,
-    MIN_WORDS,
-    TARGET_WORDS,
-    StoryInputError,
-    check_limits,
-    check_text,
-    decode_text,
-    load_story_file,
-)
+from qg_studio.grading import GRADE_CUTOFF  # noqa: F401
+from qg_studio.grading import GradeBand  # noqa: F401
+from qg_studio.grading import GradeReport  # noqa: F401
+from qg_studio.grading import grade_sections  # noqa: F401
+from qg_studio.grading import readability  # noqa: F401
+from qg_studio.ingest import MAX_STORY_WORDS  # noqa: F401
+from qg_studio.ingest import MAX_WORDS  # noqa: F401
+from qg_studio.ingest import MIN_STORY_WORDS  # noqa: F401
+from qg_studio.ingest import MIN_WORDS  # noqa: F401
+from qg_studio.ingest import TARGET_WORDS  # noqa: F401
+from qg_studio.ingest import StoryInputError  # noqa: F401
+from qg_studio.ingest import check_limits  # noqa: F401
+from qg_studio.ingest import check_text  # noqa: F401
+from qg_studio.ingest import decode_text  # noqa: F401
+from qg_studio.ingest import load_story_file  # noqa: F401
 from qg_studio.schema import Section
 
 # -- cleaning -------------------------------------------------------------------------

@@ -12,7 +12,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Sequence
 
-from qg_studio.schema import Explicitness, QAItem
+from qg_studio.schema import Explicitness
+from qg_studio.schema import QAItem
 
 # On FairytaleQA val the shipped extractive answerer's replies under 0.4 confidence are
 # wrong more often than right; the round trip's agreement floor is 0.3.

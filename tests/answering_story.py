@@ -54,7 +54,9 @@ def tiny_span_model(folder: Path) -> Path:
     """A randomly initialised 2-layer BERT span model with the MiniLM tokenizer, saved
     like the shipped one (fp16 safetensors): exercises the model path in milliseconds."""
     import torch
-    from transformers import AutoTokenizer, BertConfig, BertForQuestionAnswering
+    from transformers import AutoTokenizer
+    from transformers import BertConfig
+    from transformers import BertForQuestionAnswering
 
     from qg_studio.embeddings import encoder_path
 

@@ -16,7 +16,9 @@ SPECIALS = ["<pad>", "<|endoftext|>", "<unk>"]
 
 
 def build_tokenizer(folder: Path):
-    from tokenizers import Tokenizer, models, pre_tokenizers
+    from tokenizers import Tokenizer
+    from tokenizers import models
+    from tokenizers import pre_tokenizers
     from transformers import PreTrainedTokenizerFast
 
     vocab = {tok: i for i, tok in enumerate(SPECIALS + WORDS + PUNCT)}
@@ -32,7 +34,8 @@ def build_tokenizer(folder: Path):
 
 def tiny_llama(folder: Path, seed: int = 0) -> Path:
     import torch
-    from transformers import LlamaConfig, LlamaForCausalLM
+    from transformers import LlamaConfig
+    from transformers import LlamaForCausalLM
 
     folder.mkdir(parents=True, exist_ok=True)
     tokenizer = build_tokenizer(folder)
@@ -58,7 +61,8 @@ def tiny_adapter(base: Path, folder: Path, seed: int = 1) -> Path:
     """A LoRA adapter with non-zero weights (a fresh one is the identity), saved as
     training saves it, with the prompt settings beside it."""
     import torch
-    from peft import LoraConfig, get_peft_model
+    from peft import LoraConfig
+    from peft import get_peft_model
     from transformers import AutoModelForCausalLM
 
     from qg_studio.causal_lm import write_adapter_meta

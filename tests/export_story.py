@@ -6,7 +6,9 @@ whose text and answers hold formulas, quotes, tabs, emoji and right-to-left text
 
 from __future__ import annotations
 
-from qg_studio.schema import Evidence, QAItem, Section
+from qg_studio.schema import Evidence
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 STORY = [
     "Once upon a time a poor miller lived near the dark forest with his daughter Greta. "

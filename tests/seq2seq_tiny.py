@@ -18,7 +18,10 @@ SPECIALS = ["<pad>", "</s>", "<unk>", "<s>"]
 
 
 def build_tokenizer(folder: Path, model_max_length: int = 512):
-    from tokenizers import Tokenizer, models, pre_tokenizers, processors
+    from tokenizers import Tokenizer
+    from tokenizers import models
+    from tokenizers import pre_tokenizers
+    from tokenizers import processors
     from transformers import PreTrainedTokenizerFast
 
     vocab = {tok: i for i, tok in enumerate(SPECIALS + WORDS + PUNCT)}
@@ -42,7 +45,8 @@ def build_tokenizer(folder: Path, model_max_length: int = 512):
 
 def tiny_t5(folder: Path, meta: dict | None = None, seed: int = 0) -> Path:
     import torch
-    from transformers import T5Config, T5ForConditionalGeneration
+    from transformers import T5Config
+    from transformers import T5ForConditionalGeneration
 
     folder.mkdir(parents=True, exist_ok=True)
     tokenizer = build_tokenizer(folder)
@@ -71,7 +75,8 @@ def tiny_t5(folder: Path, meta: dict | None = None, seed: int = 0) -> Path:
 
 def tiny_bart(folder: Path, seed: int = 0) -> Path:
     import torch
-    from transformers import BartConfig, BartForConditionalGeneration
+    from transformers import BartConfig
+    from transformers import BartForConditionalGeneration
 
     folder.mkdir(parents=True, exist_ok=True)
     tokenizer = build_tokenizer(folder)

@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import pytest
-from answering_story import story_sections, tiny_span_model
+from answering_story import story_sections
+from answering_story import tiny_span_model
 
 from qg_studio.answer_kind import answer_kind
-from qg_studio.answering import Answer, Answerer, get_answerer
-from qg_studio.answering.extractive import (
-    DEFAULT_MODEL_DIR,
-    ExtractiveAnswerer,
-    QuestionError,
-    model_present,
-)
-from qg_studio.answering.kind import is_question, yes_or_no, yesno_reply
+from qg_studio.answering import Answer
+from qg_studio.answering import Answerer
+from qg_studio.answering import get_answerer
+from qg_studio.answering.extractive import DEFAULT_MODEL_DIR
+from qg_studio.answering.extractive import ExtractiveAnswerer
+from qg_studio.answering.extractive import QuestionError
+from qg_studio.answering.extractive import model_present
+from qg_studio.answering.kind import is_question
+from qg_studio.answering.kind import yes_or_no
+from qg_studio.answering.kind import yesno_reply
 from qg_studio.schema import AnswerKind
 
 

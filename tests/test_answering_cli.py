@@ -6,7 +6,10 @@ import csv
 import json
 
 import pytest
-from answering_story import SECTIONS_TEXT, story_sections, story_text, tiny_span_model
+from answering_story import SECTIONS_TEXT
+from answering_story import story_sections
+from answering_story import story_text
+from answering_story import tiny_span_model
 
 from qg_studio.cli import main
 

@@ -2,7 +2,8 @@
 
 import pytest
 
-from qg_studio.answering.feeling import feeling_answer, is_feeling_question
+from qg_studio.answering.feeling import feeling_answer
+from qg_studio.answering.feeling import is_feeling_question
 
 
 @pytest.mark.parametrize(

@@ -3,16 +3,15 @@
 from __future__ import annotations
 
 import pytest
-from answering_story import SECTIONS_TEXT, story_sections
+from answering_story import SECTIONS_TEXT
+from answering_story import story_sections
 
 from qg_studio.answering.extractive import ExtractiveAnswerer
-from qg_studio.answering.retrieval import (
-    choose_sections,
-    content_words,
-    rank_sections,
-    retrieve,
-    sentences,
-)
+from qg_studio.answering.retrieval import choose_sections
+from qg_studio.answering.retrieval import content_words
+from qg_studio.answering.retrieval import rank_sections
+from qg_studio.answering.retrieval import retrieve
+from qg_studio.answering.retrieval import sentences
 from qg_studio.schema import Section
 
 FILLER = (

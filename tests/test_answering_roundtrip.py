@@ -6,14 +6,16 @@ import pytest
 from answering_story import story_sections
 
 from qg_studio.answering import Answer
-from qg_studio.answering.extractive import DEFAULT_MODEL_DIR, ExtractiveAnswerer, model_present
-from qg_studio.answering.roundtrip import (
-    ANSWERABILITY_FLOOR,
-    agreement,
-    flagged,
-    score_answerability,
-)
-from qg_studio.schema import AnswerKind, Evidence, QAItem
+from qg_studio.answering.extractive import DEFAULT_MODEL_DIR
+from qg_studio.answering.extractive import ExtractiveAnswerer
+from qg_studio.answering.extractive import model_present
+from qg_studio.answering.roundtrip import ANSWERABILITY_FLOOR
+from qg_studio.answering.roundtrip import agreement
+from qg_studio.answering.roundtrip import flagged
+from qg_studio.answering.roundtrip import score_answerability
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Evidence
+from qg_studio.schema import QAItem
 
 
 def _items() -> list[QAItem]:

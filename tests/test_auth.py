@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from qg_studio.store import LOCAL_USER
-from qg_studio.ui.auth import MODE_ENV, allowed, signed_in_user
+from qg_studio.ui.auth import MODE_ENV
+from qg_studio.ui.auth import allowed
+from qg_studio.ui.auth import signed_in_user
 
 
 def test_only_verified_addresses_of_the_school_get_in_when_domains_are_set():

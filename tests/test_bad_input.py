@@ -14,18 +14,20 @@ import zipfile
 from dataclasses import dataclass
 
 import pytest
-from bad_input_files import (
-    document_xml,
-    docx_bomb,
-    docx_of,
-    entity_docx_bomb,
-    lying_docx_bomb,
-    spreadsheet,
-)
+from bad_input_files import document_xml
+from bad_input_files import docx_bomb
+from bad_input_files import docx_of
+from bad_input_files import entity_docx_bomb
+from bad_input_files import lying_docx_bomb
+from bad_input_files import spreadsheet
 
 from qg_studio.cli import main
-from qg_studio.ingest import MAX_DOCX_XML_BYTES, MAX_TEXT_BYTES
-from qg_studio.story import StoryInputError, edit_section, load_story_file, section_story
+from qg_studio.ingest import MAX_DOCX_XML_BYTES
+from qg_studio.ingest import MAX_TEXT_BYTES
+from qg_studio.story import StoryInputError
+from qg_studio.story import edit_section
+from qg_studio.story import load_story_file
+from qg_studio.story import section_story
 
 STORY = (
     "Nell kept bees at the edge of the village. Every morning she walked to the hives "

@@ -12,9 +12,11 @@ import sys
 from pathlib import Path
 
 import pytest
-from batch_stories import STORIES, write_corpus
+from batch_stories import STORIES
+from batch_stories import write_corpus
 
-from qg_studio.batch.manifest import FAILED, Manifest
+from qg_studio.batch.manifest import FAILED
+from qg_studio.batch.manifest import Manifest
 from qg_studio.batch.runner import run_batch
 from qg_studio.batch.story import BatchSettings
 from qg_studio.cli import main
@@ -310,7 +312,8 @@ def test_story_names_stay_unique_and_stable(tmp_path):
 
 
 def test_a_fairytaleqa_folder_keeps_its_sections_names_and_splits(tmp_path, capsys):
-    from qg_studio.data.fairytaleqa import FtqaStory, write_split
+    from qg_studio.data.fairytaleqa import FtqaStory
+    from qg_studio.data.fairytaleqa import write_split
     from qg_studio.schema import Section
 
     corpus = tmp_path / "ftqa"

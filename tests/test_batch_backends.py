@@ -6,7 +6,8 @@ from __future__ import annotations
 import json
 
 import pytest
-from batch_stories import STORIES, write_corpus
+from batch_stories import STORIES
+from batch_stories import write_corpus
 
 from qg_studio.batch.runner import run_batch
 from qg_studio.batch.story import BatchSettings

@@ -7,10 +7,14 @@ import json
 from pathlib import Path
 
 import pytest
-from causal_lm_tiny import tiny_adapter, tiny_llama
+from causal_lm_tiny import tiny_adapter
+from causal_lm_tiny import tiny_llama
 from seq2seq_tiny import write_ftqa
 
-from qg_studio.schema import Element, Explicitness, GenerationRequest, Section
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import Section
 
 TEXT = (
     "The miller was sad because the rain fell on the mill. The fox ran to the forest. "
@@ -63,7 +67,8 @@ def test_training_and_inference_prompts_are_identical(tmp_path, tiny):
     from qg_studio.answering.causal_lm import CausalLMAnswerer
     from qg_studio.data.fairytaleqa import read_split
     from qg_studio.generation.causal_lm import CausalLMGenerator
-    from qg_studio.train.causal_lm import LMTrainSettings, lm_examples
+    from qg_studio.train.causal_lm import LMTrainSettings
+    from qg_studio.train.causal_lm import lm_examples
 
     base, adapter = tiny
     root = write_ftqa(tmp_path / "data", "train", "toy", [TEXT], QUESTIONS)
@@ -108,7 +113,10 @@ def test_adapter_save_and_load_round_trip(tmp_path, tiny):
 
 
 def test_batched_decoding_equals_one_by_one(tiny):
-    from qg_studio.causal_lm import LMDecode, choice_scores, generate, load_lm
+    from qg_studio.causal_lm import LMDecode
+    from qg_studio.causal_lm import choice_scores
+    from qg_studio.causal_lm import generate
+    from qg_studio.causal_lm import load_lm
 
     base, adapter = tiny
     loaded = load_lm(adapter, base=base)
@@ -188,7 +196,8 @@ def _wins(folder: Path) -> None:
 def test_auto_falls_back_with_a_notice_when_the_wheel_is_missing(tmp_path, tiny, monkeypatch):
     import shutil
 
-    from qg_studio import causal_lm, models
+    from qg_studio import causal_lm
+    from qg_studio import models
 
     folder = Path(shutil.copytree(tiny[1], tmp_path / "adapter"))
     _wins(folder)
@@ -261,9 +270,11 @@ def test_cli_names_a_missing_adapter_in_one_line(tmp_path, capsys):
 
 
 def test_two_training_steps_leave_a_usable_adapter_and_resume(tmp_path, tiny):
-    from qg_studio.causal_lm import load_adapter, read_adapter_meta
+    from qg_studio.causal_lm import load_adapter
+    from qg_studio.causal_lm import read_adapter_meta
     from qg_studio.generation.causal_lm import CausalLMGenerator
-    from qg_studio.train.causal_lm import LMTrainSettings, run
+    from qg_studio.train.causal_lm import LMTrainSettings
+    from qg_studio.train.causal_lm import run
 
     base, _ = tiny
     data = write_ftqa(tmp_path / "data", "train", "toy", [TEXT], QUESTIONS)
@@ -293,8 +304,10 @@ def test_models_page_says_smollm_is_in_use_for_each_role_and_how_it_routes(tmp_p
 
     from streamlit.testing.v1 import AppTest
 
-    from qg_studio.causal_lm import read_adapter_meta, write_adapter_meta
-    from qg_studio.models import ModelEntry, add_user_entry
+    from qg_studio.causal_lm import read_adapter_meta
+    from qg_studio.causal_lm import write_adapter_meta
+    from qg_studio.models import ModelEntry
+    from qg_studio.models import add_user_entry
 
     folder = Path(shutil.copytree(tiny[1], tmp_path / "adapter"))
     write_adapter_meta(folder, {**read_adapter_meta(folder), "base_path": str(tiny[0])})

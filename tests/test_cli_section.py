@@ -60,7 +60,8 @@ def test_missing_file_and_bad_band(tmp_path, story_text, capsys):
 def test_eval_sections_on_a_small_fairytaleqa_folder(tmp_path, story_text, capsys):
     import csv
 
-    from qg_studio.story import parse_story, section_story
+    from qg_studio.story import parse_story
+    from qg_studio.story import section_story
 
     folder = tmp_path / "section-stories" / "val"
     folder.mkdir(parents=True)

@@ -5,11 +5,15 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from export_story import STORY, items, sections
+from export_story import STORY
+from export_story import items
+from export_story import sections
 from streamlit.testing.v1 import AppTest
 
 from qg_studio.store import Store
-from qg_studio.ui.pages.curate import apply_table_edits, highlight, parse_answers
+from qg_studio.ui.pages.curate import apply_table_edits
+from qg_studio.ui.pages.curate import highlight
+from qg_studio.ui.pages.curate import parse_answers
 
 APP = str(Path(__file__).parent / "apps" / "curate_page.py")
 

@@ -15,10 +15,15 @@ from pathlib import Path
 import pytest
 
 from qg_studio.cli import main
-from qg_studio.data.fairytaleqa import read_split, read_story, write_split
-from qg_studio.data.projects import export_project, import_story
+from qg_studio.data.fairytaleqa import read_split
+from qg_studio.data.fairytaleqa import read_story
+from qg_studio.data.fairytaleqa import write_split
+from qg_studio.data.projects import export_project
+from qg_studio.data.projects import import_story
 from qg_studio.data.stats import split_stats
-from qg_studio.data.validation import AnnotationError, build_item, validate_row
+from qg_studio.data.validation import AnnotationError
+from qg_studio.data.validation import build_item
+from qg_studio.data.validation import validate_row
 from qg_studio.schema import Section
 from qg_studio.store import Store
 

@@ -9,7 +9,8 @@ import pytest
 from page_text import read
 from streamlit.testing.v1 import AppTest
 
-from qg_studio.schema import QAItem, Section
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 from qg_studio.services import suggestions
 from qg_studio.store import Store
 

@@ -7,7 +7,8 @@ import json
 
 import openpyxl
 import pytest
-from export_story import items, sections
+from export_story import items
+from export_story import sections
 
 from qg_studio.cli import main
 from qg_studio.store import Store

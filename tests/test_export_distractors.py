@@ -4,11 +4,16 @@ and nothing written to a spreadsheet is a formula."""
 from __future__ import annotations
 
 import openpyxl
-from export_story import items, sections
+from export_story import items
+from export_story import sections
 
-from qg_studio.export.distractors import FEELING_WORDS, DistractorFinder, same_answer
-from qg_studio.export.safety import csv_cell, write_cell
-from qg_studio.schema import QAItem, Section
+from qg_studio.export.distractors import FEELING_WORDS
+from qg_studio.export.distractors import DistractorFinder
+from qg_studio.export.distractors import same_answer
+from qg_studio.export.safety import csv_cell
+from qg_studio.export.safety import write_cell
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 
 def _find(question, answer, element, secs=None, **kw):

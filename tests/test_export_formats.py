@@ -9,10 +9,18 @@ import zipfile
 
 import openpyxl
 import pytest
-from export_story import HOSTILE_TEXTS, hostile_items, items, sections
-from moodle_readers import read_aiken, read_gift, read_moodle_xml, right_answers, shown
+from export_story import HOSTILE_TEXTS
+from export_story import hostile_items
+from export_story import items
+from export_story import sections
+from moodle_readers import read_aiken
+from moodle_readers import read_gift
+from moodle_readers import read_moodle_xml
+from moodle_readers import right_answers
+from moodle_readers import shown
 
-from qg_studio.export import FORMATS, export_story
+from qg_studio.export import FORMATS
+from qg_studio.export import export_story
 from qg_studio.export.platforms import KAHOOT_HEADER
 from qg_studio.export.quizset import TEMPLATES
 from qg_studio.export.worksheet import WorksheetOptions

@@ -17,12 +17,20 @@ import zipfile
 
 import openpyxl
 import pytest
-from moodle_readers import read_aiken, read_gift, read_moodle_xml, right_answers, shown
+from moodle_readers import read_aiken
+from moodle_readers import read_gift
+from moodle_readers import read_moodle_xml
+from moodle_readers import right_answers
+from moodle_readers import shown
 
-from qg_studio.export import FORMATS, export_story
-from qg_studio.export.quizset import QuizQuestion, exportable, prepare
+from qg_studio.export import FORMATS
+from qg_studio.export import export_story
+from qg_studio.export.quizset import QuizQuestion
+from qg_studio.export.quizset import exportable
+from qg_studio.export.quizset import prepare
 from qg_studio.export.worksheet import ordered
-from qg_studio.schema import QAItem, Section
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 QTI = "{http://www.imsglobal.org/xsd/imsqti_v2p1}"
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")

@@ -13,17 +13,16 @@ import unicodedata
 
 import openpyxl
 import pytest
-from moodle_readers import (
-    ImportFailed,
-    read_aiken,
-    read_gift,
-    read_moodle_xml,
-    right_answers,
-    shown,
-    wrong_answers,
-)
+from moodle_readers import ImportFailed
+from moodle_readers import read_aiken
+from moodle_readers import read_gift
+from moodle_readers import read_moodle_xml
+from moodle_readers import right_answers
+from moodle_readers import shown
+from moodle_readers import wrong_answers
 
-from qg_studio.export import moodle, platforms
+from qg_studio.export import moodle
+from qg_studio.export import platforms
 from qg_studio.export.quizset import QuizQuestion
 from qg_studio.schema import QAItem
 

@@ -6,7 +6,9 @@ import shutil
 from pathlib import Path
 
 import pytest
-from export_story import STORY, items, sections
+from export_story import STORY
+from export_story import items
+from export_story import sections
 from streamlit.testing.v1 import AppTest
 
 from qg_studio.store import Store

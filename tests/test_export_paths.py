@@ -6,11 +6,14 @@ import json
 import os
 
 import pytest
-from export_story import items, sections
+from export_story import items
+from export_story import sections
 from test_data import write_fixture
 
 from qg_studio.cli import main
-from qg_studio.paths import UnsafePath, inside, output_file
+from qg_studio.paths import UnsafePath
+from qg_studio.paths import inside
+from qg_studio.paths import output_file
 
 
 def _tree(root) -> set[str]:

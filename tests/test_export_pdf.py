@@ -6,10 +6,13 @@ import shutil
 import subprocess
 
 import pytest
-from export_story import items, sections
+from export_story import items
+from export_story import sections
 
-from qg_studio.export import export_handouts, export_story
-from qg_studio.export.pdf import soffice, worksheet_pdf
+from qg_studio.export import export_handouts
+from qg_studio.export import export_story
+from qg_studio.export.pdf import soffice
+from qg_studio.export.pdf import worksheet_pdf
 from qg_studio.export.worksheet import WorksheetOptions
 
 pytestmark = [

@@ -6,11 +6,20 @@ from pathlib import Path
 
 import pytest
 
-from qg_studio.generation import QuestionGenerator, get_generator
+from qg_studio.generation import QuestionGenerator
+from qg_studio.generation import get_generator
 from qg_studio.generation.analysis import analyse
-from qg_studio.generation.grammar import ask, ask_do, ask_subject, state
-from qg_studio.generation.inflect import lemma_of, past_of, third_person_of
-from qg_studio.schema import Element, Explicitness, GenerationRequest, Section
+from qg_studio.generation.grammar import ask
+from qg_studio.generation.grammar import ask_do
+from qg_studio.generation.grammar import ask_subject
+from qg_studio.generation.grammar import state
+from qg_studio.generation.inflect import lemma_of
+from qg_studio.generation.inflect import past_of
+from qg_studio.generation.inflect import third_person_of
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import Section
 
 STORY = Path(__file__).parent / "fixtures" / "lantern_keeper.txt"
 

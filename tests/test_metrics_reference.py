@@ -15,15 +15,13 @@ from nltk.metrics.segmentation import pk as nltk_pk
 from nltk.metrics.segmentation import windowdiff as nltk_windowdiff
 from rouge_score import rouge_scorer
 
-from qg_studio.evaluate import (
-    best_rouge_l,
-    bootstrap_ci,
-    boundary_prf,
-    kl_divergence,
-    pk,
-    token_f1,
-    windowdiff,
-)
+from qg_studio.evaluate import best_rouge_l
+from qg_studio.evaluate import bootstrap_ci
+from qg_studio.evaluate import boundary_prf
+from qg_studio.evaluate import kl_divergence
+from qg_studio.evaluate import pk
+from qg_studio.evaluate import token_f1
+from qg_studio.evaluate import windowdiff
 
 
 def _marks(boundaries: set[int], n: int) -> str:

@@ -9,7 +9,8 @@ import pytest
 from seq2seq_tiny import tiny_t5
 
 from qg_studio import models
-from qg_studio.models import ModelEntry, ModelError
+from qg_studio.models import ModelEntry
+from qg_studio.models import ModelError
 
 
 @pytest.fixture

@@ -9,11 +9,22 @@ from pathlib import Path
 import pytest
 
 from qg_studio.cli import main
-from qg_studio.pipeline import STORY_LEVEL_ENGINE, generate_items, shortfall
-from qg_studio.ranking import element_targets, keep_fit, score_items, select
+from qg_studio.pipeline import STORY_LEVEL_ENGINE
+from qg_studio.pipeline import generate_items
+from qg_studio.pipeline import shortfall
+from qg_studio.ranking import element_targets
+from qg_studio.ranking import keep_fit
+from qg_studio.ranking import score_items
+from qg_studio.ranking import select
 from qg_studio.ranking.repeats import dedupe
-from qg_studio.schema import Element, Evidence, Explicitness, GenerationRequest, QAItem, Section
-from qg_studio.services.generation import best_engine, generate
+from qg_studio.schema import Element
+from qg_studio.schema import Evidence
+from qg_studio.schema import Explicitness
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
+from qg_studio.services.generation import best_engine
+from qg_studio.services.generation import generate
 
 STORY = Path(__file__).parent / "fixtures" / "lantern_keeper.txt"
 

@@ -5,7 +5,9 @@ from __future__ import annotations
 import json
 
 from qg_studio.schema import QAItem
-from qg_studio.scores import FLAGS, SCORES, ItemScores
+from qg_studio.scores import FLAGS
+from qg_studio.scores import SCORES
+from qg_studio.scores import ItemScores
 
 
 def _item(**scores) -> QAItem:

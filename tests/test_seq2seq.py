@@ -6,12 +6,21 @@ from __future__ import annotations
 import warnings
 
 import pytest
-from seq2seq_tiny import tiny_bart, tiny_t5, write_ftqa
+from seq2seq_tiny import tiny_bart
+from seq2seq_tiny import tiny_t5
+from seq2seq_tiny import write_ftqa
 
 from qg_studio import seq2seq as decoding
 from qg_studio.pipeline import STORY_LEVEL_ENGINE
-from qg_studio.prompts import answer_window, qa_input, qg_input
-from qg_studio.schema import AnswerKind, Element, Explicitness, GenerationRequest, QAItem, Section
+from qg_studio.prompts import answer_window
+from qg_studio.prompts import qa_input
+from qg_studio.prompts import qg_input
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 SECTIONS = [
     Section(1, "The fox ran in the forest. The hen was sad because it was hungry."),
@@ -88,7 +97,8 @@ def test_qg_input_format_has_control_codes_in_fixed_order():
 
 
 def test_answerer_sends_prefixed_lowercased_inputs(t5_dir, spy):
-    from qg_studio.answering import Answerer, get_answerer
+    from qg_studio.answering import Answerer
+    from qg_studio.answering import get_answerer
 
     answerer = get_answerer("seq2seq", model=t5_dir, num_beams=1)
     assert isinstance(answerer, Answerer) and answerer.name == "seq2seq"
@@ -182,7 +192,8 @@ def test_empty_question_gets_an_empty_answer_not_a_crash(t5_dir):
 
 @pytest.mark.parametrize("which", ["t5", "bart"])
 def test_generate_gives_valid_items_from_any_checkpoint(which, t5_dir, bart_dir):
-    from qg_studio.generation import QuestionGenerator, get_generator
+    from qg_studio.generation import QuestionGenerator
+    from qg_studio.generation import get_generator
 
     generator = get_generator("seq2seq", model=t5_dir if which == "t5" else bart_dir)
     assert isinstance(generator, QuestionGenerator)

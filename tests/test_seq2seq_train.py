@@ -6,9 +6,12 @@ from __future__ import annotations
 import json
 
 import pytest
-from seq2seq_tiny import tiny_t5, write_ftqa
+from seq2seq_tiny import tiny_t5
+from seq2seq_tiny import write_ftqa
 
-from qg_studio.schema import AnswerKind, Element, Explicitness
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
 
 TEXT = "The fox ran in the forest. The hen sat in the barn. The king was sad."
 QUESTIONS = [
@@ -100,7 +103,8 @@ def one_thread():
 def test_train_save_load_generate_learned_questions(tmp_path, one_thread):
     from qg_studio.generation import get_generator
     from qg_studio.models import load_registry
-    from qg_studio.train.seq2seq import TrainSettings, run
+    from qg_studio.train.seq2seq import TrainSettings
+    from qg_studio.train.seq2seq import run
 
     data = tmp_path / "data"
     write_ftqa(data, "train", "toy", [TEXT], QUESTIONS)
@@ -154,7 +158,8 @@ def test_checkpoints_of_a_run_cut_short_carry_their_prompt_settings(
     from transformers import Seq2SeqTrainer
 
     from qg_studio.seq2seq import load_seq2seq
-    from qg_studio.train.seq2seq import TrainSettings, run
+    from qg_studio.train.seq2seq import TrainSettings
+    from qg_studio.train.seq2seq import run
 
     data = tmp_path / "data"
     write_ftqa(data, "train", "toy", [TEXT], QUESTIONS)

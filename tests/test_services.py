@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from qg_studio.cli import main
-from qg_studio.schema import Scope, Section
+from qg_studio.schema import Scope
+from qg_studio.schema import Section
 from qg_studio.services.answers import answer_and_label
 
 SECTIONS = [

@@ -13,12 +13,23 @@ import pytest
 from qg_studio.answering import Answer
 from qg_studio.export.distractors import DistractorFinder
 from qg_studio.generation.analysis import analyse
-from qg_studio.generation.story_level import main_characters, moral_line, story_questions
+from qg_studio.generation.story_level import main_characters
+from qg_studio.generation.story_level import moral_line
+from qg_studio.generation.story_level import story_questions
 from qg_studio.mix import check_mix
-from qg_studio.pipeline import generate_items, shortfall
+from qg_studio.pipeline import generate_items
+from qg_studio.pipeline import shortfall
 from qg_studio.ranking.repeats import drop_repeats
-from qg_studio.schema import AnswerKind, Element, Explicitness, GenerationRequest, QAItem, Section
-from qg_studio.trust import CHECK_LABEL, mark_trust, needs_check, trust_note
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
+from qg_studio.trust import CHECK_LABEL
+from qg_studio.trust import mark_trust
+from qg_studio.trust import needs_check
+from qg_studio.trust import trust_note
 
 FIXTURES = Path(__file__).parent / "fixtures"
 

@@ -6,8 +6,12 @@ import sqlite3
 
 import pytest
 
-from qg_studio.schema import QAItem, Section
-from qg_studio.store import SCHEMA_VERSION, Store, StoreError, default_data_dir
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
+from qg_studio.store import SCHEMA_VERSION
+from qg_studio.store import Store
+from qg_studio.store import StoreError
+from qg_studio.store import default_data_dir
 
 
 def _item(question="Who found the fox?", element="character"):

@@ -13,8 +13,10 @@ import time
 
 import pytest
 
-from qg_studio.schema import QAItem, Section
-from qg_studio.store import StaleEditError, Store
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
+from qg_studio.store import StaleEditError
+from qg_studio.store import Store
 
 THREADS, PROCESSES, SAVES = 4, 3, 60
 

@@ -73,7 +73,8 @@ def test_kill_9_mid_import_then_rerun_gives_one_whole_copy(tmp_path, monkeypatch
 
 def test_an_upload_opened_twice_makes_two_projects_a_dataset_import_one(tmp_path):
     from qg_studio.data.fairytaleqa import read_story
-    from qg_studio.data.projects import import_stories, import_story
+    from qg_studio.data.projects import import_stories
+    from qg_studio.data.projects import import_story
 
     data = write_fixture(tmp_path / "ftqa")
     story = read_story(data, "val", "goose-girl")

@@ -8,15 +8,14 @@ import sqlite3
 
 import pytest
 
-from qg_studio.schema import QAItem, Section
-from qg_studio.store import (
-    LOCAL_USER,
-    MIGRATIONS,
-    SCHEMA_VERSION,
-    StaleEditError,
-    Store,
-    StoreError,
-)
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
+from qg_studio.store import LOCAL_USER
+from qg_studio.store import MIGRATIONS
+from qg_studio.store import SCHEMA_VERSION
+from qg_studio.store import StaleEditError
+from qg_studio.store import Store
+from qg_studio.store import StoreError
 
 
 def _item(question="Who found the fox?"):

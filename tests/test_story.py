@@ -6,18 +6,16 @@ import re
 
 import pytest
 
-from qg_studio.story import (
-    GradeBand,
-    StoryInputError,
-    check_story,
-    decode_text,
-    grade_sections,
-    load_story_file,
-    merge_sections,
-    parse_story,
-    section_story,
-    split_section,
-)
+from qg_studio.story import GradeBand
+from qg_studio.story import StoryInputError
+from qg_studio.story import check_story
+from qg_studio.story import decode_text
+from qg_studio.story import grade_sections
+from qg_studio.story import load_story_file
+from qg_studio.story import merge_sections
+from qg_studio.story import parse_story
+from qg_studio.story import section_story
+from qg_studio.story import split_section
 
 
 def _sentences_intact(original: str, sections) -> bool:

@@ -10,9 +10,15 @@ from pathlib import Path
 import pytest
 
 from qg_studio.cli import main
-from qg_studio.schema import Element, Explicitness, Section
-from qg_studio.tagging import Tag, tag, tag_many
-from qg_studio.tagging.model import DEFAULT_MODEL, MODEL_ENV, load_model
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
+from qg_studio.schema import Section
+from qg_studio.tagging import Tag
+from qg_studio.tagging import tag
+from qg_studio.tagging import tag_many
+from qg_studio.tagging.model import DEFAULT_MODEL
+from qg_studio.tagging.model import MODEL_ENV
+from qg_studio.tagging.model import load_model
 
 SECTIONS = [
     Section(

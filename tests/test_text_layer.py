@@ -17,7 +17,8 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from qg_studio import nlp, resources
+from qg_studio import nlp
+from qg_studio import resources
 from qg_studio.answer_kind import answer_kind
 from qg_studio.schema import AnswerKind
 

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence, runtime_checkable
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Protocol
+from typing import Sequence
+from typing import runtime_checkable
 
 from qg_studio.registry import Registry
-from qg_studio.schema import AnswerKind, Evidence, Section
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Evidence
+from qg_studio.schema import Section
 
 
 @dataclass

@@ -17,15 +17,23 @@ answerer is taken from the answerer registry by name (no import of its module).
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
+from typing import Sequence
 
 from qg_studio.answer_kind import answer_kind
 from qg_studio.answering import Answer
 from qg_studio.answering.feeling import is_feeling_question
-from qg_studio.answering.retrieval import bm25_scores, content_words, retrieve
+from qg_studio.answering.retrieval import bm25_scores
+from qg_studio.answering.retrieval import content_words
+from qg_studio.answering.retrieval import retrieve
 from qg_studio.nlp import sentences
-from qg_studio.prompts import QA_WINDOW_WORDS, lm_qa_prompt
-from qg_studio.schema import AnswerKind, Evidence, Explicitness, Section, section_texts
+from qg_studio.prompts import QA_WINDOW_WORDS
+from qg_studio.prompts import lm_qa_prompt
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Evidence
+from qg_studio.schema import Explicitness
+from qg_studio.schema import Section
+from qg_studio.schema import section_texts
 
 ENGINE = "smollm"
 ROUTE_KEYS = ("yesno", "feeling", "implicit", "explicit")
@@ -75,7 +83,10 @@ class CausalLMAnswerer:
         base: str | None = None,
         **_ignored: Any,
     ):
-        from qg_studio.causal_lm import LMDecode, load_adapter, read_val, resolve_adapter
+        from qg_studio.causal_lm import LMDecode
+        from qg_studio.causal_lm import load_adapter
+        from qg_studio.causal_lm import read_val
+        from qg_studio.causal_lm import resolve_adapter
 
         self.loaded = load_adapter(model, device, base)
         self.window = int(self.loaded.meta.get("qa_window_words") or QA_WINDOW_WORDS)

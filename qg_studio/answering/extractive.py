@@ -21,16 +21,17 @@ from typing import Sequence
 from qg_studio.answer_kind import answer_kind
 from qg_studio.answering import Answer
 from qg_studio.answering.feeling import feeling_answer
-from qg_studio.answering.kind import is_question, yesno_reply
-from qg_studio.answering.retrieval import (
-    SECOND_SECTION_MARGIN,
-    bm25_scores,
-    choose_sections,
-    content_words,
-    rank_sections,
-)
+from qg_studio.answering.kind import is_question
+from qg_studio.answering.kind import yesno_reply
+from qg_studio.answering.retrieval import SECOND_SECTION_MARGIN
+from qg_studio.answering.retrieval import bm25_scores
+from qg_studio.answering.retrieval import choose_sections
+from qg_studio.answering.retrieval import content_words
+from qg_studio.answering.retrieval import rank_sections
 from qg_studio.nlp import sentences
-from qg_studio.schema import AnswerKind, Evidence, Section
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Evidence
+from qg_studio.schema import Section
 
 MODEL_ENV = "QG_STUDIO_QA_MODEL"
 DEFAULT_MODEL_DIR = Path(__file__).resolve().parents[2] / "models" / "qa-extractive"
@@ -102,7 +103,8 @@ def model_present(path: str | os.PathLike | None = None) -> bool:
 def load_span_model(path: str, quantize: bool = False):
     """(tokenizer, model, torch) from a local folder, offline; cached per process."""
     import torch
-    from transformers import AutoModelForQuestionAnswering, AutoTokenizer
+    from transformers import AutoModelForQuestionAnswering
+    from transformers import AutoTokenizer
 
     tokenizer = AutoTokenizer.from_pretrained(path, local_files_only=True)
     model = AutoModelForQuestionAnswering.from_pretrained(path, local_files_only=True)

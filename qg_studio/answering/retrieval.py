@@ -17,7 +17,9 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from qg_studio.nlp import sentences, stem, stop_words
+from qg_studio.nlp import sentences
+from qg_studio.nlp import stem
+from qg_studio.nlp import stop_words
 from qg_studio.schema import Section
 
 WEIGHTS = {"bm25": 0.5, "section": 0.25, "sentence": 0.25}

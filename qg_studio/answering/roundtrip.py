@@ -12,10 +12,14 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from qg_studio.answering import Answer, Answerer
-from qg_studio.evaluate import rouge_l, token_f1
+from qg_studio.answering import Answer
+from qg_studio.answering import Answerer
+from qg_studio.evaluate import rouge_l
+from qg_studio.evaluate import token_f1
 from qg_studio.nlp import sentence_start
-from qg_studio.schema import AnswerKind, QAItem, Section
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 # Below this the answerer's reply shares little with the intended answer (on FairytaleQA
 # val, expert explicit questions score above it ~80% of the time with the shipped model).

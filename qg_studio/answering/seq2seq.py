@@ -11,13 +11,17 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any, Sequence
+from typing import Any
+from typing import Sequence
 
 from qg_studio.answer_kind import answer_kind
 from qg_studio.answering import Answer
-from qg_studio.nlp import sentences, stop_words
+from qg_studio.nlp import sentences
+from qg_studio.nlp import stop_words
 from qg_studio.prompts import qa_input
-from qg_studio.schema import AnswerKind, Evidence, Section
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Evidence
+from qg_studio.schema import Section
 
 _WORD = re.compile(r"\w+")
 YES_NO = ("yes", "no")
@@ -74,7 +78,8 @@ class UnifiedSeq2SeqAnswerer:
         max_new_tokens: int | None = None,
         **_ignored: Any,
     ):
-        from qg_studio.seq2seq import DecodeSettings, load_for_role
+        from qg_studio.seq2seq import DecodeSettings
+        from qg_studio.seq2seq import load_for_role
 
         self.resolved, self.loaded = load_for_role(model, "qa", device)
         self.settings = DecodeSettings(
@@ -128,7 +133,8 @@ class UnifiedSeq2SeqAnswerer:
         section_ids: Sequence[Sequence[int] | None] | None = None,
         kinds: Sequence[AnswerKind | str | None] | None = None,
     ) -> list[Answer]:
-        from qg_studio.seq2seq import generate_texts, score_targets
+        from qg_studio.seq2seq import generate_texts
+        from qg_studio.seq2seq import score_targets
 
         questions = [" ".join(str(q).split()) for q in questions]
         by_id = {s.id: s for s in sections}

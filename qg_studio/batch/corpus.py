@@ -7,7 +7,8 @@ given in sorted order, so a resumed run writes each story under the name it had.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 
 STORY_SUFFIXES = (".txt", ".docx")

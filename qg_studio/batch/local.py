@@ -8,19 +8,20 @@ from __future__ import annotations
 
 import multiprocessing
 import os
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Iterable, Iterator
+from typing import Iterable
+from typing import Iterator
 
 from qg_studio.batch.corpus import StoryJob
-from qg_studio.batch.story import (
-    BatchSettings,
-    StoryOutcome,
-    Worker,
-    load_failure,
-    load_worker,
-    process_story,
-)
+from qg_studio.batch.story import BatchSettings
+from qg_studio.batch.story import StoryOutcome
+from qg_studio.batch.story import Worker
+from qg_studio.batch.story import load_failure
+from qg_studio.batch.story import load_worker
+from qg_studio.batch.story import process_story
 
 MAX_CRASHES = 2  # a story in flight when its worker died this often is recorded as failed
 

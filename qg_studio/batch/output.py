@@ -8,19 +8,18 @@ story the manifest does not list as done: the folder then holds done stories onl
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
+from typing import Iterable
 
 from qg_studio.batch.corpus import StoryJob
 from qg_studio.batch.story import StoryOutcome
 from qg_studio.data.export import provenance_path
-from qg_studio.data.fairytaleqa import (
-    META_COLUMNS,
-    META_FILE,
-    CsvLayout,
-    FtqaStory,
-    write_csv,
-    write_story,
-)
+from qg_studio.data.fairytaleqa import META_COLUMNS
+from qg_studio.data.fairytaleqa import META_FILE
+from qg_studio.data.fairytaleqa import CsvLayout
+from qg_studio.data.fairytaleqa import FtqaStory
+from qg_studio.data.fairytaleqa import write_csv
+from qg_studio.data.fairytaleqa import write_story
 from qg_studio.data.projects import PROVENANCE_COLUMNS
 from qg_studio.data.question_rows import FtqaQuestion
 from qg_studio.schema import Section

@@ -7,18 +7,17 @@ other nodes need no shared disk. Ray is an optional extra (``pip install -e '.[r
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator
+from typing import Iterable
+from typing import Iterator
 
 from qg_studio.batch.corpus import StoryJob
-from qg_studio.batch.story import (
-    BatchSettings,
-    StoryOutcome,
-    Worker,
-    load_failure,
-    load_worker,
-    one_line,
-    process_story,
-)
+from qg_studio.batch.story import BatchSettings
+from qg_studio.batch.story import StoryOutcome
+from qg_studio.batch.story import Worker
+from qg_studio.batch.story import load_failure
+from qg_studio.batch.story import load_worker
+from qg_studio.batch.story import one_line
+from qg_studio.batch.story import process_story
 
 INSTALL_HINT = (
     "--ray needs Ray, an optional extra: pip install 'qg-studio[ray]' "
@@ -60,7 +59,8 @@ def with_data(job: StoryJob) -> StoryJob | StoryOutcome:
     disk; or, for a file that cannot be read or is too big to be a story, its failure."""
     from dataclasses import replace
 
-    from qg_studio.ingest import MAX_DOCX_BYTES, load_story_file
+    from qg_studio.ingest import MAX_DOCX_BYTES
+    from qg_studio.ingest import load_story_file
 
     path = job.source_file()
     try:

@@ -7,10 +7,17 @@ import time
 from pathlib import Path
 from typing import Callable
 
-from qg_studio.batch.corpus import StoryJob, find_stories
-from qg_studio.batch.manifest import DONE, FAILED, MANIFEST, Manifest
-from qg_studio.batch.output import remove_leftovers, write_meta, write_outcome
-from qg_studio.batch.story import BatchSettings, StoryOutcome
+from qg_studio.batch.corpus import StoryJob
+from qg_studio.batch.corpus import find_stories
+from qg_studio.batch.manifest import DONE
+from qg_studio.batch.manifest import FAILED
+from qg_studio.batch.manifest import MANIFEST
+from qg_studio.batch.manifest import Manifest
+from qg_studio.batch.output import remove_leftovers
+from qg_studio.batch.output import write_meta
+from qg_studio.batch.output import write_outcome
+from qg_studio.batch.story import BatchSettings
+from qg_studio.batch.story import StoryOutcome
 
 
 class BatchError(RuntimeError):
@@ -22,7 +29,9 @@ def make_backend(settings: BatchSettings, workers: int | None, ray: str | None, 
         from qg_studio.batch.ray_backend import RayBackend
 
         return RayBackend(settings, ray, workers)
-    from qg_studio.batch.local import InlineBackend, PoolBackend, cores
+    from qg_studio.batch.local import InlineBackend
+    from qg_studio.batch.local import PoolBackend
+    from qg_studio.batch.local import cores
 
     workers = max(1, min(workers or cores(), max(todo, 1)))
     return InlineBackend(settings) if workers == 1 else PoolBackend(settings, workers)

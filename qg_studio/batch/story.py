@@ -11,11 +11,15 @@ from __future__ import annotations
 import os
 import socket
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 
 from qg_studio.batch.corpus import StoryJob
-from qg_studio.schema import GenerationRequest, QAItem, Section
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 # Short enough to cost little, long enough to load every model a real story needs.
 _WARM_UP_STORY = (
@@ -144,7 +148,8 @@ def _sections(job: StoryJob) -> list[Section]:
 
         data = job.data if job.data is not None else job.source_file().read_bytes()
         return parse_story(job.name, data, split=job.split).sections
-    from qg_studio.services.stories import ingest, read_story
+    from qg_studio.services.stories import ingest
+    from qg_studio.services.stories import read_story
 
     title, text = read_story(job.path, job.data)
     return ingest(text, title=title).sections
@@ -166,7 +171,8 @@ def _questions(sections: list[Section], worker: Worker) -> list[QAItem]:
 
 
 def _rows(items: list[QAItem], engine: str) -> tuple[list[dict[str, str]], list[dict[str, str]]]:
-    from qg_studio.data.question_rows import QUESTION_COLUMNS, question_row
+    from qg_studio.data.question_rows import QUESTION_COLUMNS
+    from qg_studio.data.question_rows import question_row
 
     rows, provenance = [], []
     for number, item in enumerate(items, start=1):

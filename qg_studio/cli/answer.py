@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from qg_studio.cli.common import UserError, emit_json
+from qg_studio.cli.common import UserError
+from qg_studio.cli.common import emit_json
 
 
 def register(commands) -> None:
@@ -92,7 +93,8 @@ def _answerer(args):
 
 def cmd_answer(args) -> int:
     from qg_studio.services.answers import answer_and_label
-    from qg_studio.services.stories import ingest, read_story
+    from qg_studio.services.stories import ingest
+    from qg_studio.services.stories import read_story
 
     if not args.question.strip():
         raise UserError('the question is empty: pass --question "..."')
@@ -124,7 +126,8 @@ def cmd_answer(args) -> int:
 
 
 def cmd_eval_qa(args) -> int:
-    from qg_studio.services.evaluation import eval_qa, load_split
+    from qg_studio.services.evaluation import eval_qa
+    from qg_studio.services.evaluation import load_split
 
     stories = load_split(args.data, args.split, args.limit)
     result = eval_qa(stories, _answerer(args), args.given_sections)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from qg_studio.cli.common import UserError, emit_json
+from qg_studio.cli.common import UserError
+from qg_studio.cli.common import emit_json
 
 
 def register(commands) -> None:
@@ -71,7 +72,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
     from qg_studio.batch.corpus import CorpusError
     from qg_studio.batch.manifest import ManifestMismatch
     from qg_studio.batch.ray_backend import RayUnavailable
-    from qg_studio.batch.runner import BatchError, run_batch
+    from qg_studio.batch.runner import BatchError
+    from qg_studio.batch.runner import run_batch
     from qg_studio.batch.story import BatchSettings
 
     if args.workers is not None and args.workers < 1:
@@ -116,7 +118,8 @@ def cmd_batch(args: argparse.Namespace) -> int:
 
 
 def _list_failures(out: str, show: int = 20) -> None:
-    from qg_studio.batch.manifest import FAILED, Manifest
+    from qg_studio.batch.manifest import FAILED
+    from qg_studio.batch.manifest import Manifest
 
     manifest = Manifest(out)
     try:

@@ -5,7 +5,8 @@ from __future__ import annotations
 import argparse
 from pathlib import Path
 
-from qg_studio.cli.common import UserError, emit_json
+from qg_studio.cli.common import UserError
+from qg_studio.cli.common import emit_json
 
 
 def register(commands) -> None:
@@ -57,7 +58,8 @@ def register(commands) -> None:
 
 
 def _read(directory: Path, split: str):
-    from qg_studio.data.fairytaleqa import FtqaFormatError, read_split
+    from qg_studio.data.fairytaleqa import FtqaFormatError
+    from qg_studio.data.fairytaleqa import read_split
 
     try:
         stories = read_split(directory, split)
@@ -71,7 +73,8 @@ def _read(directory: Path, split: str):
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from qg_studio.data.projects import StoryImportError, import_stories
+    from qg_studio.data.projects import StoryImportError
+    from qg_studio.data.projects import import_stories
     from qg_studio.store import Store
 
     stories = _read(args.dir, args.split)
@@ -146,7 +149,8 @@ def cmd_export(args: argparse.Namespace) -> int:
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
-    from qg_studio.data.stats import ftqa_story_stats, summarise
+    from qg_studio.data.stats import ftqa_story_stats
+    from qg_studio.data.stats import summarise
 
     stories = _read(args.dir, args.split)
     per_story = []
@@ -186,7 +190,8 @@ def cmd_validate(args: argparse.Namespace) -> int:
     the cited sections) are counted and shown but do not fail."""
     from collections import Counter
 
-    from qg_studio.data.validation import ERROR, validate_story
+    from qg_studio.data.validation import ERROR
+    from qg_studio.data.validation import validate_story
 
     stories = _read(args.dir, args.split)
     counts: Counter = Counter()

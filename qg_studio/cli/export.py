@@ -6,7 +6,8 @@ import json
 import sys
 from pathlib import Path
 
-from qg_studio.cli.common import UserError, emit_json
+from qg_studio.cli.common import UserError
+from qg_studio.cli.common import emit_json
 
 
 def register(commands) -> None:
@@ -71,7 +72,8 @@ def register(commands) -> None:
 
 def load_source(source: str):
     """(title, sections, items) from a JSON file/stdin or a project in the store."""
-    from qg_studio.export.payload import PayloadError, read_set
+    from qg_studio.export.payload import PayloadError
+    from qg_studio.export.payload import read_set
 
     path = Path(source)
     if source == "-" or path.suffix.lower() == ".json" or path.is_file():
@@ -93,7 +95,8 @@ def load_source(source: str):
         except PayloadError as exc:
             raise UserError(f"{source}: {exc}") from None
 
-    from qg_studio.store import Store, StoreError
+    from qg_studio.store import Store
+    from qg_studio.store import StoreError
 
     with Store() as store:
         try:
@@ -125,7 +128,8 @@ def _last_json_object(text: str, source: str) -> dict:
 def cmd_export(args) -> int:
     from qg_studio.export import export_story
     from qg_studio.export.worksheet import WorksheetOptions
-    from qg_studio.paths import output_file, write_file
+    from qg_studio.paths import output_file
+    from qg_studio.paths import write_file
 
     title, sections, items = load_source(args.source)
     title = args.title or title

@@ -6,8 +6,10 @@ import argparse
 import sys
 import time
 
-from qg_studio.cli.common import UserError, emit_json
-from qg_studio.schema import GenerationRequest, parse_element_mix
+from qg_studio.cli.common import UserError
+from qg_studio.cli.common import emit_json
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import parse_element_mix
 
 
 def register(commands) -> None:
@@ -94,7 +96,8 @@ def _note(line: str) -> None:
 
 
 def cmd_eval_qg(args) -> int:
-    from qg_studio.services.evaluation import eval_qg, load_split
+    from qg_studio.services.evaluation import eval_qg
+    from qg_studio.services.evaluation import load_split
 
     show = print if getattr(args, "show", False) else None
     result = eval_qg(
@@ -117,7 +120,8 @@ def cmd_eval_qg(args) -> int:
 
 
 def cmd_eval_qag(args) -> int:
-    from qg_studio.services.evaluation import eval_qag, load_split
+    from qg_studio.services.evaluation import eval_qag
+    from qg_studio.services.evaluation import load_split
 
     result = eval_qag(
         load_split(args.data, args.split, args.limit),
@@ -160,7 +164,8 @@ def cmd_generate(args) -> int:
     from qg_studio.ranking.repeats import warm_encoder
     from qg_studio.services.answers import load_answerer
     from qg_studio.services.generation import generate
-    from qg_studio.services.stories import ingest, read_story
+    from qg_studio.services.stories import ingest
+    from qg_studio.services.stories import read_story
 
     request = _request(args)
     title, text = read_story(args.file)

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from qg_studio.cli.common import UserError, emit_json
+from qg_studio.cli.common import UserError
+from qg_studio.cli.common import emit_json
 
 
 def register(commands) -> None:
@@ -35,7 +36,8 @@ def register(commands) -> None:
 
 def cmd_train_lm(args) -> int:
     from qg_studio.causal_lm import BaseModelMissing
-    from qg_studio.train.causal_lm import LMTrainSettings, run
+    from qg_studio.train.causal_lm import LMTrainSettings
+    from qg_studio.train.causal_lm import run
 
     if not (Path(args.data) / "questions" / "train").is_dir():
         raise UserError(f"no FairytaleQA train split under {args.data}")

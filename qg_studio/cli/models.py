@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from qg_studio.cli.common import UserError, emit_json
+from qg_studio.cli.common import UserError
+from qg_studio.cli.common import emit_json
 
 
 def register(commands) -> None:
@@ -72,7 +73,9 @@ def register(commands) -> None:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from qg_studio.models import ModelError, availability, load_registry
+    from qg_studio.models import ModelError
+    from qg_studio.models import availability
+    from qg_studio.models import load_registry
 
     try:
         registry = load_registry()
@@ -96,7 +99,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _pull(args: argparse.Namespace) -> int:
-    from qg_studio.models import ModelError, pull
+    from qg_studio.models import ModelError
+    from qg_studio.models import pull
 
     try:
         path = pull(args.name)
@@ -112,7 +116,8 @@ def _train(args: argparse.Namespace) -> int:
     from pathlib import Path
 
     from qg_studio.models import ModelError
-    from qg_studio.train.seq2seq import TrainSettings, run
+    from qg_studio.train.seq2seq import TrainSettings
+    from qg_studio.train.seq2seq import run
 
     if not Path(args.data).is_dir():
         raise UserError(f"no data folder at {args.data}")

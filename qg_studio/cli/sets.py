@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import sys
 
-from qg_studio.cli.common import UserError, emit_json
+from qg_studio.cli.common import UserError
+from qg_studio.cli.common import emit_json
 from qg_studio.services.evaluation import load_split
 
 
@@ -41,7 +42,8 @@ def cmd_eval_sets(args) -> int:
     from qg_studio.pipeline import generate_items
     from qg_studio.ranking.repeats import warm_encoder
     from qg_studio.services.generation import resolve_engine
-    from qg_studio.set_eval import SetFigures, measure_story
+    from qg_studio.set_eval import SetFigures
+    from qg_studio.set_eval import measure_story
 
     stories = load_split(args.data, args.split, args.limit)
     if args.shard:

@@ -6,8 +6,11 @@ import argparse
 from collections import Counter
 from pathlib import Path
 
-from qg_studio.cli.common import UserError, emit_json
-from qg_studio.schema import ELEMENTS, Element, Explicitness
+from qg_studio.cli.common import UserError
+from qg_studio.cli.common import emit_json
+from qg_studio.schema import ELEMENTS
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
 
 _SHORT = {
     Element.CHARACTER: "char",
@@ -43,7 +46,8 @@ def register(commands) -> None:
 
 
 def run_eval(args: argparse.Namespace) -> int:
-    from qg_studio.services.evaluation import eval_tags, load_split
+    from qg_studio.services.evaluation import eval_tags
+    from qg_studio.services.evaluation import load_split
 
     if not Path(args.data).is_dir():
         raise UserError(f"no such folder: {args.data}")

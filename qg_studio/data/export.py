@@ -12,9 +12,13 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Sequence
 
-from qg_studio.data.fairytaleqa import CsvLayout, write_csv, write_split
+from qg_studio.data.fairytaleqa import CsvLayout
+from qg_studio.data.fairytaleqa import write_csv
+from qg_studio.data.fairytaleqa import write_split
 from qg_studio.data.hf import write_hf
-from qg_studio.data.projects import PROVENANCE_COLUMNS, ExportStory, is_teacher_set
+from qg_studio.data.projects import PROVENANCE_COLUMNS
+from qg_studio.data.projects import ExportStory
+from qg_studio.data.projects import is_teacher_set
 from qg_studio.data.storyqa import write_storyqa
 from qg_studio.paths import inside
 

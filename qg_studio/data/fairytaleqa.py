@@ -16,13 +16,19 @@ from __future__ import annotations
 import csv
 import io
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any
+from typing import Iterable
+from typing import Sequence
 
-from qg_studio.data.cells import guard, unguard
-from qg_studio.data.question_rows import QUESTION_COLUMNS, FtqaQuestion
-from qg_studio.schema import QAItem, Section
+from qg_studio.data.cells import guard
+from qg_studio.data.cells import unguard
+from qg_studio.data.question_rows import QUESTION_COLUMNS
+from qg_studio.data.question_rows import FtqaQuestion
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 STORY_COLUMNS = ["section", "text"]
 META_COLUMNS = ["filename", "origin", "split", "sections", "words", "questions"]

@@ -10,13 +10,21 @@ so export writes an unedited story back exactly and an edited item with its new 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
-from typing import Any, Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Sequence
 
-from qg_studio.data.fairytaleqa import CsvLayout, FtqaStory
-from qg_studio.data.question_rows import QUESTION_COLUMNS, FtqaQuestion, question_row
-from qg_studio.schema import QAItem, ReviewStatus, Section
-from qg_studio.store import Store, StoredStory
+from qg_studio.data.fairytaleqa import CsvLayout
+from qg_studio.data.fairytaleqa import FtqaStory
+from qg_studio.data.question_rows import QUESTION_COLUMNS
+from qg_studio.data.question_rows import FtqaQuestion
+from qg_studio.data.question_rows import question_row
+from qg_studio.schema import QAItem
+from qg_studio.schema import ReviewStatus
+from qg_studio.schema import Section
+from qg_studio.store import Store
+from qg_studio.store import StoredStory
 
 SETTINGS_KEY = "fairytaleqa"
 IMPORT_ACTOR = "fairytaleqa"  # created_by of imported expert items

@@ -9,9 +9,15 @@ unedited import writes back exactly. The files themselves are read and written b
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
+from typing import Callable
+from typing import Sequence
 
-from qg_studio.schema import AnswerKind, Element, Explicitness, QAItem, Scope
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
+from qg_studio.schema import QAItem
+from qg_studio.schema import Scope
 
 # The README's column order; a few original files put ex-or-im1 after cor_section,
 # and each file's own order is kept in FtqaStory.question_columns.

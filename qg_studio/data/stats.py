@@ -9,12 +9,18 @@ agreement the paper reports as its human figure.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
-from typing import Any, Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Sequence
 
 from qg_studio.data.fairytaleqa import FtqaStory
-from qg_studio.evaluate import mean, rouge_l
-from qg_studio.schema import ELEMENTS, Explicitness, QAItem, Scope
+from qg_studio.evaluate import mean
+from qg_studio.evaluate import rouge_l
+from qg_studio.schema import ELEMENTS
+from qg_studio.schema import Explicitness
+from qg_studio.schema import QAItem
+from qg_studio.schema import Scope
 
 GUIDELINE = (2.0, 3.0)  # questions per section the FairytaleQA annotators aimed for
 

@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
+from typing import Sequence
 
-from qg_studio.answer_kind import answer_kind, in_text
+from qg_studio.answer_kind import answer_kind
+from qg_studio.answer_kind import in_text
 from qg_studio.data.fairytaleqa import FtqaStory
 from qg_studio.data.question_rows import parse_sections
 from qg_studio.schema import Explicitness

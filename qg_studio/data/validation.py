@@ -8,19 +8,19 @@ explicit that is not a span of the sections it cites).
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Mapping, Sequence
+from typing import Any
+from typing import Mapping
+from typing import Sequence
 
 from qg_studio.answer_kind import in_text
 from qg_studio.data.question_rows import parse_sections
-from qg_studio.schema import (
-    AnswerKind,
-    Element,
-    Explicitness,
-    QAItem,
-    Scope,
-    Section,
-    section_texts,
-)
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
+from qg_studio.schema import QAItem
+from qg_studio.schema import Scope
+from qg_studio.schema import Section
+from qg_studio.schema import section_texts
 
 ERROR = "error"
 WARNING = "warning"

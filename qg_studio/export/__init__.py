@@ -9,11 +9,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from typing import Callable, Sequence
+from typing import Callable
+from typing import Sequence
 
-from qg_studio.export.quizset import ExportReport, exportable, prepare
-from qg_studio.export.worksheet import WorksheetOptions, worksheet_bytes
-from qg_studio.schema import QAItem, Section
+from qg_studio.export.quizset import ExportReport
+from qg_studio.export.quizset import exportable
+from qg_studio.export.quizset import prepare
+from qg_studio.export.worksheet import WorksheetOptions
+from qg_studio.export.worksheet import worksheet_bytes
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 XLSX = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 

@@ -9,19 +9,18 @@ phrases of its own shape (:mod:`qg_studio.export.distractors`).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from functools import lru_cache
 
-from qg_studio.export.distractor_words import (
-    CHARACTER_NOUNS,
-    FEELING_WORDS,
-    PLACE_NOUNS,
-    PLACE_PREPS,
-    PRONOUNS,
-    TIME_NOUNS,
-    TIME_PREPS,
-    normalise,
-)
+from qg_studio.export.distractor_words import CHARACTER_NOUNS
+from qg_studio.export.distractor_words import FEELING_WORDS
+from qg_studio.export.distractor_words import PLACE_NOUNS
+from qg_studio.export.distractor_words import PLACE_PREPS
+from qg_studio.export.distractor_words import PRONOUNS
+from qg_studio.export.distractor_words import TIME_NOUNS
+from qg_studio.export.distractor_words import TIME_PREPS
+from qg_studio.export.distractor_words import normalise
 from qg_studio.nlp import gap
 
 

@@ -6,7 +6,8 @@ from __future__ import annotations
 import re
 
 from qg_studio import resources
-from qg_studio.nlp import stem, stop_words
+from qg_studio.nlp import stem
+from qg_studio.nlp import stop_words
 
 # The lexicons are data files (qg_studio/resources/distractor_*.json): the words that tell
 # an answer's type, and the fallback options, in the order they are offered.

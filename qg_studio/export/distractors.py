@@ -15,30 +15,35 @@ import hashlib
 import re
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Iterable, Sequence
+from typing import Iterable
+from typing import Sequence
 
-from qg_studio.export.distractor_pool import Phrase, StoryPool, parse, story_pool
-from qg_studio.export.distractor_words import (
-    CHARACTER_NOUNS,
-    CLAUSE_LEADS,
-    DETERMINERS,
-    FALLBACK_CHARACTERS,
-    FALLBACK_FEELINGS,
-    FALLBACK_PLACES,
-    FALLBACK_TIMES,
-    FEELING_WORDS,
-    NUMBER_WORDS,
-    PLACE_NOUNS,
-    PLACE_PREPS,
-    PRONOUNS,
-    TIME_NOUNS,
-    TIME_PREPS,
-    WORD,
-    content_words,
-    normalise,
-    same_answer,
-)
-from qg_studio.schema import AnswerKind, Element, QAItem, Section
+from qg_studio.export.distractor_pool import Phrase
+from qg_studio.export.distractor_pool import StoryPool
+from qg_studio.export.distractor_pool import parse
+from qg_studio.export.distractor_pool import story_pool
+from qg_studio.export.distractor_words import CHARACTER_NOUNS
+from qg_studio.export.distractor_words import CLAUSE_LEADS
+from qg_studio.export.distractor_words import DETERMINERS
+from qg_studio.export.distractor_words import FALLBACK_CHARACTERS
+from qg_studio.export.distractor_words import FALLBACK_FEELINGS
+from qg_studio.export.distractor_words import FALLBACK_PLACES
+from qg_studio.export.distractor_words import FALLBACK_TIMES
+from qg_studio.export.distractor_words import FEELING_WORDS
+from qg_studio.export.distractor_words import NUMBER_WORDS
+from qg_studio.export.distractor_words import PLACE_NOUNS
+from qg_studio.export.distractor_words import PLACE_PREPS
+from qg_studio.export.distractor_words import PRONOUNS
+from qg_studio.export.distractor_words import TIME_NOUNS
+from qg_studio.export.distractor_words import TIME_PREPS
+from qg_studio.export.distractor_words import WORD
+from qg_studio.export.distractor_words import content_words
+from qg_studio.export.distractor_words import normalise
+from qg_studio.export.distractor_words import same_answer
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Element
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 # -- the answer's type ----------------------------------------------------------------
 

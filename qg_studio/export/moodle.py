@@ -10,8 +10,11 @@ from __future__ import annotations
 import re
 from typing import Sequence
 
-from qg_studio.export.quizset import ExportReport, QuizQuestion, skip
-from qg_studio.export.safety import clean_text, one_line
+from qg_studio.export.quizset import ExportReport
+from qg_studio.export.quizset import QuizQuestion
+from qg_studio.export.quizset import skip
+from qg_studio.export.safety import clean_text
+from qg_studio.export.safety import one_line
 
 LETTERS = "ABCDEFGHIJ"
 _GIFT_SPECIAL = re.compile(r"([~=#{}:\\])")

@@ -7,7 +7,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from qg_studio.schema import QAItem, Section
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 
 class PayloadError(ValueError):

@@ -12,8 +12,13 @@ import tempfile
 from pathlib import Path
 from typing import Sequence
 
-from qg_studio.export.worksheet import KEY, STUDENT, TEACHER, WorksheetOptions, worksheet_bytes
-from qg_studio.schema import QAItem, Section
+from qg_studio.export.worksheet import KEY
+from qg_studio.export.worksheet import STUDENT
+from qg_studio.export.worksheet import TEACHER
+from qg_studio.export.worksheet import WorksheetOptions
+from qg_studio.export.worksheet import worksheet_bytes
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 
 class PdfUnavailable(RuntimeError):

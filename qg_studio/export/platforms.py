@@ -12,17 +12,17 @@ import io
 from typing import Sequence
 
 from openpyxl import Workbook
-from openpyxl.styles import Alignment, Font
+from openpyxl.styles import Alignment
+from openpyxl.styles import Font
 
-from qg_studio.export.quizset import (
-    ExportReport,
-    QuizQuestion,
-    fit_options,
-    quiz_settings,
-    shorten,
-    skip,
-)
-from qg_studio.export.safety import csv_cell, write_cell
+from qg_studio.export.quizset import ExportReport
+from qg_studio.export.quizset import QuizQuestion
+from qg_studio.export.quizset import fit_options
+from qg_studio.export.quizset import quiz_settings
+from qg_studio.export.quizset import shorten
+from qg_studio.export.quizset import skip
+from qg_studio.export.safety import csv_cell
+from qg_studio.export.safety import write_cell
 
 KAHOOT_HEADER = [
     "Question - max 120 characters",

@@ -13,7 +13,9 @@ import xml.etree.ElementTree as ET
 import zipfile
 from typing import Sequence
 
-from qg_studio.export.quizset import ExportReport, QuizQuestion, skip
+from qg_studio.export.quizset import ExportReport
+from qg_studio.export.quizset import QuizQuestion
+from qg_studio.export.quizset import skip
 from qg_studio.export.safety import clean_text
 
 QTI_NS = "http://www.imsglobal.org/xsd/imsqti_v2p1"

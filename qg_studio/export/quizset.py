@@ -8,16 +8,22 @@ to a platform's limits while recording what it shortened, so the writers stay sm
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
+from typing import Sequence
 
 from qg_studio import toml as tomllib
 from qg_studio.export.distractor_words import same_answer
-from qg_studio.export.distractors import DistractorFinder, Distractors, answer_position
+from qg_studio.export.distractors import DistractorFinder
+from qg_studio.export.distractors import Distractors
+from qg_studio.export.distractors import answer_position
 from qg_studio.export.safety import one_line
-from qg_studio.schema import QAItem, ReviewStatus, Section
+from qg_studio.schema import QAItem
+from qg_studio.schema import ReviewStatus
+from qg_studio.schema import Section
 
 TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
 

@@ -13,18 +13,26 @@ import io
 import math
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
+from typing import Sequence
 
 from openpyxl import Workbook
-from openpyxl.styles import Alignment, Border, Font, PatternFill, Side
+from openpyxl.styles import Alignment
+from openpyxl.styles import Border
+from openpyxl.styles import Font
+from openpyxl.styles import PatternFill
+from openpyxl.styles import Side
 from openpyxl.utils.indexed_list import IndexedList
 from openpyxl.worksheet.page import PageMargins
 from openpyxl.worksheet.pagebreak import Break
 
 from qg_studio import toml as tomllib
 from qg_studio.export.quizset import TEMPLATES
-from qg_studio.export.safety import one_line, write_cell
-from qg_studio.schema import Explicitness, QAItem, Section
+from qg_studio.export.safety import one_line
+from qg_studio.export.safety import write_cell
+from qg_studio.schema import Explicitness
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 PAPER_POINTS = {"a4": 842.0, "letter": 792.0}  # page heights
 MARGIN_IN = {"left": 0.6, "right": 0.6, "top": 0.75, "bottom": 0.75, "header": 0.3, "footer": 0.3}
@@ -300,7 +308,8 @@ def _write_rows(
 
 
 def _answers(item: QAItem) -> str:
-    from qg_studio.trust import answer_confidence, trust_note
+    from qg_studio.trust import answer_confidence
+    from qg_studio.trust import trust_note
 
     text = " / ".join(a for a in map(one_line, item.answers) if a)
     check = trust_note(answer_confidence(item))  # the teacher's copy says which to check

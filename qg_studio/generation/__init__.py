@@ -6,10 +6,16 @@ tagger, the answerer and the ranker.
 
 from __future__ import annotations
 
-from typing import Protocol, Sequence, runtime_checkable
+from typing import Protocol
+from typing import Sequence
+from typing import runtime_checkable
 
 from qg_studio.registry import Registry
-from qg_studio.schema import Element, Explicitness, GenerationRequest, QAItem, Section
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 
 @runtime_checkable

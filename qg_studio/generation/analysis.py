@@ -6,9 +6,13 @@ import re
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from qg_studio.generation.clauses import Clause, clauses, usable
-from qg_studio.generation.mentions import Resolver, quoted_tokens
-from qg_studio.nlp import get_nlp, stop_words
+from qg_studio.generation.clauses import Clause
+from qg_studio.generation.clauses import clauses
+from qg_studio.generation.clauses import usable
+from qg_studio.generation.mentions import Resolver
+from qg_studio.generation.mentions import quoted_tokens
+from qg_studio.nlp import get_nlp
+from qg_studio.nlp import stop_words
 
 _WORD = re.compile(r"[A-Za-z']+")
 # The writer's own measured list (a data file that says why it is not spaCy's).

@@ -8,22 +8,31 @@ returns items whose evidence is the exact span of the section that answers them
 from __future__ import annotations
 
 from qg_studio.generation.analysis import Analysis
-from qg_studio.generation.clauses import Clause, usable
-from qg_studio.generation.grammar import ask, ask_do, ask_subject, finish, state, words
-from qg_studio.generation.items import found_item, span_of
-from qg_studio.generation.lexicon import (
-    FEELINGS,
-    PLACE_NOUNS,
-    PLACE_PREPOSITIONS,
-    REACTIONS,
-    SAYING_VERBS,
-    TIME_WORDS,
-    WEAK_VERBS,
-    feeling_word,
-)
-from qg_studio.generation.mentions import PRONOUNS, is_animate
+from qg_studio.generation.clauses import Clause
+from qg_studio.generation.clauses import usable
+from qg_studio.generation.grammar import ask
+from qg_studio.generation.grammar import ask_do
+from qg_studio.generation.grammar import ask_subject
+from qg_studio.generation.grammar import finish
+from qg_studio.generation.grammar import state
+from qg_studio.generation.grammar import words
+from qg_studio.generation.items import found_item
+from qg_studio.generation.items import span_of
+from qg_studio.generation.lexicon import FEELINGS
+from qg_studio.generation.lexicon import PLACE_NOUNS
+from qg_studio.generation.lexicon import PLACE_PREPOSITIONS
+from qg_studio.generation.lexicon import REACTIONS
+from qg_studio.generation.lexicon import SAYING_VERBS
+from qg_studio.generation.lexicon import TIME_WORDS
+from qg_studio.generation.lexicon import WEAK_VERBS
+from qg_studio.generation.lexicon import feeling_word
+from qg_studio.generation.mentions import PRONOUNS
+from qg_studio.generation.mentions import is_animate
 from qg_studio.generation.predictions import predictions_between
-from qg_studio.schema import Element, Explicitness, QAItem, Section
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 REASON = {"because", "since", "for"}
 WHEN = {"when", "after", "as", "once", "whenever", "before", "until", "till", "while"}

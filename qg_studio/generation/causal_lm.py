@@ -14,19 +14,19 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-from typing import Any, Sequence
+from typing import Any
+from typing import Sequence
 
-from qg_studio.prompts import QG_WINDOW_WORDS, lm_qg_prompt
-from qg_studio.schema import (
-    AnswerKind,
-    Element,
-    Evidence,
-    Explicitness,
-    GenerationRequest,
-    QAItem,
-    Section,
-    section_texts,
-)
+from qg_studio.prompts import QG_WINDOW_WORDS
+from qg_studio.prompts import lm_qg_prompt
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Element
+from qg_studio.schema import Evidence
+from qg_studio.schema import Explicitness
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
+from qg_studio.schema import section_texts
 from qg_studio.scores import ItemScores
 
 ENGINE = "smollm"
@@ -51,7 +51,8 @@ class CausalLMGenerator:
         base: str | None = None,
         **_ignored: Any,
     ):
-        from qg_studio.causal_lm import LMDecode, load_adapter
+        from qg_studio.causal_lm import LMDecode
+        from qg_studio.causal_lm import load_adapter
 
         self.loaded = load_adapter(model, device, base)
         self.window = int(self.loaded.meta.get("qg_window_words") or QG_WINDOW_WORDS)

@@ -8,10 +8,13 @@ clause into a question.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 
 from qg_studio import resources
-from qg_studio.generation.mentions import PRONOUNS, Resolver, mention_text
+from qg_studio.generation.mentions import PRONOUNS
+from qg_studio.generation.mentions import Resolver
+from qg_studio.generation.mentions import mention_text
 from qg_studio.nlp import gap
 
 CLAUSE_DEPS = {"ROOT", "conj", "advcl", "ccomp", "parataxis"}

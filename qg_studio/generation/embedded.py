@@ -8,20 +8,20 @@ The pipeline ranks and selects among the candidates.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
+from typing import Sequence
 
-from qg_studio.generation.analysis import analyse_many, locate
+from qg_studio.generation.analysis import analyse_many
+from qg_studio.generation.analysis import locate
 from qg_studio.generation.variants import choose
-from qg_studio.schema import (
-    AnswerKind,
-    Element,
-    Evidence,
-    Explicitness,
-    GenerationRequest,
-    QAItem,
-    Scope,
-    Section,
-)
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Element
+from qg_studio.schema import Evidence
+from qg_studio.schema import Explicitness
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import QAItem
+from qg_studio.schema import Scope
+from qg_studio.schema import Section
 from qg_studio.scores import ItemScores
 
 

@@ -7,8 +7,12 @@ after ...?" questions.
 
 from __future__ import annotations
 
-from qg_studio.generation.clauses import Clause, possessive, trim
-from qg_studio.generation.inflect import do_support, lemma_of, past_of
+from qg_studio.generation.clauses import Clause
+from qg_studio.generation.clauses import possessive
+from qg_studio.generation.clauses import trim
+from qg_studio.generation.inflect import do_support
+from qg_studio.generation.inflect import lemma_of
+from qg_studio.generation.inflect import past_of
 from qg_studio.generation.mentions import Resolver
 from qg_studio.nlp import gap
 

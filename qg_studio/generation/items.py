@@ -9,7 +9,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from qg_studio.schema import AnswerKind, Element, Evidence, Explicitness, QAItem, Scope, Section
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Element
+from qg_studio.schema import Evidence
+from qg_studio.schema import Explicitness
+from qg_studio.schema import QAItem
+from qg_studio.schema import Scope
+from qg_studio.schema import Section
 from qg_studio.scores import ItemScores
 
 

@@ -13,12 +13,14 @@ from __future__ import annotations
 
 import re
 import sys
-from collections import Counter, defaultdict
+from collections import Counter
+from collections import defaultdict
 from typing import Sequence
 
 from qg_studio.evaluate import rouge_l
 from qg_studio.generation.embedded import best_location
-from qg_studio.generation.variants import signature, variants
+from qg_studio.generation.variants import signature
+from qg_studio.generation.variants import variants
 from qg_studio.schema import Element
 
 MIN_SIGNATURE = 12  # fewer examples than this: the element's order decides

@@ -11,12 +11,20 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
-from qg_studio.generation.analysis import Analysis, analyse_many
+from qg_studio.generation.analysis import Analysis
+from qg_studio.generation.analysis import analyse_many
 from qg_studio.generation.clauses import usable
-from qg_studio.generation.grammar import finish, state
-from qg_studio.generation.items import found_item, span_of
-from qg_studio.generation.lexicon import SAYING_VERBS, WEAK_VERBS
-from qg_studio.schema import Element, Evidence, QAItem, Scope, Section
+from qg_studio.generation.grammar import finish
+from qg_studio.generation.grammar import state
+from qg_studio.generation.items import found_item
+from qg_studio.generation.items import span_of
+from qg_studio.generation.lexicon import SAYING_VERBS
+from qg_studio.generation.lexicon import WEAK_VERBS
+from qg_studio.schema import Element
+from qg_studio.schema import Evidence
+from qg_studio.schema import QAItem
+from qg_studio.schema import Scope
+from qg_studio.schema import Section
 
 
 def predictions_between(

@@ -14,21 +14,21 @@ from __future__ import annotations
 
 import warnings
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
+from typing import Sequence
 
 from qg_studio.generation.lexicon import FEELINGS
-from qg_studio.prompts import answer_window, qg_input
-from qg_studio.schema import (
-    ELEMENTS,
-    AnswerKind,
-    Element,
-    Evidence,
-    Explicitness,
-    GenerationRequest,
-    QAItem,
-    Section,
-    section_texts,
-)
+from qg_studio.prompts import answer_window
+from qg_studio.prompts import qg_input
+from qg_studio.schema import ELEMENTS
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Element
+from qg_studio.schema import Evidence
+from qg_studio.schema import Explicitness
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
+from qg_studio.schema import section_texts
 from qg_studio.scores import ItemScores
 
 # Elements whose answers are usually inferred; they take the implicit share first.
@@ -75,7 +75,8 @@ class Seq2SeqGenerator:
         oversample: int = 2,
         **_ignored: Any,
     ):
-        from qg_studio.seq2seq import DecodeSettings, load_for_role
+        from qg_studio.seq2seq import DecodeSettings
+        from qg_studio.seq2seq import load_for_role
 
         self.resolved, self.loaded = load_for_role(model, "qg", device)
         self.settings = DecodeSettings(

@@ -15,15 +15,22 @@ from collections import Counter
 from typing import Sequence
 
 from qg_studio import resources
-from qg_studio.generation.analysis import Analysis, analyse_many
+from qg_studio.generation.analysis import Analysis
+from qg_studio.generation.analysis import analyse_many
 from qg_studio.generation.clauses import usable
-from qg_studio.generation.grammar import ask, finish, state
+from qg_studio.generation.grammar import ask
+from qg_studio.generation.grammar import finish
+from qg_studio.generation.grammar import state
 from qg_studio.generation.items import found_item
-from qg_studio.generation.lexicon import PLACE_NOUNS, PLACE_PREPOSITIONS
-from qg_studio.generation.mentions import PRONOUNS, is_animate
+from qg_studio.generation.lexicon import PLACE_NOUNS
+from qg_studio.generation.lexicon import PLACE_PREPOSITIONS
+from qg_studio.generation.mentions import PRONOUNS
+from qg_studio.generation.mentions import is_animate
 from qg_studio.generation.predictions import part_end_predictions
 from qg_studio.nlp import gap
-from qg_studio.schema import Element, QAItem, Section
+from qg_studio.schema import Element
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 # The word lists are data files under qg_studio/resources/.
 TURNS = resources.words("turn_openers.txt")  # "One day, ...": where the story turns

@@ -17,9 +17,14 @@ from functools import lru_cache
 from pathlib import Path
 
 from qg_studio.generation import writer as w
-from qg_studio.generation.analysis import Analysis, Location
+from qg_studio.generation.analysis import Analysis
+from qg_studio.generation.analysis import Location
 from qg_studio.generation.clauses import usable
-from qg_studio.generation.grammar import ask, ask_do, ask_subject, finish, state
+from qg_studio.generation.grammar import ask
+from qg_studio.generation.grammar import ask_do
+from qg_studio.generation.grammar import ask_subject
+from qg_studio.generation.grammar import finish
+from qg_studio.generation.grammar import state
 from qg_studio.schema import Element
 
 CHOICES_FILE = Path(__file__).resolve().parents[2] / "models" / "embedded-qg" / "choices.json"

@@ -9,12 +9,19 @@ balanced), and a share of implicit questions, spreading picks across sections.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import Counter
+from collections import defaultdict
 from dataclasses import dataclass
 from typing import Sequence
 
-from qg_studio.ranking.repeats import WORD, dedupe
-from qg_studio.schema import ELEMENTS, Element, Explicitness, GenerationRequest, QAItem, Section
+from qg_studio.ranking.repeats import WORD
+from qg_studio.ranking.repeats import dedupe
+from qg_studio.schema import ELEMENTS
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 ANSWERABILITY_FLOOR = 0.3  # as the round trip flags: the answerer found another answer
 QUALITY_FLOOR = 0.3  # under it a question reads badly: no "?", too short, no answer

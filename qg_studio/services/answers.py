@@ -9,18 +9,18 @@ question.
 from __future__ import annotations
 
 import functools
-from dataclasses import dataclass, field
-from typing import Any, Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Sequence
 
-from qg_studio.schema import (
-    AnswerKind,
-    Element,
-    Evidence,
-    Explicitness,
-    QAItem,
-    Scope,
-    Section,
-)
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Element
+from qg_studio.schema import Evidence
+from qg_studio.schema import Explicitness
+from qg_studio.schema import QAItem
+from qg_studio.schema import Scope
+from qg_studio.schema import Section
 from qg_studio.scores import ItemScores
 from qg_studio.services import ServiceError
 

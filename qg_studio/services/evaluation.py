@@ -7,14 +7,24 @@ The scores themselves (ROUGE-L, KL, Pk, ...) are :mod:`qg_studio.evaluate`'s.
 from __future__ import annotations
 
 import time
-from collections import Counter, defaultdict
+from collections import Counter
+from collections import defaultdict
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from typing import Callable
 
-from qg_studio.evaluate import best_rouge_l, bootstrap_ci, kl_divergence, mean, rouge_l
-from qg_studio.schema import Element, Explicitness, GenerationRequest
+from qg_studio.evaluate import best_rouge_l
+from qg_studio.evaluate import bootstrap_ci
+from qg_studio.evaluate import kl_divergence
+from qg_studio.evaluate import mean
+from qg_studio.evaluate import rouge_l
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
+from qg_studio.schema import GenerationRequest
 from qg_studio.services import ServiceError
-from qg_studio.services.generation import generate, question_writer, resolve_engine
+from qg_studio.services.generation import generate
+from qg_studio.services.generation import question_writer
+from qg_studio.services.generation import resolve_engine
 
 Show = Callable[[str], None]
 

@@ -11,7 +11,8 @@ import tempfile
 import zipfile
 from pathlib import Path
 
-from qg_studio.export import ExportResult, export_story
+from qg_studio.export import ExportResult
+from qg_studio.export import export_story
 from qg_studio.services import ServiceError
 
 __all__ = ["ExportResult", "export_story", "quiz_options", "training_data", "write_training_data"]
@@ -21,7 +22,8 @@ def quiz_options(item, sections) -> list[str]:
     """The wrong options a multiple-choice quiz will give ``item``: what Curate shows the
     teacher before any export (the same choice the quiz export makes). None for yes/no."""
     from qg_studio.export.distractors import DistractorFinder
-    from qg_studio.export.quizset import quiz_settings, wrong_options
+    from qg_studio.export.quizset import quiz_settings
+    from qg_studio.export.quizset import wrong_options
 
     n = quiz_settings()["common"]["distractors"]
     found = wrong_options(item, DistractorFinder(sections), n)

@@ -10,11 +10,18 @@ from __future__ import annotations
 
 import functools
 import logging
-from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Callable
+from typing import Sequence
 
-from qg_studio.pipeline import generate_items, shortfall
-from qg_studio.schema import GenerationRequest, QAItem, ReviewStatus, Section
+from qg_studio.pipeline import generate_items
+from qg_studio.pipeline import shortfall
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import QAItem
+from qg_studio.schema import ReviewStatus
+from qg_studio.schema import Section
 from qg_studio.services import ServiceError
 
 log = logging.getLogger(__name__)

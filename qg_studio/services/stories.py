@@ -13,14 +13,12 @@ from pathlib import Path
 from qg_studio.ingest import read_stream
 from qg_studio.schema import Section
 from qg_studio.services import ServiceError
-from qg_studio.story import (
-    GradeReport,
-    StoryInputError,
-    grade_sections,
-    load_story_file,
-    parse_story,
-    section_story,
-)
+from qg_studio.story import GradeReport
+from qg_studio.story import StoryInputError
+from qg_studio.story import grade_sections
+from qg_studio.story import load_story_file
+from qg_studio.story import parse_story
+from qg_studio.story import section_story
 
 
 @dataclass

@@ -7,10 +7,16 @@ depends on a model being installed. Imports are late so opening the page loads n
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from typing import Any, Sequence
+from dataclasses import dataclass
+from dataclasses import field
+from typing import Any
+from typing import Sequence
 
-from qg_studio.schema import Element, Explicitness, GenerationRequest, QAItem, Section
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 
 @dataclass
@@ -78,7 +84,8 @@ def suggest_question(
 def suggest_answer(
     question: str, sections: Sequence[Section], engine: str = "extractive"
 ) -> Suggestion:
-    from qg_studio.services.answers import answer_and_label, load_answerer
+    from qg_studio.services.answers import answer_and_label
+    from qg_studio.services.answers import load_answerer
 
     if not question.strip():
         return Suggestion(note="write the question first")

@@ -8,10 +8,17 @@ someone else reads as one that does not exist. The schema carries
 ``PRAGMA user_version`` and :data:`MIGRATIONS` brings older files forward.
 """
 
-from qg_studio.store.base import DATA_DIR_ENV, DB_NAME, StaleEditError, StoreError, default_data_dir
+from qg_studio.store.base import DATA_DIR_ENV
+from qg_studio.store.base import DB_NAME
+from qg_studio.store.base import StaleEditError
+from qg_studio.store.base import StoreError
+from qg_studio.store.base import default_data_dir
 from qg_studio.store.items import Store
-from qg_studio.store.projects import ProjectInfo, StoredStory
-from qg_studio.store.schema import LOCAL_USER, MIGRATIONS, SCHEMA_VERSION
+from qg_studio.store.projects import ProjectInfo
+from qg_studio.store.projects import StoredStory
+from qg_studio.store.schema import LOCAL_USER
+from qg_studio.store.schema import MIGRATIONS
+from qg_studio.store.schema import SCHEMA_VERSION
 
 __all__ = [
     "DATA_DIR_ENV",

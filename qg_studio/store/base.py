@@ -14,11 +14,16 @@ import os
 import sqlite3
 import threading
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any
+from typing import Iterator
 
-from qg_studio.store.schema import LOCAL_USER, MIGRATIONS, SCHEMA_VERSION, statements
+from qg_studio.store.schema import LOCAL_USER
+from qg_studio.store.schema import MIGRATIONS
+from qg_studio.store.schema import SCHEMA_VERSION
+from qg_studio.store.schema import statements
 
 DATA_DIR_ENV = "QG_STUDIO_HOME"
 DB_NAME = "qg_studio.sqlite3"

@@ -5,10 +5,14 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from typing import Any, Sequence
+from typing import Any
+from typing import Sequence
 
 from qg_studio.schema import QAItem
-from qg_studio.store.base import STALE_MESSAGE, StaleEditError, StoreError, jsonable
+from qg_studio.store.base import STALE_MESSAGE
+from qg_studio.store.base import StaleEditError
+from qg_studio.store.base import StoreError
+from qg_studio.store.base import jsonable
 from qg_studio.store.projects import ProjectStore
 
 

@@ -6,10 +6,14 @@ import json
 import sqlite3
 import time
 from dataclasses import dataclass
-from typing import Any, Sequence
+from typing import Any
+from typing import Sequence
 
 from qg_studio.schema import Section
-from qg_studio.store.base import STALE_MESSAGE, StaleEditError, StoreBase, StoreError
+from qg_studio.store.base import STALE_MESSAGE
+from qg_studio.store.base import StaleEditError
+from qg_studio.store.base import StoreBase
+from qg_studio.store.base import StoreError
 
 
 @dataclass

@@ -14,18 +14,21 @@ confidences.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Sequence
 
-from qg_studio.schema import ELEMENTS, Element, Explicitness, Section
-from qg_studio.tagging.features import (
-    answer_is_span,
-    explicitness_features,
-    mode_for,
-    question_features,
-    rule_element,
-)
-from qg_studio.tagging.model import TaggerModel, load_model
+from qg_studio.schema import ELEMENTS
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
+from qg_studio.schema import Section
+from qg_studio.tagging.features import answer_is_span
+from qg_studio.tagging.features import explicitness_features
+from qg_studio.tagging.features import mode_for
+from qg_studio.tagging.features import question_features
+from qg_studio.tagging.features import rule_element
+from qg_studio.tagging.model import TaggerModel
+from qg_studio.tagging.model import load_model
 
 # Fallback confidences when no model file is there. On the train split the rules are
 # right for 0.93 of the questions a rule matches, 0.80 of the default "action", 0.77 of

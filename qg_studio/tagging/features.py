@@ -15,8 +15,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
 
-from qg_studio.nlp import stem, stop_words
-from qg_studio.schema import Element, Explicitness
+from qg_studio.nlp import stem
+from qg_studio.nlp import stop_words
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
 
 # The explicitness model used for what is known about a question.
 MODE_FULL = "full"  # answer and section text

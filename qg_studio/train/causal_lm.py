@@ -21,19 +21,21 @@ from __future__ import annotations
 import json
 import random
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from typing import Callable
 
-from qg_studio.prompts import (
-    QA_WINDOW_WORDS,
-    QG_WINDOW_WORDS,
-    lm_qa_prompt,
-    lm_qg_prompt,
-    qa_target,
-)
+from qg_studio.prompts import QA_WINDOW_WORDS
+from qg_studio.prompts import QG_WINDOW_WORDS
+from qg_studio.prompts import lm_qa_prompt
+from qg_studio.prompts import lm_qg_prompt
+from qg_studio.prompts import qa_target
 from qg_studio.schema import AnswerKind
-from qg_studio.train.examples import YES_NO, expert_pairs, load_splits
+from qg_studio.train.examples import YES_NO
+from qg_studio.train.examples import expert_pairs
+from qg_studio.train.examples import load_splits
 
 
 @dataclass
@@ -177,10 +179,15 @@ def run(
     """Train (or resume) and leave the adapter in ``out``; ``base``: a model folder other
     than the wheel's (the tests' tiny Llama)."""
     import torch
-    from peft import LoraConfig, get_peft_model
-    from transformers import AutoModelForCausalLM, AutoTokenizer, Trainer, TrainingArguments
+    from peft import LoraConfig
+    from peft import get_peft_model
+    from transformers import AutoModelForCausalLM
+    from transformers import AutoTokenizer
+    from transformers import Trainer
+    from transformers import TrainingArguments
 
-    from qg_studio.causal_lm import BASE_NAME, base_folder
+    from qg_studio.causal_lm import BASE_NAME
+    from qg_studio.causal_lm import base_folder
     from qg_studio.train.callbacks import time_limit
 
     out = Path(out)

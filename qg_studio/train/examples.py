@@ -9,15 +9,23 @@ generation (:func:`qg_pairs`) and unified QA (:func:`qa_pairs`).
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from dataclasses import field
 from pathlib import Path
 from typing import Sequence
 
-from qg_studio.answer_kind import YESNO_ANSWER, answer_kind
-from qg_studio.data.fairytaleqa import FtqaStory, read_split
+from qg_studio.answer_kind import YESNO_ANSWER
+from qg_studio.answer_kind import answer_kind
+from qg_studio.data.fairytaleqa import FtqaStory
+from qg_studio.data.fairytaleqa import read_split
 from qg_studio.data.question_rows import FtqaQuestion
-from qg_studio.prompts import answer_window, qa_input, qa_target, qg_input
-from qg_studio.schema import AnswerKind, QAItem, section_texts
+from qg_studio.prompts import answer_window
+from qg_studio.prompts import qa_input
+from qg_studio.prompts import qa_target
+from qg_studio.prompts import qg_input
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import QAItem
+from qg_studio.schema import section_texts
 
 YES_NO = {"yes", "no"}
 

@@ -17,16 +17,15 @@ import json
 import time
 from collections import defaultdict
 from pathlib import Path
-from typing import Any, Sequence
+from typing import Any
+from typing import Sequence
 
-from qg_studio.causal_lm import (
-    ADAPTER_FILES,
-    ENGINE,
-    VAL_FILE,
-    default_adapter,
-    read_adapter_meta,
-    read_val,
-)
+from qg_studio.causal_lm import ADAPTER_FILES
+from qg_studio.causal_lm import ENGINE
+from qg_studio.causal_lm import VAL_FILE
+from qg_studio.causal_lm import default_adapter
+from qg_studio.causal_lm import read_adapter_meta
+from qg_studio.causal_lm import read_val
 
 QA_ANSWERERS = ("smollm", "extractive")
 
@@ -39,8 +38,10 @@ def measure_qa(stories, adapter: Path) -> dict[str, Any]:
     """Both answerers on every question (given sections), scored per route key; the
     routes take the better one per key, and the routed figures follow per question."""
     from qg_studio.answering import get_answerer
-    from qg_studio.answering.causal_lm import ROUTE_KEYS, route_keys
-    from qg_studio.evaluate import best_rouge_l, mean
+    from qg_studio.answering.causal_lm import ROUTE_KEYS
+    from qg_studio.answering.causal_lm import route_keys
+    from qg_studio.evaluate import best_rouge_l
+    from qg_studio.evaluate import mean
 
     lm = get_answerer(ENGINE, model=str(adapter), routes={k: ENGINE for k in ROUTE_KEYS})
     span = lm.span_answerer()
@@ -110,7 +111,9 @@ def measure(
     parts: Sequence[str] = ("qg", "qag", "qa"),
     progress=print,
 ) -> dict[str, Any]:
-    from qg_studio.services.evaluation import eval_qag, eval_qg, load_split
+    from qg_studio.services.evaluation import eval_qag
+    from qg_studio.services.evaluation import eval_qg
+    from qg_studio.services.evaluation import load_split
 
     stories = load_split(data, split, limit)
     meta = read_adapter_meta(adapter)

@@ -238,7 +238,8 @@ def train(
     cut short by the clock still ends at a low rate, and the model is saved.
     """
     import torch
-    from transformers import AutoModelForQuestionAnswering, AutoTokenizer
+    from transformers import AutoModelForQuestionAnswering
+    from transformers import AutoTokenizer
 
     from qg_studio.embeddings import encoder_path
 
@@ -279,9 +280,11 @@ def train(
         f"steps {total}"
     )
 
-    from transformers import Trainer, TrainingArguments
+    from transformers import Trainer
+    from transformers import TrainingArguments
 
-    from qg_studio.train.callbacks import log_lines, time_limit
+    from qg_studio.train.callbacks import log_lines
+    from qg_studio.train.callbacks import time_limit
 
     # The trainer runs the loop (batching by length, clipping, AdamW steps); the schedule
     # is ours: the rate decays by whichever is further along, steps or minutes, so a run

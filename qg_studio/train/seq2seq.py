@@ -24,12 +24,18 @@ import logging
 import random
 import shutil
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
+from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Sequence
+from typing import Any
+from typing import Callable
+from typing import Sequence
 
 from qg_studio.train.callbacks import time_limit
-from qg_studio.train.examples import Pair, load_splits, qa_pairs, qg_pairs
+from qg_studio.train.examples import Pair
+from qg_studio.train.examples import load_splits
+from qg_studio.train.examples import qa_pairs
+from qg_studio.train.examples import qg_pairs
 
 log = logging.getLogger(__name__)
 
@@ -42,11 +48,13 @@ MINILM_BERT2BERT = "minilm-bert2bert"
 def build_base(base: str, role: str):
     """(model, tokenizer, description) for ``--base``: a registry name, folder or hub id,
     or ``minilm-bert2bert`` (an encoder-decoder warm-started from the MiniLM encoder)."""
-    from transformers import AutoModelForSeq2SeqLM, AutoTokenizer
+    from transformers import AutoModelForSeq2SeqLM
+    from transformers import AutoTokenizer
 
     if base == MINILM_BERT2BERT:
         return _minilm_bert2bert()
-    from qg_studio.models import ModelError, resolve
+    from qg_studio.models import ModelError
+    from qg_studio.models import resolve
 
     resolved = resolve(base, role)
     try:
@@ -59,7 +67,8 @@ def build_base(base: str, role: str):
 
 
 def _minilm_bert2bert():
-    from transformers import AutoTokenizer, EncoderDecoderModel
+    from transformers import AutoTokenizer
+    from transformers import EncoderDecoderModel
 
     from qg_studio.embeddings import encoder_path
 
@@ -148,14 +157,13 @@ def train_pairs(
     """Fine-tune on ``train``, keep the best checkpoint by val loss, save it to ``out``
     with its meta file and model card, and return the card's figures."""
     import torch
-    from transformers import (
-        DataCollatorForSeq2Seq,
-        EarlyStoppingCallback,
-        Seq2SeqTrainer,
-        Seq2SeqTrainingArguments,
-    )
+    from transformers import DataCollatorForSeq2Seq
+    from transformers import EarlyStoppingCallback
+    from transformers import Seq2SeqTrainer
+    from transformers import Seq2SeqTrainingArguments
 
-    from qg_studio.models import choose_device, write_meta
+    from qg_studio.models import choose_device
+    from qg_studio.models import write_meta
     from qg_studio.seq2seq import LoadedModel
 
     out = Path(out)
@@ -300,8 +308,10 @@ def _meta_callback():
 
 
 def validation_rouge(loaded, pairs: Sequence[Pair], beams: int = 1) -> float:
-    from qg_studio.evaluate import best_rouge_l, mean
-    from qg_studio.seq2seq import DecodeSettings, generate_texts
+    from qg_studio.evaluate import best_rouge_l
+    from qg_studio.evaluate import mean
+    from qg_studio.seq2seq import DecodeSettings
+    from qg_studio.seq2seq import generate_texts
 
     outputs = generate_texts(
         loaded, [p.source for p in pairs], DecodeSettings(num_beams=beams, batch_size=32)
@@ -369,7 +379,8 @@ def run(
     progress: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """The whole recipe: read data, build the model, train, card, registry entry."""
-    from qg_studio.models import ModelEntry, add_user_entry
+    from qg_studio.models import ModelEntry
+    from qg_studio.models import add_user_entry
 
     fmt = "qg-control" if role == "qg" else "storyqa"
     train_stories, val_stories = load_splits(data, train_split, val_split)

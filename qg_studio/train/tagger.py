@@ -20,20 +20,22 @@ import warnings
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Sequence
+from typing import Callable
+from typing import Sequence
 
 from qg_studio.data.fairytaleqa import read_split
-from qg_studio.schema import ELEMENTS, section_texts
-from qg_studio.tagging.features import (
-    EXPLICITNESS_CLASSES,
-    MODE_ANSWER,
-    MODE_FULL,
-    MODE_QUESTION,
-    MODES,
-    explicitness_features,
-    question_features,
-)
-from qg_studio.tagging.model import LinearModel, TaggerModel, save_model
+from qg_studio.schema import ELEMENTS
+from qg_studio.schema import section_texts
+from qg_studio.tagging.features import EXPLICITNESS_CLASSES
+from qg_studio.tagging.features import MODE_ANSWER
+from qg_studio.tagging.features import MODE_FULL
+from qg_studio.tagging.features import MODE_QUESTION
+from qg_studio.tagging.features import MODES
+from qg_studio.tagging.features import explicitness_features
+from qg_studio.tagging.features import question_features
+from qg_studio.tagging.model import LinearModel
+from qg_studio.tagging.model import TaggerModel
+from qg_studio.tagging.model import save_model
 
 L2_GRID = (3e-4, 1e-3, 3e-3, 1e-2)
 MIN_FEATURE_COUNT = 2  # a feature seen once would only memorise its question

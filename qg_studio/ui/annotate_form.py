@@ -14,7 +14,8 @@ from typing import Any
 import streamlit as st
 
 from qg_studio.data.validation import item_fields
-from qg_studio.schema import QAItem, Section
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 from qg_studio.ui.state import get_store
 from qg_studio.ui.text import plain
 

@@ -6,17 +6,21 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from qg_studio.data.fairytaleqa import FtqaFormatError, parse_story, safe_name
-from qg_studio.data.projects import (
-    StoryImportError,
-    import_story,
-    slug,
-    story_record,
-)
-from qg_studio.data.stats import DATASET_ELEMENTS, DATASET_EXPLICIT, GUIDELINE
+from qg_studio.data.fairytaleqa import FtqaFormatError
+from qg_studio.data.fairytaleqa import parse_story
+from qg_studio.data.fairytaleqa import safe_name
+from qg_studio.data.projects import StoryImportError
+from qg_studio.data.projects import import_story
+from qg_studio.data.projects import slug
+from qg_studio.data.projects import story_record
+from qg_studio.data.stats import DATASET_ELEMENTS
+from qg_studio.data.stats import DATASET_EXPLICIT
+from qg_studio.data.stats import GUIDELINE
 from qg_studio.schema import QAItem
 from qg_studio.ui import cache
-from qg_studio.ui.state import current_project_id, get_store, open_project
+from qg_studio.ui.state import current_project_id
+from qg_studio.ui.state import get_store
+from qg_studio.ui.state import open_project
 from qg_studio.ui.text import plain
 
 PICKER = "ann_project"

@@ -5,7 +5,13 @@ from __future__ import annotations
 import streamlit as st
 
 from qg_studio.ui.auth import require_user
-from qg_studio.ui.pages import annotate, ask, curate, export, generate, models, story
+from qg_studio.ui.pages import annotate
+from qg_studio.ui.pages import ask
+from qg_studio.ui.pages import curate
+from qg_studio.ui.pages import export
+from qg_studio.ui.pages import generate
+from qg_studio.ui.pages import models
+from qg_studio.ui.pages import story
 
 PAGES = [
     st.Page(

@@ -12,11 +12,13 @@ saves.
 
 from __future__ import annotations
 
-from typing import Any, Sequence
+from typing import Any
+from typing import Sequence
 
 import streamlit as st
 
-from qg_studio.schema import QAItem, Section
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
 
 Stamp = tuple[str, int, int, int]
 

@@ -8,17 +8,17 @@ from collections.abc import Sequence
 import pandas as pd
 import streamlit as st
 
-from qg_studio.schema import (
-    ELEMENTS,
-    Element,
-    Explicitness,
-    QAItem,
-    ReviewStatus,
-)
+from qg_studio.schema import ELEMENTS
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
+from qg_studio.schema import QAItem
+from qg_studio.schema import ReviewStatus
 from qg_studio.store import Store
 from qg_studio.ui.curate_fields import answer_and_tag
-from qg_studio.ui.state import current_actor, get_store
-from qg_studio.ui.text import plain, quoted
+from qg_studio.ui.state import current_actor
+from qg_studio.ui.state import get_store
+from qg_studio.ui.text import plain
+from qg_studio.ui.text import quoted
 
 ACTOR = "teacher"
 VERSION = "curate_version"
@@ -92,7 +92,8 @@ def _add_question(story_id: int) -> None:
     st.session_state[PICK] = item_id
     refresh()
     answer = plain(item.answer) if item.answer else "(no answer yet: type one above)"
-    from qg_studio.trust import answer_confidence, trust_note
+    from qg_studio.trust import answer_confidence
+    from qg_studio.trust import trust_note
 
     check = trust_note(answer_confidence(item)) if item.answer and not typed else ""
     # A low-confidence answer the answerer guessed is never shown as a success.

@@ -9,17 +9,15 @@ from typing import Any
 
 import pandas as pd
 
-from qg_studio.schema import (
-    ELEMENTS,
-    AnswerKind,
-    Element,
-    Evidence,
-    Explicitness,
-    GenerationRequest,
-    QAItem,
-    ReviewStatus,
-    Section,
-)
+from qg_studio.schema import ELEMENTS
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Element
+from qg_studio.schema import Evidence
+from qg_studio.schema import Explicitness
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import QAItem
+from qg_studio.schema import ReviewStatus
+from qg_studio.schema import Section
 from qg_studio.store import Store
 from qg_studio.ui.state import current_actor
 from qg_studio.ui.text import quoted
@@ -82,7 +80,9 @@ def table(items: Sequence[QAItem], positions: dict[int, int]) -> pd.DataFrame:
 def flags(item: QAItem) -> str:
     """What the ranker's flags tell a teacher (see ranking.flag_unanswerable and keep_fit),
     and whether to check the answer (trust.mark_trust)."""
-    from qg_studio.trust import CHECK_LABEL, answer_confidence, needs_check
+    from qg_studio.trust import CHECK_LABEL
+    from qg_studio.trust import answer_confidence
+    from qg_studio.trust import needs_check
 
     scores = item.scores
     out = [

@@ -11,8 +11,13 @@ from __future__ import annotations
 
 import streamlit as st
 
-from qg_studio.store import DB_NAME, Store, StoredStory, StoreError, default_data_dir
-from qg_studio.ui.auth import User, signed_in_user
+from qg_studio.store import DB_NAME
+from qg_studio.store import Store
+from qg_studio.store import StoredStory
+from qg_studio.store import StoreError
+from qg_studio.store import default_data_dir
+from qg_studio.ui.auth import User
+from qg_studio.ui.auth import signed_in_user
 from qg_studio.ui.text import plain
 
 PROJECT_KEY = "project_id"

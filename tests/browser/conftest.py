@@ -19,7 +19,9 @@ import os
 from pathlib import Path
 
 import pytest
-from streamlit_helpers import open_page, run_app, wait_for_app  # noqa: F401 (re-exported)
+from streamlit_helpers import open_page  # noqa: F401 (re-exported)
+from streamlit_helpers import run_app  # noqa: F401 (re-exported)
+from streamlit_helpers import wait_for_app  # noqa: F401 (re-exported)
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = [
@@ -91,7 +93,8 @@ def screenshot_on_request(page):
 @pytest.fixture
 def leave_the_store_as_found(data_dir):
     """The app's store is shared by the session's browser tests: remove a test's projects."""
-    from qg_studio.store import DB_NAME, Store
+    from qg_studio.store import DB_NAME
+    from qg_studio.store import Store
 
     with Store(data_dir / DB_NAME) as store:
         before = {p.id for p in store.list_projects()}

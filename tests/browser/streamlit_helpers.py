@@ -10,7 +10,8 @@ import time
 import urllib.request
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterator, Sequence
+from typing import Iterator
+from typing import Sequence
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 

@@ -13,7 +13,8 @@ import zipfile
 from pathlib import Path
 
 import pytest
-from conftest import open_page, wait_for_app
+from conftest import open_page
+from conftest import wait_for_app
 
 expect = pytest.importorskip("playwright.sync_api").expect
 
@@ -125,7 +126,8 @@ def test_annotate_a_story_from_scratch_to_export(app_url, data_dir, page, tmp_pa
     _settle(page)
     page.get_by_text("Second answers saved.").wait_for()
 
-    from qg_studio.store import DB_NAME, Store
+    from qg_studio.store import DB_NAME
+    from qg_studio.store import Store
 
     with Store(data_dir / DB_NAME) as store:
         project_id = max(p.id for p in store.list_projects() if p.name == "miller-and-fox")

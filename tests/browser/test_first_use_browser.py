@@ -8,10 +8,12 @@ import threading
 
 import pytest
 from playwright.sync_api import expect
-from streamlit_helpers import open_page, wait_for_app
+from streamlit_helpers import open_page
+from streamlit_helpers import wait_for_app
 
 from qg_studio.schema import QAItem
-from qg_studio.store import DB_NAME, Store
+from qg_studio.store import DB_NAME
+from qg_studio.store import Store
 from qg_studio.story import section_story
 from qg_studio.ui.text import JOINER
 

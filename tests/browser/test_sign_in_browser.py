@@ -16,10 +16,17 @@ import sys
 import urllib.request
 
 import pytest
-from streamlit_helpers import free_port, open_page, run_app, stop, wait_for_app, wait_until_up
+from streamlit_helpers import free_port
+from streamlit_helpers import open_page
+from streamlit_helpers import run_app
+from streamlit_helpers import stop
+from streamlit_helpers import wait_for_app
+from streamlit_helpers import wait_until_up
 
-from qg_studio.schema import QAItem, Section
-from qg_studio.store import DB_NAME, Store
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
+from qg_studio.store import DB_NAME
+from qg_studio.store import Store
 
 pytest.importorskip("oidc_provider_mock")
 

@@ -8,7 +8,8 @@ import openpyxl
 import pytest
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 from playwright.sync_api import expect
-from streamlit_helpers import open_page, wait_for_app
+from streamlit_helpers import open_page
+from streamlit_helpers import wait_for_app
 
 pytestmark = pytest.mark.browser
 

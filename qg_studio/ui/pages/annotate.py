@@ -10,22 +10,26 @@ from __future__ import annotations
 import pandas as pd
 import streamlit as st
 
-from qg_studio.data.projects import (
-    origin_of,
-)
-from qg_studio.data.validation import ERROR, check_annotation, item_fields
-from qg_studio.schema import ELEMENTS, QAItem, Section
-from qg_studio.ui.annotate_form import (
-    NO_ELEMENT2,
-    clear_form,
-    fill_form,
-    form_fields,
-    suggest,
-    suggested_items,
-    widget_key,
-)
-from qg_studio.ui.annotate_widgets import exports, open_controls, progress
-from qg_studio.ui.state import current_project_id, current_story, get_store
+from qg_studio.data.projects import origin_of
+from qg_studio.data.validation import ERROR
+from qg_studio.data.validation import check_annotation
+from qg_studio.data.validation import item_fields
+from qg_studio.schema import ELEMENTS
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
+from qg_studio.ui.annotate_form import NO_ELEMENT2
+from qg_studio.ui.annotate_form import clear_form
+from qg_studio.ui.annotate_form import fill_form
+from qg_studio.ui.annotate_form import form_fields
+from qg_studio.ui.annotate_form import suggest
+from qg_studio.ui.annotate_form import suggested_items
+from qg_studio.ui.annotate_form import widget_key
+from qg_studio.ui.annotate_widgets import exports
+from qg_studio.ui.annotate_widgets import open_controls
+from qg_studio.ui.annotate_widgets import progress
+from qg_studio.ui.state import current_project_id
+from qg_studio.ui.state import current_story
+from qg_studio.ui.state import get_store
 from qg_studio.ui.text import plain
 
 FIRST_PASS, SECOND_PASS = "First annotator", "Second annotator"

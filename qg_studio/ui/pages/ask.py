@@ -9,7 +9,9 @@ import streamlit as st
 
 from qg_studio.schema import Section
 from qg_studio.ui import engines
-from qg_studio.ui.state import current_actor, get_store, require_story
+from qg_studio.ui.state import current_actor
+from qg_studio.ui.state import get_store
+from qg_studio.ui.state import require_story
 from qg_studio.ui.text import plain
 
 RESULT_KEY = "ask_result"

@@ -16,36 +16,40 @@ import pandas as pd
 import streamlit as st
 
 from qg_studio.export.distractor_words import same_answer
-from qg_studio.schema import ELEMENTS, AnswerKind, Explicitness, QAItem, ReviewStatus
+from qg_studio.schema import ELEMENTS
+from qg_studio.schema import AnswerKind
+from qg_studio.schema import Explicitness
+from qg_studio.schema import QAItem
+from qg_studio.schema import ReviewStatus
 from qg_studio.services.exports import quiz_options
-from qg_studio.store import Store, StoreError
+from qg_studio.store import Store
+from qg_studio.store import StoreError
 from qg_studio.ui import engines
-from qg_studio.ui.curate_actions import (
-    MESSAGE,
-    PICK,
-    VERSION,
-    add_by_hand,
-    refresh,
-    regenerate,
-    say,
-    undo_and_history,
-)
-from qg_studio.ui.curate_fields import (  # noqa: F401 - the page's helpers, re-exported
-    STATUS_LABELS,
-    TABLE_FIELDS,
-    answer_and_tag,
-    apply_table_edits,
-    field_value,
-    flags,
-    highlight,
-    parse_answers,
-    parse_sections,
-    requested_counts,
-    table,
-)
-from qg_studio.ui.state import current_actor, get_store, require_story
+from qg_studio.ui.curate_actions import MESSAGE
+from qg_studio.ui.curate_actions import PICK
+from qg_studio.ui.curate_actions import VERSION
+from qg_studio.ui.curate_actions import add_by_hand
+from qg_studio.ui.curate_actions import refresh
+from qg_studio.ui.curate_actions import regenerate
+from qg_studio.ui.curate_actions import say
+from qg_studio.ui.curate_actions import undo_and_history
+from qg_studio.ui.curate_fields import STATUS_LABELS  # noqa: F401 - the page's helpers, re-exported
+from qg_studio.ui.curate_fields import TABLE_FIELDS  # noqa: F401 - the page's helpers, re-exported
+from qg_studio.ui.curate_fields import answer_and_tag  # noqa: F401 - the page's helpers, re-exported
+from qg_studio.ui.curate_fields import apply_table_edits  # noqa: F401 - the page's helpers, re-exported
+from qg_studio.ui.curate_fields import field_value  # noqa: F401 - the page's helpers, re-exported
+from qg_studio.ui.curate_fields import flags  # noqa: F401 - the page's helpers, re-exported
+from qg_studio.ui.curate_fields import highlight  # noqa: F401 - the page's helpers, re-exported
+from qg_studio.ui.curate_fields import parse_answers  # noqa: F401 - the page's helpers, re-exported
+from qg_studio.ui.curate_fields import parse_sections  # noqa: F401 - the page's helpers, re-exported
+from qg_studio.ui.curate_fields import requested_counts  # noqa: F401 - the page's helpers, re-exported
+from qg_studio.ui.curate_fields import table  # noqa: F401 - the page's helpers, re-exported
+from qg_studio.ui.state import current_actor
+from qg_studio.ui.state import get_store
+from qg_studio.ui.state import require_story
 from qg_studio.ui.steps import next_step
-from qg_studio.ui.text import plain, quoted
+from qg_studio.ui.text import plain
+from qg_studio.ui.text import quoted
 
 # -- the page ----------------------------------------------------------------------------
 

@@ -7,12 +7,20 @@ import json
 import pandas as pd
 import streamlit as st
 
-from qg_studio.export import FORMATS, document_title, export_handouts, export_story
+from qg_studio.export import FORMATS
+from qg_studio.export import document_title
+from qg_studio.export import export_handouts
+from qg_studio.export import export_story
 from qg_studio.export.quizset import exportable
-from qg_studio.export.worksheet import WorksheetOptions, load_template, ordered
-from qg_studio.schema import QAItem, ReviewStatus, Section
+from qg_studio.export.worksheet import WorksheetOptions
+from qg_studio.export.worksheet import load_template
+from qg_studio.export.worksheet import ordered
+from qg_studio.schema import QAItem
+from qg_studio.schema import ReviewStatus
+from qg_studio.schema import Section
 from qg_studio.ui import cache
-from qg_studio.ui.state import get_store, require_story
+from qg_studio.ui.state import get_store
+from qg_studio.ui.state import require_story
 from qg_studio.ui.text import plain
 
 
@@ -188,7 +196,8 @@ def _preview(fmt: str, sections, chosen, key) -> None:
 
 
 def _pdf_offer(content: tuple) -> None:
-    from qg_studio.export.pdf import PdfUnavailable, soffice
+    from qg_studio.export.pdf import PdfUnavailable
+    from qg_studio.export.pdf import soffice
 
     if soffice() is None:
         return

@@ -10,13 +10,19 @@ import pandas as pd
 import streamlit as st
 
 from qg_studio.generation import GENERATORS
-from qg_studio.schema import ELEMENTS, Element, Explicitness, GenerationRequest, QAItem
+from qg_studio.schema import ELEMENTS
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import QAItem
 from qg_studio.services.generation import AUTO
 from qg_studio.ui import engines
 from qg_studio.ui.engines import writer_caption
-from qg_studio.ui.state import get_store, require_story
+from qg_studio.ui.state import get_store
+from qg_studio.ui.state import require_story
 from qg_studio.ui.steps import next_step
-from qg_studio.ui.text import plain, quoted
+from qg_studio.ui.text import plain
+from qg_studio.ui.text import quoted
 
 LAST_BATCH = "generate_last_batch"  # ids of the items the last run saved
 _COLOURS = {

@@ -8,16 +8,14 @@ import os
 import pandas as pd
 import streamlit as st
 
-from qg_studio.models import (
-    FALLBACK,
-    ROLE_NAMES,
-    ModelError,
-    availability,
-    choose_device,
-    choose_engine,
-    load_registry,
-    user_registry_path,
-)
+from qg_studio.models import FALLBACK
+from qg_studio.models import ROLE_NAMES
+from qg_studio.models import ModelError
+from qg_studio.models import availability
+from qg_studio.models import choose_device
+from qg_studio.models import choose_engine
+from qg_studio.models import load_registry
+from qg_studio.models import user_registry_path
 
 _ROLE_TITLES = {"qg": "Question generation", "qa": "Answering"}
 
@@ -40,7 +38,8 @@ def _routes_text(model: str | None) -> str:
     """Which answerer takes which kind of question: the smollm answerer hands some kinds
     to the span model when that measured better on val."""
     from qg_studio.answering.causal_lm import DEFAULT_ROUTES
-    from qg_studio.causal_lm import read_val, resolve_adapter
+    from qg_studio.causal_lm import read_val
+    from qg_studio.causal_lm import resolve_adapter
 
     routes = {
         **DEFAULT_ROUTES,

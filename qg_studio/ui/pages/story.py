@@ -7,26 +7,24 @@ import streamlit as st
 
 from qg_studio.schema import Section
 from qg_studio.store import StaleEditError
-from qg_studio.story import (
-    GradeBand,
-    StoryInputError,
-    edit_section,
-    grade_sections,
-    load_story_file,
-    merge_sections,
-    parse_story,
-    section_story,
-    split_section,
-)
-from qg_studio.ui.state import (
-    current_project_id,
-    current_story,
-    get_store,
-    open_project,
-)
+from qg_studio.story import GradeBand
+from qg_studio.story import StoryInputError
+from qg_studio.story import edit_section
+from qg_studio.story import grade_sections
+from qg_studio.story import load_story_file
+from qg_studio.story import merge_sections
+from qg_studio.story import parse_story
+from qg_studio.story import section_story
+from qg_studio.story import split_section
+from qg_studio.ui.state import current_project_id
+from qg_studio.ui.state import current_story
+from qg_studio.ui.state import get_store
+from qg_studio.ui.state import open_project
 from qg_studio.ui.steps import next_step
 from qg_studio.ui.text import plain
-from qg_studio.ui.welcome import SAMPLE_PROJECT, SAMPLE_STORY, welcome
+from qg_studio.ui.welcome import SAMPLE_PROJECT
+from qg_studio.ui.welcome import SAMPLE_STORY
+from qg_studio.ui.welcome import welcome
 
 BANDS = ["K-2", "3-5", "6-8", "K-8", "K", "1", "2", "3", "4", "5", "6", "7", "8"]
 DEFAULT_BAND = "3-5"
