@@ -17,6 +17,8 @@ import dataclasses
 from typing import Any
 from typing import Sequence
 
+from qg_studio.generation import QuestionGenerator
+from qg_studio.generation import WriteTarget
 from qg_studio.prompts import QG_WINDOW_WORDS
 from qg_studio.prompts import lm_qg_prompt
 from qg_studio.schema import AnswerKind
@@ -32,7 +34,7 @@ from qg_studio.scores import ItemScores
 ENGINE = "smollm"
 
 
-class CausalLMGenerator:
+class CausalLMGenerator(QuestionGenerator):
     """``model``: the adapter (a registry name or folder); default the shipped one."""
 
     name = ENGINE
@@ -78,19 +80,7 @@ class CausalLMGenerator:
 
     # -- answer-aware mode ---------------------------------------------------------------
 
-    def write_question(
-        self,
-        sections: Sequence[Section],
-        answer: str,
-        element: Element,
-        explicitness: Explicitness | None = None,
-    ) -> QAItem:
-        return self.write_many([(sections, answer, element, explicitness)])[0]
-
-    def write_many(
-        self,
-        targets: Sequence[tuple[Sequence[Section], str, Element | str, Explicitness | str | None]],
-    ) -> list[QAItem]:
+    def write_many(self, targets: Sequence[WriteTarget]) -> list[QAItem]:
         """One question per (sections, answer, element, explicitness), decoded in batches."""
         plans, prompts = [], []
         for sections, answer, element, explicitness in targets:

@@ -2,7 +2,7 @@
 
 ``generate`` finds answer candidates of every narrative element in each section and
 writes a question for each (see :mod:`~qg_studio.generation.candidates`);
-``write_question`` is the answer-aware mode: the question a given answer answers.
+``write_many`` is the answer-aware mode: the question a given answer answers.
 The pipeline ranks and selects among the candidates.
 """
 
@@ -11,6 +11,8 @@ from __future__ import annotations
 from typing import Any
 from typing import Sequence
 
+from qg_studio.generation import QuestionGenerator
+from qg_studio.generation import WriteTarget
 from qg_studio.generation.analysis import analyse_many
 from qg_studio.generation.analysis import locate
 from qg_studio.generation.variants import choose
@@ -25,7 +27,7 @@ from qg_studio.schema import Section
 from qg_studio.scores import ItemScores
 
 
-class EmbeddedGenerator:
+class EmbeddedGenerator(QuestionGenerator):
     name = "embedded"
 
     def __init__(self, **options: Any):
@@ -48,13 +50,11 @@ class EmbeddedGenerator:
             item.engine = self.name
         return items
 
-    def write_question(
-        self,
-        sections: Sequence[Section],
-        answer: str,
-        element: Element,
-        explicitness: Explicitness | None = None,
-    ) -> QAItem:
+    def write_many(self, targets: Sequence[WriteTarget]) -> list[QAItem]:
+        return [self._written(target) for target in targets]
+
+    def _written(self, target: WriteTarget) -> QAItem:
+        sections, answer, element, explicitness = target
         element = Element.parse(element)
         explicitness = Explicitness.parse(explicitness or Explicitness.EXPLICIT)
         best = best_location(sections, answer)

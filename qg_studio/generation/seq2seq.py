@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from typing import Any
 from typing import Sequence
 
+from qg_studio.generation import QuestionGenerator
+from qg_studio.generation import WriteTarget
 from qg_studio.generation.lexicon import FEELINGS
 from qg_studio.prompts import answer_window
 from qg_studio.prompts import qg_input
@@ -56,7 +58,7 @@ class Target:
     copy: int = 0  # 0 for the requested question, 1.. for the extra candidates
 
 
-class Seq2SeqGenerator:
+class Seq2SeqGenerator(QuestionGenerator):
     """``model``: a registry name, a checkpoint folder, or a hub id."""
 
     name = "seq2seq"
@@ -95,14 +97,9 @@ class Seq2SeqGenerator:
 
     # -- answer-aware mode ---------------------------------------------------------------
 
-    def write_question(
-        self,
-        sections: Sequence[Section],
-        answer: str,
-        element: Element,
-        explicitness: Explicitness | None = None,
-    ) -> QAItem:
-        return self.write_questions(sections, [(answer, element, explicitness)])[0]
+    def write_many(self, targets: Sequence[WriteTarget]) -> list[QAItem]:
+        # One decode per answer, each about its own sections.
+        return [self.write_questions(sections, [tuple(rest)])[0] for sections, *rest in targets]
 
     def write_questions(
         self,

@@ -87,10 +87,7 @@ def eval_qg(
                     )
                 )
         # An engine that decodes in batches (smollm) writes a story's questions at once.
-        batch = getattr(writer, "write_many", None)
-        written = (
-            batch([t for _, t in asked]) if batch else [writer.write_question(*t) for _, t in asked]
-        )
+        written = writer.write_many([t for _, t in asked])
         for (question, (_, _, element, explicitness)), item in zip(asked, written):
             score = rouge_l(item.question, question.row["question"])
             scores.append(score)
