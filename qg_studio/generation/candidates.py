@@ -153,7 +153,11 @@ def _action(section, analysis, clause, context, clause_list):
         # "What did Mira do?" alone could mean anything she did: anchor it in time
         # (not for a past perfect, which tells of something earlier still).
         before = _before(analysis, clause_list, clause)
-        if before is not None:
+        when = _time_phrase(clause)
+        if when:
+            extra = when  # "What did Bramble do every autumn?"
+        elif before is not None and before.head.lemma_ != "be":
+            # A state is no moment to count from: not "after he was slow and careful".
             extra = f"after {state(before, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text)}"
     question = ask_do(clause, extra=extra)
     vp = [clause.head] + clause.tail
@@ -226,6 +230,14 @@ def _before(analysis: Analysis, clause_list: list[Clause], clause: Clause) -> Cl
         if main or prior:
             return (main or prior)[-1]
     return None
+
+
+def _time_phrase(clause: Clause) -> str:
+    """A time the clause itself names ("every autumn he filled his den")."""
+    for t in clause.head.children:
+        if t.dep_ == "npadvmod" and t.lower_ in TIME_WORDS and t.i < clause.head.i:
+            return " ".join(w.text for w in t.subtree)
+    return ""
 
 
 def _when(context: Clause) -> str:
@@ -365,7 +377,7 @@ def _causal(section, analysis, clause, context, clause_list):
             or any(t.lower_ in ("had", "'d") for t in clause.aux)
         ):
             return None
-        if cause.head in clause.head.ancestors:
+        if clause.head.dep_ in ("ccomp", "xcomp") and cause.head in clause.head.ancestors:
             return None  # "he saw how her paws trembled": seeing it is not why they did
         if cause.subject_text == clause.subject_text and cause.head.lemma_ != "be":
             # "Pip knocked at the door. Pip was shivering": her own deed before is not

@@ -42,6 +42,10 @@ class RankWeights:
     # Rank given up for each question already picked from the same section(s), so that a
     # set covers the whole story rather than its richest section.
     section_spread: float = 0.08
+    # Rank given up for each question already picked whose answer holds this one's (or the
+    # other way round): four questions answered "built a new nest beside the oak tree"
+    # ask about one event, and a set should ask about the story's many.
+    same_answer: float = 0.3
     # What an explicit question keeps of its rank when the answerer cannot find its answer:
     # flagged, not dropped (a one-word answer the span answerer misses is often right).
     unanswerable: float = 0.5
@@ -191,7 +195,9 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int, offset: in
         index, item = max(
             candidates,
             key=lambda c: (
-                rank_of(c[1]) - RANK_WEIGHTS.section_spread * per_section[tuple(c[1].sections)]
+                rank_of(c[1])
+                - RANK_WEIGHTS.section_spread * per_section[tuple(c[1].sections)]
+                - RANK_WEIGHTS.same_answer * sum(_same_event(c[1], p) for p in picked)
             ),
         )
         taken.add(index)
@@ -299,6 +305,14 @@ def _swap_for_share(picked: list[QAItem], rest: list[QAItem], want_implicit: int
             rest.remove(new)
             rest.append(picked[index])
             picked[index] = new
+
+
+def _same_event(a: QAItem, b: QAItem) -> bool:
+    """Whether two answers tell one event: the content words of one hold the other's."""
+    from qg_studio.generation.analysis import content
+
+    x, y = set(content(a.answer)), set(content(b.answer))
+    return bool(x and y) and (x <= y or y <= x)
 
 
 def _story_order(items: list[QAItem]) -> list[QAItem]:
