@@ -208,7 +208,7 @@ def test_auto_falls_back_with_a_notice_when_the_wheel_is_missing(tmp_path, tiny,
         assert "base model is not installed" in choice.notice and fallback in choice.notice
 
 
-@pytest.mark.parametrize("damage", ["missing", "broken", "loses"])
+@pytest.mark.parametrize("damage", ["missing", "broken", "loses", "subset"])
 def test_auto_falls_back_with_a_notice_when_the_adapter_is_missing_broken_or_worse(
     tmp_path, tiny, damage
 ):
@@ -222,14 +222,19 @@ def test_auto_falls_back_with_a_notice_when_the_adapter_is_missing_broken_or_wor
         (folder / "adapter_model.safetensors").unlink()
     elif damage == "broken":
         (folder / "adapter_model.safetensors").write_bytes(b"not a tensor file")
-    else:
+    elif damage == "loses":
         (folder / "val.json").write_text(json.dumps({"qg": {"smollm": 0.3, "embedded": 0.4}}))
+    else:  # better, but on a few stories only: not enough to switch a teacher's default
+        (folder / "val.json").write_text(
+            json.dumps({"qg": {"smollm": 0.5, "embedded": 0.4}, "limit": 3})
+        )
     choice = models.choose_engine("qg", _registry(folder))
     assert choice.name == "embedded"
     said = {
         "missing": "no trained adapter",
         "broken": "is broken",
         "loses": "loses to embedded on val",
+        "subset": "first 3 val stories only",
     }[damage]
     assert said in choice.notice
 
