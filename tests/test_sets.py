@@ -372,24 +372,40 @@ def test_a_set_does_not_ask_about_one_event_four_ways():
     from qg_studio.ranking import select
     from qg_studio.schema import Evidence
 
-    section = Section(1, "Pip built a new nest beside the oak tree. Bramble found a red "
-                         "apple under the hedge. The fox ran away. The rain stopped.")
+    section = Section(
+        1,
+        "Pip built a new nest beside the oak tree. Bramble found a red "
+        "apple under the hedge. The fox ran away. The rain stopped.",
+    )
 
     def item(question, answer, element, confidence):
         start = section.text.find(answer)
-        return QAItem(question, [answer], element, "explicit", sections=[1],
-                      evidence=[Evidence(1, start, start + len(answer), answer)],
-                      scores={"confidence": confidence})
+        return QAItem(
+            question,
+            [answer],
+            element,
+            "explicit",
+            sections=[1],
+            evidence=[Evidence(1, start, start + len(answer), answer)],
+            scores={"confidence": confidence},
+        )
 
-    nest = [item("What did Pip do?", "built a new nest beside the oak tree", "action", 0.9),
-            item("Where did Pip build a new nest?", "beside the oak tree", "setting", 0.9),
-            item("What happened next?", "Pip built a new nest beside the oak tree",
-                 "outcome resolution", 0.9)]
-    others = [item("What did Bramble find?", "a red apple", "action", 0.6),
-              item("Where did Bramble find the apple?", "under the hedge", "setting", 0.5),
-              item("What did the fox do?", "ran away", "action", 0.6),
-              item("What happened when the rain stopped?", "The rain stopped",
-                   "outcome resolution", 0.6)]
+    nest = [
+        item("What did Pip do?", "built a new nest beside the oak tree", "action", 0.9),
+        item("Where did Pip build a new nest?", "beside the oak tree", "setting", 0.9),
+        item(
+            "What happened next?",
+            "Pip built a new nest beside the oak tree",
+            "outcome resolution",
+            0.9,
+        ),
+    ]
+    others = [
+        item("What did Bramble find?", "a red apple", "action", 0.6),
+        item("Where did Bramble find the apple?", "under the hedge", "setting", 0.5),
+        item("What did the fox do?", "ran away", "action", 0.6),
+        item("What happened when the rain stopped?", "The rain stopped", "outcome resolution", 0.6),
+    ]
     chosen = select(nest + others, GenerationRequest(count=4, implicit_share=0.0), [section])
     answers = [i.answer for i in chosen]
     # One question on the nest, when the story offers other events to ask about (without
