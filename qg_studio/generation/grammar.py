@@ -167,7 +167,15 @@ def ask_do(clause: Clause, wh: str = "What", extra: str = "") -> str:
             return finish(f"{wh} {modal} {subj} do {extra}")
     if clause.head.lemma_ == "be":
         return finish(f"{wh} {clause.head.lower_} {subj} like {extra}") if False else ""
-    return finish(f"{wh} {do_support(clause.head.tag_)} {subj} do {extra}")
+    tag = clause.head.tag_
+    heads = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
+    if (
+        tag == "VBP"
+        and heads
+        and (heads[0].tag_ in ("NN", "NNP") or heads[0].lower_ in ("he", "she", "it"))
+    ):
+        tag = "VBD"  # "Tam swam" tagged VBP: one subject never takes VBP, so it is past
+    return finish(f"{wh} {do_support(tag)} {subj} do {extra}")
 
 
 def state(
