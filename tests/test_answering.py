@@ -9,10 +9,10 @@ from answering_story import tiny_span_model
 from qg_studio.answer_kind import answer_kind
 from qg_studio.answering import Answer
 from qg_studio.answering import Answerer
+from qg_studio.answering import QuestionError
 from qg_studio.answering import get_answerer
 from qg_studio.answering.extractive import DEFAULT_MODEL_DIR
 from qg_studio.answering.extractive import ExtractiveAnswerer
-from qg_studio.answering.extractive import QuestionError
 from qg_studio.answering.extractive import model_present
 from qg_studio.answering.kind import is_question
 from qg_studio.answering.kind import yes_or_no

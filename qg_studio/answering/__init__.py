@@ -5,9 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
-from typing import Protocol
 from typing import Sequence
-from typing import runtime_checkable
 
 from qg_studio.registry import Registry
 from qg_studio.schema import AnswerKind
@@ -39,17 +37,40 @@ class Answer:
         }
 
 
-@runtime_checkable
-class Answerer(Protocol):
+class QuestionError(ValueError):
+    """A question the answerer cannot take (empty), or a story with no text."""
+
+
+# Per question: the ids of the sections it is about, or None to let the answerer find them.
+SectionIds = Sequence[Sequence[int] | None]
+
+
+class Answerer:
+    """What every answerer offers; the answerers subclass it. :meth:`answer` refuses an
+    empty question or a story without text the same way for all of them."""
+
     name: str
 
     def answer(
         self,
         questions: Sequence[str],
         sections: Sequence[Section],
-        section_ids: Sequence[Sequence[int] | None] | None = None,
+        section_ids: SectionIds | None = None,
     ) -> list[Answer]:
         """Answer a batch of questions about one story; ``section_ids[i]`` narrows question i."""
+        questions = [str(q) for q in questions]
+        if any(not q.strip() for q in questions):
+            raise QuestionError("the question is empty: type a question about the story")
+        sections = [s for s in sections if s.text.strip()]
+        if not sections:
+            raise QuestionError("the story has no text to answer from")
+        return self.answer_checked(questions, sections, section_ids)
+
+    def answer_checked(
+        self, questions: list[str], sections: list[Section], section_ids: SectionIds | None
+    ) -> list[Answer]:
+        """:meth:`answer` once every question has words and the story has text."""
+        raise NotImplementedError
 
 
 ANSWERERS = Registry(

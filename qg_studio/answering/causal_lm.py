@@ -22,6 +22,8 @@ from typing import Sequence
 
 from qg_studio.answer_kind import answer_kind
 from qg_studio.answering import Answer
+from qg_studio.answering import Answerer
+from qg_studio.answering import SectionIds
 from qg_studio.answering.feeling import is_feeling_question
 from qg_studio.answering.retrieval import bm25_scores
 from qg_studio.answering.retrieval import content_words
@@ -67,7 +69,7 @@ def route_keys(questions: Sequence[str], sections: Sequence[Sequence[Section]]) 
     return keys
 
 
-class CausalLMAnswerer:
+class CausalLMAnswerer(Answerer):
     """``model``: the adapter (registry name or folder); ``routes``: kind → answerer
     (``smollm`` or ``extractive``), default the measured ones in the adapter's val.json."""
 
@@ -96,20 +98,10 @@ class CausalLMAnswerer:
         self.batch_size = batch_size
         self._span = None
 
-    def answer(
-        self,
-        questions: Sequence[str],
-        sections: Sequence[Section],
-        section_ids: Sequence[Sequence[int] | None] | None = None,
+    def answer_checked(
+        self, questions: list[str], sections: list[Section], section_ids: SectionIds | None
     ) -> list[Answer]:
-        from qg_studio.answering.extractive import QuestionError
-
-        questions = [" ".join(str(q).split()) for q in questions]
-        if any(not q for q in questions):
-            raise QuestionError("the question is empty: type a question about the story")
-        sections = [s for s in sections if s.text.strip()]
-        if not sections:
-            raise QuestionError("the story has no text to answer from")
+        questions = [" ".join(q.split()) for q in questions]
         if not questions:
             return []
         chosen = self._sections(questions, sections, section_ids)

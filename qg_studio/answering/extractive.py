@@ -20,6 +20,9 @@ from typing import Sequence
 
 from qg_studio.answer_kind import answer_kind
 from qg_studio.answering import Answer
+from qg_studio.answering import Answerer
+from qg_studio.answering import QuestionError
+from qg_studio.answering import SectionIds
 from qg_studio.answering.feeling import feeling_answer
 from qg_studio.answering.kind import is_question
 from qg_studio.answering.kind import yesno_reply
@@ -45,10 +48,6 @@ SECTION_MARGIN = SECOND_SECTION_MARGIN
 # Below this span probability an "extractive" answer is more likely a guess than a
 # quotation, so it is not presented as stated in the text.
 EXPLICIT_FLOOR = 0.05
-
-
-class QuestionError(ValueError):
-    """A question the answerer cannot take (empty), or a story with no text."""
 
 
 @dataclass
@@ -116,7 +115,7 @@ def load_span_model(path: str, quantize: bool = False):
     return tokenizer, model, torch
 
 
-class ExtractiveAnswerer:
+class ExtractiveAnswerer(Answerer):
     name = "extractive"
 
     def __init__(
@@ -158,19 +157,9 @@ class ExtractiveAnswerer:
 
     # ------------------------------------------------------------------ protocol
 
-    def answer(
-        self,
-        questions: Sequence[str],
-        sections: Sequence[Section],
-        section_ids: Sequence[Sequence[int] | None] | None = None,
+    def answer_checked(
+        self, questions: list[str], sections: list[Section], section_ids: SectionIds | None
     ) -> list[Answer]:
-        questions = [str(q) for q in questions]
-        for q in questions:
-            if not q.strip():
-                raise QuestionError("the question is empty: type a question about the story")
-        sections = [s for s in sections if s.text.strip()]
-        if not sections:
-            raise QuestionError("the story has no text to answer from")
         if section_ids is not None and len(section_ids) != len(questions):
             raise QuestionError(f"{len(section_ids)} section lists for {len(questions)} questions")
         if not questions:

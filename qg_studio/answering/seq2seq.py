@@ -16,6 +16,7 @@ from typing import Sequence
 
 from qg_studio.answer_kind import answer_kind
 from qg_studio.answering import Answer
+from qg_studio.answering import Answerer
 from qg_studio.nlp import sentences
 from qg_studio.nlp import stop_words
 from qg_studio.prompts import qa_input
@@ -64,7 +65,7 @@ def best_sentence(question: str, sections: Sequence[Section]) -> Evidence | None
     return best
 
 
-class UnifiedSeq2SeqAnswerer:
+class UnifiedSeq2SeqAnswerer(Answerer):
     """``model``: a registry name, a checkpoint folder, or a hub id."""
 
     name = "seq2seq"

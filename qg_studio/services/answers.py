@@ -162,7 +162,7 @@ def answer_and_label(
     loaded or fails the result says so in ``notes`` and the question is kept. An answerer
     that rejects the question (empty, or a story with no text) is a :class:`ServiceError`.
     """
-    from qg_studio.answering.extractive import QuestionError
+    from qg_studio.answering import QuestionError
 
     question = " ".join(question.split())
     if not question:
