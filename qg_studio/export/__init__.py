@@ -16,7 +16,8 @@ from qg_studio.export.quizset import ExportReport
 from qg_studio.export.quizset import exportable
 from qg_studio.export.quizset import prepare
 from qg_studio.export.worksheet import WorksheetOptions
-from qg_studio.export.worksheet import worksheet_bytes
+from qg_studio.export.worksheet import build_workbook
+from qg_studio.export.worksheet import workbook_bytes
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
 
@@ -93,10 +94,12 @@ def export_handouts(
     title: str,
     sections: Sequence[Section],
     items: Sequence[QAItem],
+    *,
     kept_only: bool = False,
     worksheet: WorksheetOptions | None = None,
 ) -> Handouts:
-    """The two PDFs to print: the students' copy and the teacher's (LibreOffice)."""
+    """The two PDFs to print: the students' copy and the teacher's (LibreOffice); the
+    options are named, as a printout's are easy to swap."""
     from qg_studio.export.pdf import handout_pdfs
 
     students, teacher = handout_pdfs(title, sections, exportable(items, kept_only), worksheet)
@@ -123,7 +126,7 @@ def export_story(
     filename = safe_filename(title) + ("-worksheet" if fmt == "xlsx" else f"-{fmt}")
     if fmt == "xlsx":
         report = ExportReport("worksheet", written=len(chosen))
-        data = worksheet_bytes(title, sections, chosen, worksheet)
+        data = workbook_bytes(build_workbook(title, sections, chosen, worksheet))
     else:
         data, report = _writer(spec.writer)(prepare(chosen, sections), title)
     if not chosen:

@@ -16,7 +16,8 @@ from qg_studio.export.worksheet import KEY
 from qg_studio.export.worksheet import STUDENT
 from qg_studio.export.worksheet import TEACHER
 from qg_studio.export.worksheet import WorksheetOptions
-from qg_studio.export.worksheet import worksheet_bytes
+from qg_studio.export.worksheet import build_workbook
+from qg_studio.export.worksheet import workbook_bytes
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
 
@@ -85,7 +86,9 @@ def handout_pdfs(
     """(students' PDF, teacher's PDF) of the worksheet of ``items``."""
     with tempfile.TemporaryDirectory() as folder:
         student, teacher = Path(folder) / "students.xlsx", Path(folder) / "teacher.xlsx"
-        student.write_bytes(worksheet_bytes(title, sections, items, options, [STUDENT]))
-        teacher.write_bytes(worksheet_bytes(title, sections, items, options, [KEY, TEACHER]))
+        for path, sheets in ((student, [STUDENT]), (teacher, [KEY, TEACHER])):
+            path.write_bytes(
+                workbook_bytes(build_workbook(title, sections, items, options, sheets))
+            )
         pdfs = to_pdfs([student, teacher], Path(folder) / "pdf")
         return pdfs[0].read_bytes(), pdfs[1].read_bytes()

@@ -121,15 +121,10 @@ def build_workbook(
     return wb
 
 
-def worksheet_bytes(
-    title: str,
-    sections: Sequence[Section],
-    items: Sequence[QAItem],
-    options: WorksheetOptions | None = None,
-    sheets: Sequence[str] = ALL_SHEETS,
-) -> bytes:
+def workbook_bytes(workbook: Workbook) -> bytes:
+    """The workbook as the bytes of an .xlsx file."""
     buffer = io.BytesIO()
-    build_workbook(title, sections, items, options, sheets).save(buffer)
+    workbook.save(buffer)
     return buffer.getvalue()
 
 

@@ -1,7 +1,7 @@
 """What a page recomputes on every rerun, computed once per change of the story.
 
 Streamlit reruns a page's whole script on every click. Work that depends only on the
-story and its questions (the quiz preview, an export file, the annotator's statistics)
+story and its questions (the quiz preview, the annotator's statistics)
 is cached under the story's *stamp*: its database, its id, its sections' version and its last logged
 question change. Every edit, add, delete, move and undo is logged, so a changed set
 gets a new stamp and anything else (a rerun, another page, a different format) finds
@@ -48,41 +48,6 @@ def quiz_preview(
     from qg_studio.export.quizset import prepare
 
     return prepare(list(_chosen), list(_sections))
-
-
-@st.cache_data(show_spinner=False, max_entries=64)
-def export_file(
-    key: Stamp,
-    fmt: str,
-    title: str,
-    kept_only: bool,
-    paper: str,
-    questions_only: bool,
-    show_element: bool,
-    _sections: Sequence[Section],
-    _items: Sequence[QAItem],
-):
-    """One export (data, filename, mime, warnings, written) per format and options."""
-    from qg_studio.export import export_story
-    from qg_studio.export.worksheet import WorksheetOptions
-
-    result = export_story(
-        fmt,
-        title,
-        list(_sections),
-        list(_items),
-        kept_only=kept_only,
-        worksheet=WorksheetOptions(
-            paper=paper, questions_only=questions_only, show_element=show_element
-        ),
-    )
-    return (
-        result.data,
-        result.filename,
-        result.mime,
-        result.report.warnings(),
-        result.report.written,
-    )
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

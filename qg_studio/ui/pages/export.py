@@ -23,60 +23,35 @@ from qg_studio.ui.state import get_store
 from qg_studio.ui.state import require_story
 from qg_studio.ui.text import plain
 
+# What an export is made of, as plain values Streamlit can hash: the title, the sections
+# and the items as JSON, kept only, and the worksheet's paper, questions only, show element.
+Content = tuple[str, str, str, bool, str, bool, bool]
 
-@st.cache_data(show_spinner=False, max_entries=16)
-def _export(
-    fmt: str,
-    title: str,
-    sections_json: str,
-    items_json: str,
-    kept_only: bool,
-    paper: str,
-    questions_only: bool,
-    show_element: bool,
-):
-    """Cached on the exact content, so moving between pages does not rebuild the file."""
+
+def _unpack(content: Content):
+    title, sections_json, items_json, kept_only, paper, questions_only, show_element = content
     sections = [Section.from_dict(s) for s in json.loads(sections_json)]
     items = [QAItem.from_dict(i) for i in json.loads(items_json)]
-    result = export_story(
-        fmt,
-        title,
-        sections,
-        items,
-        kept_only=kept_only,
-        worksheet=WorksheetOptions(
-            paper=paper, questions_only=questions_only, show_element=show_element
-        ),
+    options = WorksheetOptions(
+        paper=paper, questions_only=questions_only, show_element=show_element
     )
-    return (
-        result.data,
-        result.filename,
-        result.mime,
-        result.report.warnings(),
-        result.report.written,
-    )
+    return title, sections, items, kept_only, options
+
+
+@st.cache_data(show_spinner=False, max_entries=16)
+def _export(fmt: str, content: Content):
+    """Cached on the exact content, so moving between pages does not rebuild the file."""
+    title, sections, items, kept_only, options = _unpack(content)
+    result = export_story(fmt, title, sections, items, kept_only=kept_only, worksheet=options)
+    report = result.report
+    return result.data, result.filename, result.mime, report.warnings(), report.written
 
 
 @st.cache_data(show_spinner=False, max_entries=4)
-def _pdfs(
-    title: str,
-    sections_json: str,
-    items_json: str,
-    kept_only: bool,
-    paper: str,
-    questions_only: bool,
-    show_element: bool,
-):
+def _pdfs(content: Content):
     """The students' and the teacher's PDF, cached on the same content as the file."""
-    sections = [Section.from_dict(s) for s in json.loads(sections_json)]
-    items = [QAItem.from_dict(i) for i in json.loads(items_json)]
-    return export_handouts(
-        title,
-        sections,
-        items,
-        kept_only,
-        WorksheetOptions(paper=paper, questions_only=questions_only, show_element=show_element),
-    )
+    title, sections, items, kept_only, options = _unpack(content)
+    return export_handouts(title, sections, items, kept_only=kept_only, worksheet=options)
 
 
 def _title(story) -> str:
@@ -147,7 +122,7 @@ def render() -> None:
         show_element,
     )
     with st.spinner("Preparing the file…"):
-        data, filename, mime, warnings, written = _export(fmt, *content)
+        data, filename, mime, warnings, written = _export(fmt, content)
     for warning in warnings:
         st.warning(plain(warning))
     _preview(fmt, story.sections, chosen, (cache.stamp(get_store(), story), kept_only))
@@ -195,7 +170,7 @@ def _preview(fmt: str, sections, chosen, key) -> None:
     st.dataframe(pd.DataFrame(rows), hide_index=True, width="stretch")
 
 
-def _pdf_offer(content: tuple) -> None:
+def _pdf_offer(content: Content) -> None:
     from qg_studio.export.pdf import PdfUnavailable
     from qg_studio.export.pdf import soffice
 
@@ -209,7 +184,7 @@ def _pdf_offer(content: tuple) -> None:
     ):
         with st.spinner("LibreOffice is converting the worksheet…"):
             try:
-                st.session_state["export_pdf"] = (content, _pdfs(*content))
+                st.session_state["export_pdf"] = (content, _pdfs(content))
             except PdfUnavailable as exc:
                 st.error(str(exc))
     made = st.session_state.get("export_pdf")
