@@ -139,33 +139,21 @@ def exports(project_id: int, story) -> None:
     cols = st.columns(3)
     store = get_store()
     n = cache.training_pairs(cache.project_stamp(store, project_id), project_id, split, store)
-    data = _export_bytes(project_id, split, "fairytaleqa")
-    cols[0].download_button(
-        f"FairytaleQA folder (.zip, {n} QA)",
-        data,
-        file_name=f"{name}-fairytaleqa.zip",
-        mime="application/zip",
-        key="ann_dl_ftqa",
-        on_click="ignore",
+    ftqa = f"FairytaleQA folder (.zip, {n} QA)"
+    downloads = (  # format, label, file ending, mime, widget key
+        ("fairytaleqa", ftqa, "fairytaleqa.zip", "application/zip", "ftqa"),
+        ("storyqa", "StoryQA JSONL", "storyqa.jsonl", "application/jsonl", "storyqa"),
+        ("hf", "Hugging Face datasets (.zip)", "hf.zip", "application/zip", "hf"),
     )
-    data = _export_bytes(project_id, split, "storyqa")
-    cols[1].download_button(
-        "StoryQA JSONL",
-        data,
-        file_name=f"{name}-storyqa.jsonl",
-        mime="application/jsonl",
-        key="ann_dl_storyqa",
-        on_click="ignore",
-    )
-    data = _export_bytes(project_id, split, "hf")
-    cols[2].download_button(
-        "Hugging Face datasets (.zip)",
-        data,
-        file_name=f"{name}-hf.zip",
-        mime="application/zip",
-        key="ann_dl_hf",
-        on_click="ignore",
-    )
+    for col, (fmt, label, ending, mime, key) in zip(cols, downloads):
+        col.download_button(
+            label,
+            _export_bytes(project_id, split, fmt),
+            file_name=f"{name}-{ending}",
+            mime=mime,
+            key=f"ann_dl_{key}",
+            on_click="ignore",
+        )
     st.caption(
         "The FairytaleQA zip keeps the dataset's columns exactly; who wrote each "
         "pair (engine or person) and whether it was edited is in "
