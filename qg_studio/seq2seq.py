@@ -135,6 +135,14 @@ class DecodeSettings:
         values.update({k: v for k, v in changes.items() if v is not None})
         return DecodeSettings(**values)
 
+    @classmethod
+    def from_options(
+        cls, options: dict[str, Any], accepted: Sequence[str], **fixed: Any
+    ) -> "DecodeSettings":
+        """An engine's decoding: these defaults, then the engine options it ``accepted``
+        (others are meant for other engines), then what the engine ``fixed``."""
+        return cls(**{k: v for k, v in options.items() if k in accepted}, **fixed)
+
 
 def token_lengths(tokenizer, texts: Sequence[str]) -> list[int]:
     return [len(ids) for ids in tokenizer(list(texts), add_special_tokens=True)["input_ids"]]

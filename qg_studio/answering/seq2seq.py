@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
 from typing import Sequence
 
 from qg_studio.answer_kind import answer_kind
@@ -70,24 +69,14 @@ class UnifiedSeq2SeqAnswerer(Answerer):
 
     name = "seq2seq"
 
-    def __init__(
-        self,
-        model: str | None = None,
-        device: str | None = None,
-        num_beams: int = 4,
-        batch_size: int = 16,
-        max_new_tokens: int | None = None,
-        **_ignored: Any,
-    ):
+    def __init__(self, model: str | None = None, device: str | None = None, **options):
         from qg_studio.seq2seq import DecodeSettings
         from qg_studio.seq2seq import load_for_role
 
         self.resolved, self.loaded = load_for_role(model, "qa", device)
-        self.settings = DecodeSettings(
-            num_beams=num_beams,
-            batch_size=batch_size,
-            max_new_tokens=max_new_tokens,
-            no_repeat_ngram_size=0,
+        # Answers are short and may repeat the story's words: no n-gram ban.
+        self.settings = DecodeSettings.from_options(
+            options, ("num_beams", "batch_size", "max_new_tokens"), no_repeat_ngram_size=0
         )
 
     def prompt(

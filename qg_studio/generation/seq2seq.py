@@ -63,33 +63,17 @@ class Seq2SeqGenerator(QuestionGenerator):
 
     name = "seq2seq"
 
+    # Decoding options this engine takes (seq2seq.DecodeSettings' defaults otherwise).
+    DECODE_OPTIONS = "num_beams do_sample temperature top_p batch_size max_new_tokens seed".split()
+
     def __init__(
-        self,
-        model: str | None = None,
-        device: str | None = None,
-        num_beams: int = 4,
-        do_sample: bool = False,
-        temperature: float = 1.0,
-        top_p: float = 0.95,
-        batch_size: int = 16,
-        max_new_tokens: int | None = None,
-        seed: int | None = 0,
-        oversample: int = 2,
-        **_ignored: Any,
+        self, model: str | None = None, device: str | None = None, oversample: int = 2, **options
     ):
         from qg_studio.seq2seq import DecodeSettings
         from qg_studio.seq2seq import load_for_role
 
         self.resolved, self.loaded = load_for_role(model, "qg", device)
-        self.settings = DecodeSettings(
-            num_beams=num_beams,
-            do_sample=do_sample,
-            temperature=temperature,
-            top_p=top_p,
-            batch_size=batch_size,
-            max_new_tokens=max_new_tokens,
-            seed=seed,
-        )
+        self.settings = DecodeSettings.from_options(options, self.DECODE_OPTIONS)
         self.context_words = self.loaded.meta.get("context_words")
         # Candidates per requested question (each with a different answer): the pipeline
         # ranks them and keeps the best, so a weak question need not be the only one.
