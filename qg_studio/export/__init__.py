@@ -94,15 +94,13 @@ def export_handouts(
     title: str,
     sections: Sequence[Section],
     items: Sequence[QAItem],
-    *,
-    kept_only: bool = False,
     worksheet: WorksheetOptions | None = None,
 ) -> Handouts:
-    """The two PDFs to print: the students' copy and the teacher's (LibreOffice); the
-    options are named, as a printout's are easy to swap."""
+    """The two PDFs to print, the students' copy and the teacher's (LibreOffice), of
+    ``items`` that are not dropped (pass ``exportable(items, kept_only=True)`` for the kept)."""
     from qg_studio.export.pdf import handout_pdfs
 
-    students, teacher = handout_pdfs(title, sections, exportable(items, kept_only), worksheet)
+    students, teacher = handout_pdfs(title, sections, exportable(items), worksheet)
     stem = safe_filename(title)
     return Handouts(students, teacher, f"{stem}-students.pdf", f"{stem}-teacher.pdf")
 

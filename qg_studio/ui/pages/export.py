@@ -51,7 +51,7 @@ def _export(fmt: str, content: Content):
 def _pdfs(content: Content):
     """The students' and the teacher's PDF, cached on the same content as the file."""
     title, sections, items, kept_only, options = _unpack(content)
-    return export_handouts(title, sections, items, kept_only=kept_only, worksheet=options)
+    return export_handouts(title, sections, exportable(items, kept_only), options)
 
 
 def _title(story) -> str:
@@ -189,21 +189,17 @@ def _pdf_offer(content: Content) -> None:
                 st.error(str(exc))
     made = st.session_state.get("export_pdf")
     if made and made[0] == content:  # only the PDFs of the file as it is now
-        handouts = made[1]
-        c1, c2 = st.columns(2)
-        c1.download_button(
-            "Download the students' PDF",
-            handouts.students,
-            file_name=handouts.students_name,
-            mime="application/pdf",
-            key="export_pdf_students",
-            icon=":material/download:",
+        h = made[1]
+        pdfs = (  # label, file, its name, widget key
+            ("Download the students' PDF", h.students, h.students_name, "students"),
+            ("Download the teacher's PDF (answer key)", h.teacher, h.teacher_name, "teacher"),
         )
-        c2.download_button(
-            "Download the teacher's PDF (answer key)",
-            handouts.teacher,
-            file_name=handouts.teacher_name,
-            mime="application/pdf",
-            key="export_pdf_teacher",
-            icon=":material/download:",
-        )
+        for col, (label, data, name, key) in zip(st.columns(2), pdfs):
+            col.download_button(
+                label,
+                data,
+                file_name=name,
+                mime="application/pdf",
+                key=f"export_pdf_{key}",
+                icon=":material/download:",
+            )
