@@ -411,3 +411,21 @@ def test_a_set_does_not_ask_about_one_event_four_ways():
     # One question on the nest, when the story offers other events to ask about (without
     # the rule the three nest questions outrank the rest and fill the set).
     assert sum("oak tree" in a for a in answers) == 1, answers
+
+
+def test_no_question_on_nobody_on_a_bare_saying_or_on_where_someone_came_from():
+    text = (
+        "Every afternoon the children ran home from school. The Giant had a large lovely "
+        "garden with soft green grass. When the Giant came back, he saw the children and "
+        "drove them out. No child would play there when the snow came. When the Giant sat "
+        'at the window, he said, "Spring is very late this year." At last he knocked down '
+        "the wall, and the children played in the garden again."
+    )
+    items = generate_items([Section(1, text)], GenerationRequest(count=10), use_embeddings=False)
+    for item in items:
+        q, a = item.question.lower(), item.answer.lower()
+        # Where the children came from is not where the story takes place.
+        assert not (q.startswith("where does the story") and a.startswith("from")), a
+        assert not q.startswith("what would the no child"), item.question
+        assert not a.endswith(" said"), (item.question, item.answer)
+        assert "after he had a large" not in q, item.question  # a state is no moment

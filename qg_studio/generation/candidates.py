@@ -156,7 +156,7 @@ def _action(section, analysis, clause, context, clause_list):
         when = _time_phrase(clause)
         if when:
             extra = when  # "What did Bramble do every autumn?"
-        elif before is not None and before.head.lemma_ != "be":
+        elif before is not None and before.head.lemma_ not in ("be", "have"):
             # A state is no moment to count from: not "after he was slow and careful".
             extra = f"after {state(before, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text)}"
     question = ask_do(clause, extra=extra)
@@ -321,6 +321,8 @@ def _causal(section, analysis, clause, context, clause_list):
             host is None
             or not usable(host)
             or any(t.i in analysis.quoted for t in [*host.subject, *host.aux, host.head])
+            # "Why did the Giant say?": what was said is elsewhere, in quotes
+            or (host.head.lemma_ in SAYING_VERBS and not host.tail)
         ):
             return None  # speech run into the narration after it: "May I stay? Bramble frowned"
         question = ask(host, "Why")
@@ -390,6 +392,8 @@ def _causal(section, analysis, clause, context, clause_list):
 
 
 def _outcome(section, analysis, clause, context, clause_list):
+    if clause.head.lemma_ in SAYING_VERBS:
+        return None  # "What happened? - the Giant said": what he said is the event
     if context is not None and context.marker in ("when", "after", "as", "once"):
         question = finish(f"What happened {_when(context)} {state(context, tense_past=True)}")
         answer = state(clause)

@@ -59,12 +59,12 @@ def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = No
             and t.dep_ in ("dobj", "pobj", "dative", "iobj")
         ):
             name = resolver.resolve(t)
-            if name and name != clause.subject_text:
+            if name and name not in clause.subject_text:
                 text = name + gap(t)
         elif resolver is not None and t.dep_ == "poss" and t.lower_ in ("his", "her", "their"):
             # "knocked at his door": whose door, when it is not the asker's own.
             name = resolver.resolve(t)
-            if name and name != clause.subject_text:
+            if name and name not in clause.subject_text:
                 text = possessive(name) + gap(t)
         parts.append(text)
     text = "".join(parts).strip()
@@ -151,8 +151,8 @@ def ask_subject(
 def ask_do(clause: Clause, wh: str = "What", extra: str = "") -> str:
     """The predicate is the answer: "What did the fox do (when ...)?"."""
     subj = clause.subject_text
-    if not subj:
-        return ""
+    if not subj or any(t.lower_ in ("no", "nobody") for t in clause.subject):
+        return ""  # "What would the no child do?": nobody to ask about
     aux = [t for t in clause.aux if t.dep_ == "aux"]
     if clause.passive:
         return finish(f"What happened to {subj} {extra}")

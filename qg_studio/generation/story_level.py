@@ -37,7 +37,17 @@ TURNS = resources.words("turn_openers.txt")  # "One day, ...": where the story t
 WANTS = resources.words("want_verbs.txt")  # "What did the Heron want to do?"
 # Seeing, saying, being and going: not acting on the story's turn.
 NON_ACTION_VERBS = resources.words("non_action_verbs.txt")
-SCENE_PLACES = resources.words("scene_places.txt")  # a door, a table: not a story's setting
+SCENE_PLACES = resources.words("scene_places.txt")
+# Where someone goes or comes from is not where the story takes place ("from school").
+MOTION_PREPOSITIONS = (
+    "from",
+    "to",
+    "into",
+    "onto",
+    "toward",
+    "towards",
+    "through",
+)  # a door, a table: not a story's setting
 _MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
 
 
@@ -134,6 +144,7 @@ def _where(section: Section, analysis: Analysis, ids) -> QAItem | None:
             if (
                 token.dep_ != "prep"
                 or token.lower_ not in PLACE_PREPOSITIONS
+                or token.lower_ in MOTION_PREPOSITIONS
                 or token.i in analysis.quoted
             ):
                 continue
