@@ -25,16 +25,22 @@ class Answer:
     note: str = ""  # e.g. "fallback: no shipped model found"
 
     def to_dict(self) -> dict[str, Any]:
-        return {
-            "answers": list(self.answers),
-            "answer_kind": str(self.answer_kind),
-            "explicit": self.explicit,
-            "evidence": [e.to_dict() for e in self.evidence],
-            "sections": list(self.sections),
-            "confidence": self.confidence,
-            "engine": self.engine,
-            "note": self.note,
-        }
+        return answer_fields(self)
+
+
+def answer_fields(reply) -> dict[str, Any]:
+    """What an answer reports as JSON: an :class:`Answer`, or anything that holds the same
+    fields (the services' labelled question)."""
+    return {
+        "answers": list(reply.answers),
+        "answer_kind": str(reply.answer_kind) if reply.answer_kind else None,
+        "explicit": reply.explicit,
+        "evidence": [e.to_dict() for e in reply.evidence],
+        "sections": list(reply.sections),
+        "confidence": reply.confidence,
+        "engine": reply.engine,
+        "note": reply.note,
+    }
 
 
 class QuestionError(ValueError):

@@ -14,6 +14,7 @@ from dataclasses import field
 from typing import Any
 from typing import Sequence
 
+from qg_studio.answering import answer_fields
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Element
 from qg_studio.schema import Evidence
@@ -135,14 +136,7 @@ class LabelledQuestion:
     def to_dict(self) -> dict[str, Any]:
         return {
             "question": self.question,
-            "answers": list(self.answers),
-            "answer_kind": str(self.answer_kind) if self.answer_kind else None,
-            "explicit": self.explicit,
-            "evidence": [e.to_dict() for e in self.evidence],
-            "sections": list(self.sections),
-            "confidence": self.confidence,
-            "engine": self.engine,
-            "note": self.note,
+            **answer_fields(self),
             "element": self.element.value if self.element else None,
             "explicitness": self.explicitness.value if self.explicitness else None,
         }
