@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from qg_studio.cli.common import UserError
-from qg_studio.cli.common import emit_json
+from qg_studio.cli.common import exit_with
 
 
 def register(commands) -> None:
@@ -117,9 +117,7 @@ def cmd_answer(args) -> int:
         print(f"   element {element.value}, {explicitness.value}")
     if result.note:
         print(f"   note: {result.note}")
-    if args.json:
-        emit_json(result.to_dict())
-    return 0
+    return exit_with(args, result.to_dict())
 
 
 # ----------------------------------------------------------------------- eval qa
@@ -152,9 +150,7 @@ def cmd_eval_qa(args) -> int:
         print(f"  retrieval: top section in cor_section for {result['retrieval_accuracy']:.1%}")
     if "note" in result:
         print(f"  note: {result['note']}")
-    if args.json:
-        emit_json(result)
-    return 0
+    return exit_with(args, result)
 
 
 # ----------------------------------------------------------------------- train
@@ -184,6 +180,4 @@ def cmd_train(args) -> int:
         )
     except (OSError, ValueError) as exc:
         raise UserError(str(exc)) from None
-    if args.json:
-        emit_json(info)
-    return 0
+    return exit_with(args, info)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from qg_studio.cli.common import UserError
-from qg_studio.cli.common import emit_json
+from qg_studio.cli.common import exit_with
 
 
 def register(commands) -> None:
@@ -112,9 +112,7 @@ def cmd_batch(args: argparse.Namespace) -> int:
         f"{summary['backend']} workers)"
     )
     _list_failures(args.out)
-    if args.json:
-        emit_json(summary)
-    return 1 if summary["failed"] else 0
+    return exit_with(args, summary, 1 if summary["failed"] else 0)
 
 
 def _list_failures(out: str, show: int = 20) -> None:

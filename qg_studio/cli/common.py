@@ -17,6 +17,14 @@ def emit_json(payload: Any) -> None:
     print(json.dumps(payload, ensure_ascii=False, default=_default))
 
 
+def exit_with(args: Any, payload: Any, status: int = 0) -> int:
+    """End a command: ``payload`` as the JSON last line when ``--json`` asked for it, and
+    the exit status."""
+    if args.json:
+        emit_json(payload)
+    return status
+
+
 def _default(value: Any) -> Any:
     if hasattr(value, "to_dict"):
         return value.to_dict()

@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from qg_studio.cli.common import UserError
-from qg_studio.cli.common import emit_json
+from qg_studio.cli.common import exit_with
 
 
 def register(commands) -> None:
@@ -90,15 +90,14 @@ def cmd_import(args: argparse.Namespace) -> int:
             + (" (imported before, left as it is)" if result.existing else "")
         )
     print(f"imported {len(done)} stories, {sum(r.items for r in done)} QA pairs into {store.path}")
-    if args.json:
-        emit_json(
-            {
-                "stories": len(done),
-                "qa_pairs": sum(r.items for r in done),
-                "projects": [r.project_id for r in done],
-            }
-        )
-    return 0
+    return exit_with(
+        args,
+        {
+            "stories": len(done),
+            "qa_pairs": sum(r.items for r in done),
+            "projects": [r.project_id for r in done],
+        },
+    )
 
 
 def _project_ids(store, names: list[str]) -> list[int]:
@@ -143,9 +142,7 @@ def cmd_export(args: argparse.Namespace) -> int:
         f"wrote {result['stories']} stories, {result['qa_pairs']} QA pairs as {args.format} "
         f"({result['files']} files) to {args.out}"
     )
-    if args.json:
-        emit_json(result)
-    return 0
+    return exit_with(args, result)
 
 
 def cmd_stats(args: argparse.Namespace) -> int:
@@ -180,9 +177,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
             f"annotator agreement (ROUGE-L F1, answer1 vs answer4): "
             f"{summary['agreement_rouge_l']:.3f} over {summary['two_annotator_pairs']} pairs"
         )
-    if args.json:
-        emit_json(summary)
-    return 0
+    return exit_with(args, summary)
 
 
 def cmd_validate(args: argparse.Namespace) -> int:
@@ -211,14 +206,14 @@ def cmd_validate(args: argparse.Namespace) -> int:
     )
     for (level, field), n in sorted(counts.items()):
         print(f"  {level} {field}: {n}")
-    if args.json:
-        emit_json(
-            {
-                "stories": len(stories),
-                "rows": rows,
-                "errors": errors,
-                "warnings": warnings,
-                "by_field": {f"{level}:{field}": n for (level, field), n in sorted(counts.items())},
-            }
-        )
-    return 1 if errors else 0
+    return exit_with(
+        args,
+        {
+            "stories": len(stories),
+            "rows": rows,
+            "errors": errors,
+            "warnings": warnings,
+            "by_field": {f"{level}:{field}": n for (level, field), n in sorted(counts.items())},
+        },
+        1 if errors else 0,
+    )

@@ -7,7 +7,7 @@ import sys
 from pathlib import Path
 
 from qg_studio.cli.common import UserError
-from qg_studio.cli.common import emit_json
+from qg_studio.cli.common import exit_with
 
 
 def register(commands) -> None:
@@ -155,6 +155,4 @@ def cmd_export(args) -> int:
     print(f"wrote {out} ({args.format}): {report.written} question(s)")
     for warning in report.warnings():
         print(f"warning: {warning}", file=sys.stderr)
-    if args.json:
-        emit_json({"out": str(out), "format": args.format, **report.to_dict()})
-    return 0
+    return exit_with(args, {"out": str(out), "format": args.format, **report.to_dict()})

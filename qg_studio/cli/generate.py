@@ -7,7 +7,7 @@ import sys
 import time
 
 from qg_studio.cli.common import UserError
-from qg_studio.cli.common import emit_json
+from qg_studio.cli.common import exit_with
 from qg_studio.schema import GenerationRequest
 from qg_studio.schema import parse_element_mix
 
@@ -114,9 +114,7 @@ def cmd_eval_qg(args) -> int:
     )
     for name, value in {**result["per_element"], **result["per_explicitness"]}.items():
         print(f"  {name:<22} {value:.4f}  (n={counts[name]})")
-    if args.json:
-        emit_json(result)
-    return 0
+    return exit_with(args, result)
 
 
 def cmd_eval_qag(args) -> int:
@@ -134,9 +132,7 @@ def cmd_eval_qag(args) -> int:
         f"QAG ROUGE-L F1 {result['rougeL_f']:.4f} (best of top {args.k} per section) over "
         f"{result['n']} expert questions; element KL {result['element_kl']:.4f}"
     )
-    if args.json:
-        emit_json(result)
-    return 0
+    return exit_with(args, result)
 
 
 # --------------------------------------------------------------------------- generate
@@ -191,15 +187,14 @@ def cmd_generate(args) -> int:
             print(f"        answer: {item.answer}")
     for warning in story.report.warnings:
         _note(warning)
-    if args.json:
-        emit_json(
-            {
-                "story": story.report.to_dict(),
-                "sections": [s.to_dict() for s in story.sections],
-                "items": [i.to_dict() for i in run.items],
-            }
-        )
-    return 0
+    return exit_with(
+        args,
+        {
+            "story": story.report.to_dict(),
+            "sections": [s.to_dict() for s in story.sections],
+            "items": [i.to_dict() for i in run.items],
+        },
+    )
 
 
 def cmd_mine(args) -> int:
@@ -270,9 +265,7 @@ def cmd_bench(args) -> int:
         f"whole run {result['total_s']:.3f} s (median of {len(totals)} after warm-up); "
         f"cold {result['cold_s']:.3f} s; peak memory {result['peak_rss_mb']:.0f} MB"
     )
-    if args.json:
-        emit_json(result)
-    return 0
+    return exit_with(args, result)
 
 
 def _clear_parse_cache() -> None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from qg_studio.cli.common import UserError
-from qg_studio.cli.common import emit_json
+from qg_studio.cli.common import exit_with
 
 
 def register(commands) -> None:
@@ -59,6 +59,4 @@ def cmd_train_lm(args) -> int:
     except BaseModelMissing as exc:
         raise UserError(str(exc)) from None
     print(f"adapter at {args.out} after {info['steps']} steps ({info['seconds']} s)")
-    if args.json:
-        emit_json({k: v for k, v in info.items() if k != "log"})
-    return 0
+    return exit_with(args, {k: v for k, v in info.items() if k != "log"})

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 
 from qg_studio.cli.common import UserError
-from qg_studio.cli.common import emit_json
+from qg_studio.cli.common import exit_with
 
 
 def register(commands) -> None:
@@ -93,9 +93,7 @@ def _list(args: argparse.Namespace) -> int:
                 f"{r['name']:<{width}}  {','.join(r['roles']):<5}  {r['stage']:<5}  {mark}  "
                 f"{r['source']}  — {r['where']}"
             )
-    if args.json:
-        emit_json({"models": rows})
-    return 0
+    return exit_with(args, {"models": rows})
 
 
 def _pull(args: argparse.Namespace) -> int:
@@ -107,9 +105,7 @@ def _pull(args: argparse.Namespace) -> int:
     except ModelError as exc:
         raise UserError(str(exc)) from None
     print(f"{args.name}: {path}")
-    if args.json:
-        emit_json({"name": args.name, "path": str(path)})
-    return 0
+    return exit_with(args, {"name": args.name, "path": str(path)})
 
 
 def _train(args: argparse.Namespace) -> int:
@@ -156,6 +152,4 @@ def _train(args: argparse.Namespace) -> int:
         f"saved {out} (val ROUGE-L {figures['val_rougeL_f']}, {figures['steps']} steps); "
         f"model card {Path(out) / 'README.md'}"
     )
-    if args.json:
-        emit_json(figures)
-    return 0
+    return exit_with(args, figures)

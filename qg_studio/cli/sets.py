@@ -6,7 +6,7 @@ import json
 import sys
 
 from qg_studio.cli.common import UserError
-from qg_studio.cli.common import emit_json
+from qg_studio.cli.common import exit_with
 from qg_studio.services.evaluation import load_split
 
 
@@ -109,6 +109,4 @@ def cmd_eval_sets(args) -> int:
     )
     if figures.short_stories:
         print("short of the count (150+ words): " + ", ".join(figures.short_stories))
-    if args.json:
-        emit_json(result)
-    return 0
+    return exit_with(args, result)

@@ -7,7 +7,7 @@ from collections import Counter
 from pathlib import Path
 
 from qg_studio.cli.common import UserError
-from qg_studio.cli.common import emit_json
+from qg_studio.cli.common import exit_with
 from qg_studio.schema import ELEMENTS
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
@@ -74,9 +74,7 @@ def run_eval(args: argparse.Namespace) -> int:
     print(
         _table(tuple(Explicitness), explicitness_confusion, {e: e.value[:4] for e in Explicitness})
     )
-    if args.json:
-        emit_json(result)
-    return 0
+    return exit_with(args, result)
 
 
 def _table(labels, counts: Counter, short: dict) -> str:
@@ -107,6 +105,4 @@ def run_train(args: argparse.Namespace) -> int:
         summary = train_tagger(root, out)
     except ValueError as exc:
         raise UserError(str(exc)) from exc
-    if args.json:
-        emit_json(summary)
-    return 0
+    return exit_with(args, summary)
