@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import sys
 from typing import Any
+from typing import Sequence
 
 
 class UserError(Exception):
@@ -31,3 +33,26 @@ def _default(value: Any) -> Any:
     if hasattr(value, "value"):
         return value.value
     raise TypeError(f"not JSON serialisable: {type(value).__name__}")
+
+
+# Options for the fields of a settings dataclass (training recipes): each row is (field,
+# help or None); the option is the field's name with dashes, typed and defaulted as the
+# field is, so the command and the recipe cannot disagree on a default.
+FLAG_NAMES = {"learning_rate": "--lr"}
+_TYPES = {"int": int, "float": float}
+
+
+def add_setting_options(
+    parser: Any, settings: type, rows: Sequence[tuple[str, str | None]]
+) -> None:
+    fields = {f.name: f for f in dataclasses.fields(settings)}
+    for name, help in rows:
+        field = fields[name]
+        kind = _TYPES[str(field.type).split("|")[0].strip()]
+        flag = FLAG_NAMES.get(name, "--" + name.replace("_", "-"))
+        parser.add_argument(flag, type=kind, default=field.default, dest=name, help=help)
+
+
+def settings_from(args: Any, settings: type, rows: Sequence[tuple[str, str | None]]) -> Any:
+    """The settings the command's options give (the fields ``rows`` name)."""
+    return settings(**{name: getattr(args, name) for name, _ in rows})

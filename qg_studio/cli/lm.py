@@ -5,7 +5,18 @@ from __future__ import annotations
 from pathlib import Path
 
 from qg_studio.cli.common import UserError
+from qg_studio.cli.common import add_setting_options
 from qg_studio.cli.common import exit_with
+from qg_studio.cli.common import settings_from
+
+# The recipe's settings the command takes: (LMTrainSettings field, help).
+LM_OPTIONS = (
+    ("max_steps", None),
+    ("max_minutes", "stop (and save) after this long"),
+    ("batch_size", None),
+    ("learning_rate", None),
+    ("save_steps", None),
+)
 
 
 def register(commands) -> None:
@@ -23,13 +34,7 @@ def register(commands) -> None:
         default=None,
         help="checkpoints (default OUT-checkpoints); a re-run resumes from them",
     )
-    tr.add_argument("--max-steps", type=int, default=LMTrainSettings.max_steps)
-    tr.add_argument(
-        "--max-minutes", type=float, default=None, help="stop (and save) after this long"
-    )
-    tr.add_argument("--batch-size", type=int, default=LMTrainSettings.batch_size)
-    tr.add_argument("--lr", type=float, default=LMTrainSettings.learning_rate)
-    tr.add_argument("--save-steps", type=int, default=LMTrainSettings.save_steps)
+    add_setting_options(tr, LMTrainSettings, LM_OPTIONS)
     tr.add_argument("--json", action="store_true")
     tr.set_defaults(func=cmd_train_lm)
 
@@ -41,13 +46,7 @@ def cmd_train_lm(args) -> int:
 
     if not (Path(args.data) / "questions" / "train").is_dir():
         raise UserError(f"no FairytaleQA train split under {args.data}")
-    settings = LMTrainSettings(
-        max_steps=args.max_steps,
-        max_minutes=args.max_minutes,
-        batch_size=args.batch_size,
-        learning_rate=args.lr,
-        save_steps=args.save_steps,
-    )
+    settings = settings_from(args, LMTrainSettings, LM_OPTIONS)
     try:
         info = run(
             args.data,

@@ -5,10 +5,32 @@ from __future__ import annotations
 import argparse
 
 from qg_studio.cli.common import UserError
+from qg_studio.cli.common import add_setting_options
 from qg_studio.cli.common import exit_with
+from qg_studio.cli.common import settings_from
+
+# The recipe's settings the command takes: (TrainSettings field, help).
+TRAIN_OPTIONS = (
+    ("epochs", None),
+    ("max_steps", "stop after N steps (overrides epochs)"),
+    ("batch_size", None),
+    ("learning_rate", None),
+    ("max_source_length", None),
+    ("max_target_length", None),
+    ("eval_steps", None),
+    ("patience", "early-stopping patience (evaluations)"),
+    ("max_train", "train on the first N shuffled examples only"),
+    ("max_val", "val examples for the loss"),
+    ("eval_samples", "val examples generated for the card's ROUGE-L"),
+    ("seed", None),
+    ("context_words", "QG: train on the sentences around the answer, at most N words"),
+    ("max_minutes", "stop after N minutes, keeping the best checkpoint so far"),
+)
 
 
 def register(commands) -> None:
+    from qg_studio.train.seq2seq import TrainSettings
+
     models = commands.top.add_parser("models", help="the seq2seq model registry")
     sub = models.add_subparsers(dest="models_command", required=True, metavar="ACTION")
     listing = sub.add_parser("list", help="registered models and whether each is available here")
@@ -37,37 +59,7 @@ def register(commands) -> None:
         )
         p.add_argument("--train-split", default="train")
         p.add_argument("--val-split", default="val")
-        p.add_argument("--epochs", type=float, default=3.0)
-        p.add_argument(
-            "--max-steps", type=int, default=-1, help="stop after N steps (overrides epochs)"
-        )
-        p.add_argument("--batch-size", type=int, default=8)
-        p.add_argument("--lr", type=float, default=5e-5)
-        p.add_argument("--max-source-length", type=int, default=512)
-        p.add_argument("--max-target-length", type=int, default=64)
-        p.add_argument("--eval-steps", type=int, default=200)
-        p.add_argument(
-            "--patience", type=int, default=3, help="early-stopping patience (evaluations)"
-        )
-        p.add_argument("--max-train", type=int, help="train on the first N shuffled examples only")
-        p.add_argument("--max-val", type=int, default=300, help="val examples for the loss")
-        p.add_argument(
-            "--eval-samples",
-            type=int,
-            default=200,
-            help="val examples generated for the card's ROUGE-L",
-        )
-        p.add_argument("--seed", type=int, default=42)
-        p.add_argument(
-            "--context-words",
-            type=int,
-            help="QG: train on the sentences around the answer, at most N words",
-        )
-        p.add_argument(
-            "--max-minutes",
-            type=float,
-            help="stop after N minutes, keeping the best checkpoint so far",
-        )
+        add_setting_options(p, TrainSettings, TRAIN_OPTIONS)
         p.add_argument("--json", action="store_true", help="end with one JSON line")
         p.set_defaults(func=_train, role=role)
 
@@ -118,22 +110,7 @@ def _train(args: argparse.Namespace) -> int:
     if not Path(args.data).is_dir():
         raise UserError(f"no data folder at {args.data}")
     out = args.out or f"runs/{args.role}-{Path(args.base).name or 'model'}"
-    settings = TrainSettings(
-        epochs=args.epochs,
-        max_steps=args.max_steps,
-        batch_size=args.batch_size,
-        learning_rate=args.lr,
-        max_source_length=args.max_source_length,
-        max_target_length=args.max_target_length,
-        eval_steps=args.eval_steps,
-        patience=args.patience,
-        max_train=args.max_train,
-        max_val=args.max_val,
-        eval_samples=args.eval_samples,
-        seed=args.seed,
-        context_words=args.context_words,
-        max_minutes=args.max_minutes,
-    )
+    settings = settings_from(args, TrainSettings, TRAIN_OPTIONS)
     try:
         figures = run(
             args.role,
