@@ -5,7 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from qg_studio.cli.common import UserError
+from qg_studio.cli.common import dataset_options
 from qg_studio.cli.common import exit_with
+from qg_studio.cli.common import json_and_run
 
 
 def register(commands) -> None:
@@ -13,14 +15,12 @@ def register(commands) -> None:
     ans.add_argument("file", help="a .txt or .docx story ('-' reads stdin)")
     ans.add_argument("--question", "-q", required=True, help="the question to answer")
     _answerer_args(ans)
-    ans.add_argument("--json", action="store_true", help="print the result as JSON last line")
-    ans.set_defaults(func=cmd_answer)
+    json_and_run(ans, cmd_answer, "print the result as JSON last line")
 
     qa = commands.eval.add_parser(
         "qa", help="answer expert questions; ROUGE-L F1 as the FairytaleQA paper scores it"
     )
-    qa.add_argument("--data", required=True, help="a folder in the FairytaleQA layout")
-    qa.add_argument("--split", default="val")
+    dataset_options(qa, split="val")
     _answerer_args(qa)
     qa.add_argument(
         "--given-sections",
@@ -28,11 +28,10 @@ def register(commands) -> None:
         help="answer from each question's cor_section (else retrieve first)",
     )
     qa.add_argument("--limit", type=int, default=None, help="only the first N stories")
-    qa.add_argument("--json", action="store_true")
-    qa.set_defaults(func=cmd_eval_qa)
+    json_and_run(qa, cmd_eval_qa)
 
     tr = commands.train.add_parser("qa-extractive", help="train the CPU span answerer")
-    tr.add_argument("--data", required=True, help="a folder in the FairytaleQA layout")
+    dataset_options(tr)
     tr.add_argument("--out", default="models/qa-extractive")
     tr.add_argument("--epochs", type=float, default=1.0)
     tr.add_argument("--max-steps", type=int, default=None)
@@ -66,8 +65,7 @@ def register(commands) -> None:
     )
     tr.add_argument("--base", default=None, help="encoder folder (default: the MiniLM package)")
     tr.add_argument("--seed", type=int, default=0)
-    tr.add_argument("--json", action="store_true")
-    tr.set_defaults(func=cmd_train)
+    json_and_run(tr, cmd_train)
 
 
 def _answerer_args(parser) -> None:

@@ -6,6 +6,7 @@ import argparse
 
 from qg_studio.cli.common import UserError
 from qg_studio.cli.common import exit_with
+from qg_studio.cli.common import json_and_run
 
 
 def register(commands) -> None:
@@ -64,8 +65,7 @@ def register(commands) -> None:
         help="try again the stories an earlier run recorded as failed",
     )
     batch.add_argument("--no-progress", action="store_true", help="no progress bar on stderr")
-    batch.add_argument("--json", action="store_true", help="end with a JSON summary line")
-    batch.set_defaults(func=cmd_batch)
+    json_and_run(batch, cmd_batch, "end with a JSON summary line")
 
 
 def cmd_batch(args: argparse.Namespace) -> int:

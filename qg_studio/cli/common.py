@@ -19,6 +19,24 @@ def emit_json(payload: Any) -> None:
     print(json.dumps(payload, ensure_ascii=False, default=_default))
 
 
+def dataset_options(
+    parser: Any, split: str | None = None, split_help: str | None = None, limit: bool = False
+) -> None:
+    """--data (a folder in the FairytaleQA layout), and --split (default ``split``) and
+    --limit (the first N stories) for the commands that read one split."""
+    parser.add_argument("--data", required=True, help="a folder in the FairytaleQA layout")
+    if split is not None:
+        parser.add_argument("--split", default=split, help=split_help)
+    if limit:
+        parser.add_argument("--limit", type=int, default=None, help="only the first N stories")
+
+
+def json_and_run(parser: Any, func: Any, help: str | None = None, **defaults: Any) -> None:
+    """The --json option (``help``) and the function that runs the command."""
+    parser.add_argument("--json", action="store_true", help=help)
+    parser.set_defaults(func=func, **defaults)
+
+
 def exit_with(args: Any, payload: Any, status: int = 0) -> int:
     """End a command: ``payload`` as the JSON last line when ``--json`` asked for it, and
     the exit status."""
@@ -50,7 +68,10 @@ def add_setting_options(
         field = fields[name]
         kind = _TYPES[str(field.type).split("|")[0].strip()]
         flag = FLAG_NAMES.get(name, "--" + name.replace("_", "-"))
-        parser.add_argument(flag, type=kind, default=field.default, dest=name, help=help)
+        metavar = flag.lstrip("-").replace("-", "_").upper()
+        parser.add_argument(
+            flag, type=kind, default=field.default, dest=name, metavar=metavar, help=help
+        )
 
 
 def settings_from(args: Any, settings: type, rows: Sequence[tuple[str, str | None]]) -> Any:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from qg_studio.cli.common import UserError
 from qg_studio.cli.common import exit_with
+from qg_studio.cli.common import json_and_run
 
 
 def register(commands) -> None:
@@ -18,8 +19,7 @@ def register(commands) -> None:
     imp = sub.add_parser("import", help="one project per story of a FairytaleQA split")
     imp.add_argument("dir", type=Path, help="a folder in the FairytaleQA layout")
     imp.add_argument("--split", required=True, help="train, val, test, …")
-    imp.add_argument("--json", action="store_true", help="end with a JSON summary line")
-    imp.set_defaults(func=cmd_import)
+    json_and_run(imp, cmd_import, "end with a JSON summary line")
 
     exp = sub.add_parser("export", help="write projects as FairytaleQA, StoryQA or HF data")
     exp.add_argument(
@@ -39,22 +39,19 @@ def register(commands) -> None:
     exp.add_argument(
         "--include-dropped", action="store_true", help="also export items the teacher dropped"
     )
-    exp.add_argument("--json", action="store_true", help="end with a JSON summary line")
-    exp.set_defaults(func=cmd_export)
+    json_and_run(exp, cmd_export, "end with a JSON summary line")
 
     check = sub.add_parser("validate", help="check every row's labels, sections and answers")
     check.add_argument("dir", type=Path, help="a folder in the FairytaleQA layout")
     check.add_argument("--split", required=True)
     check.add_argument("--show", type=int, default=20, help="print at most N issues")
-    check.add_argument("--json", action="store_true", help="end with a JSON summary line")
-    check.set_defaults(func=cmd_validate)
+    json_and_run(check, cmd_validate, "end with a JSON summary line")
 
     stats = sub.add_parser("stats", help="stories, QA pairs, element and explicitness shares")
     stats.add_argument("dir", type=Path, help="a folder in the FairytaleQA layout")
     stats.add_argument("--split", required=True)
     stats.add_argument("--per-story", action="store_true", help="also print a line per story")
-    stats.add_argument("--json", action="store_true", help="end with a JSON summary line")
-    stats.set_defaults(func=cmd_stats)
+    json_and_run(stats, cmd_stats, "end with a JSON summary line")
 
 
 def _read(directory: Path, split: str):

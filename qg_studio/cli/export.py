@@ -8,6 +8,7 @@ from pathlib import Path
 
 from qg_studio.cli.common import UserError
 from qg_studio.cli.common import exit_with
+from qg_studio.cli.common import json_and_run
 
 
 def register(commands) -> None:
@@ -66,8 +67,7 @@ def register(commands) -> None:
         default=None,
         help="worksheet/quiz title (default: the story's title, or the file name)",
     )
-    parser.add_argument("--json", action="store_true", help="print a JSON summary last")
-    parser.set_defaults(func=cmd_export)
+    json_and_run(parser, cmd_export, "print a JSON summary last")
 
 
 def load_source(source: str):

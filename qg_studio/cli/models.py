@@ -6,7 +6,9 @@ import argparse
 
 from qg_studio.cli.common import UserError
 from qg_studio.cli.common import add_setting_options
+from qg_studio.cli.common import dataset_options
 from qg_studio.cli.common import exit_with
+from qg_studio.cli.common import json_and_run
 from qg_studio.cli.common import settings_from
 
 # The recipe's settings the command takes: (TrainSettings field, help).
@@ -34,12 +36,10 @@ def register(commands) -> None:
     models = commands.top.add_parser("models", help="the seq2seq model registry")
     sub = models.add_subparsers(dest="models_command", required=True, metavar="ACTION")
     listing = sub.add_parser("list", help="registered models and whether each is available here")
-    listing.add_argument("--json", action="store_true", help="end with one JSON line")
-    listing.set_defaults(func=_list)
+    json_and_run(listing, _list, "end with one JSON line")
     pull = sub.add_parser("pull", help="download a registered model from the hub")
     pull.add_argument("name", help="registry name (see `models list`) or a hub id owner/name")
-    pull.add_argument("--json", action="store_true", help="end with one JSON line")
-    pull.set_defaults(func=_pull, downloads=True)
+    json_and_run(pull, _pull, "end with one JSON line", downloads=True)
 
     for role, what in (
         ("qg", "question generation (answer-aware, with control codes)"),
@@ -51,7 +51,7 @@ def register(commands) -> None:
             required=True,
             help="registry name, checkpoint folder, hub id, or minilm-bert2bert",
         )
-        p.add_argument("--data", required=True, help="folder in the FairytaleQA layout")
+        dataset_options(p)
         p.add_argument("--out", help="checkpoint folder (default runs/<role>-<base>)")
         p.add_argument("--name", help="registry name for the result (default: folder name)")
         p.add_argument(
@@ -60,8 +60,7 @@ def register(commands) -> None:
         p.add_argument("--train-split", default="train")
         p.add_argument("--val-split", default="val")
         add_setting_options(p, TrainSettings, TRAIN_OPTIONS)
-        p.add_argument("--json", action="store_true", help="end with one JSON line")
-        p.set_defaults(func=_train, role=role)
+        json_and_run(p, _train, "end with one JSON line", role=role)
 
 
 def _list(args: argparse.Namespace) -> int:

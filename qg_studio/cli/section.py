@@ -4,21 +4,20 @@ from __future__ import annotations
 
 import argparse
 
+from qg_studio.cli.common import dataset_options
 from qg_studio.cli.common import emit_json
+from qg_studio.cli.common import json_and_run
 
 
 def register(commands) -> None:
     p = commands.top.add_parser("section", help="cut a story into graded sections")
     p.add_argument("file", help="a .txt (UTF-8, UTF-16 or cp1252) or .docx story; - for stdin")
     p.add_argument("--grade", default="K-8", help="target grade band within K-8, e.g. 3-5")
-    p.add_argument("--json", action="store_true", help="one JSON object on the last line")
-    p.set_defaults(func=run_section)
+    json_and_run(p, run_section, "one JSON object on the last line")
 
     e = commands.eval.add_parser("sections", help="agreement with expert sections")
-    e.add_argument("--data", required=True, help="a folder in the FairytaleQA layout")
-    e.add_argument("--split", default="val")
-    e.add_argument("--json", action="store_true")
-    e.set_defaults(func=run_eval_sections)
+    dataset_options(e, split="val")
+    json_and_run(e, run_eval_sections)
 
 
 def run_section(args: argparse.Namespace) -> int:

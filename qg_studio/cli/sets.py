@@ -6,7 +6,9 @@ import json
 import sys
 
 from qg_studio.cli.common import UserError
+from qg_studio.cli.common import dataset_options
 from qg_studio.cli.common import exit_with
+from qg_studio.cli.common import json_and_run
 from qg_studio.services.evaluation import load_split
 
 
@@ -16,9 +18,7 @@ def register(commands) -> None:
         help="the default set and a custom mix per story: count, mix, repeats, "
         "answers in the text, answerable, story-level questions",
     )
-    sets.add_argument("--data", required=True, help="a folder in the FairytaleQA layout")
-    sets.add_argument("--split", default="val")
-    sets.add_argument("--limit", type=int, default=None, help="only the first N stories")
+    dataset_options(sets, split="val", limit=True)
     sets.add_argument("--engine", default="embedded", help="question engine (default embedded)")
     sets.add_argument("--model", default=None, help="model folder for the engine")
     sets.add_argument(
@@ -33,8 +33,7 @@ def register(commands) -> None:
         "long run over processes; the raw counts print for merging",
     )
     sets.add_argument("--show", action="store_true", help="print every set")
-    sets.add_argument("--json", action="store_true", help="print the figures as JSON last line")
-    sets.set_defaults(func=cmd_eval_sets)
+    json_and_run(sets, cmd_eval_sets, "print the figures as JSON last line")
 
 
 def cmd_eval_sets(args) -> int:

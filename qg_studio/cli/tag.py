@@ -7,7 +7,9 @@ from collections import Counter
 from pathlib import Path
 
 from qg_studio.cli.common import UserError
+from qg_studio.cli.common import dataset_options
 from qg_studio.cli.common import exit_with
+from qg_studio.cli.common import json_and_run
 from qg_studio.schema import ELEMENTS
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
@@ -27,22 +29,19 @@ def register(commands) -> None:
     ev = commands.eval.add_parser(
         "tag", help="accuracy of the tagger on expert questions (element, explicitness)"
     )
-    ev.add_argument("--data", required=True, help="a folder in the FairytaleQA layout")
-    ev.add_argument("--split", default="val", help="split to measure on (default: val)")
-    ev.add_argument("--json", action="store_true", help="print a JSON summary as the last line")
-    ev.set_defaults(func=run_eval)
+    dataset_options(ev, split="val", split_help="split to measure on (default: val)")
+    json_and_run(ev, run_eval, "print a JSON summary as the last line")
 
     tr = commands.train.add_parser(
         "tagger", help="train the tagger on the train split of a FairytaleQA-layout folder"
     )
-    tr.add_argument("--data", required=True, help="a folder in the FairytaleQA layout")
+    dataset_options(tr)
     tr.add_argument(
         "--out",
         default=None,
         help="output folder (default: models/tagger, where the shipped model lives)",
     )
-    tr.add_argument("--json", action="store_true", help="print a JSON summary as the last line")
-    tr.set_defaults(func=run_train)
+    json_and_run(tr, run_train, "print a JSON summary as the last line")
 
 
 def run_eval(args: argparse.Namespace) -> int:
