@@ -84,20 +84,18 @@ def answer_type(item: QAItem, pool: StoryPool) -> tuple[str, str]:
     ):
         return "character", ""
     question = item.question.lower()
-    if short and (
-        question.startswith("when")
-        or core_words
-        and core_words[-1] in TIME_NOUNS
-        or any(normalise(t) == core for t in pool.times)
+    # A time, then a place: asked "When/Where ...", ending in such a noun, or one the story names.
+    for kind, wh, nouns, named in (
+        ("time", "when", TIME_NOUNS, pool.times),
+        ("place", "where", PLACE_NOUNS, pool.places),
     ):
-        return "time", lead
-    if short and (
-        question.startswith("where")
-        or core_words
-        and core_words[-1] in PLACE_NOUNS
-        or any(normalise(p) == core for p in pool.places)
-    ):
-        return "place", lead
+        if short and (
+            question.startswith(wh)
+            or core_words
+            and core_words[-1] in nouns
+            or any(normalise(n) == core for n in named)
+        ):
+            return kind, lead
     if short and item.element == Element.CHARACTER and not lead:
         return "character", ""
     return "phrase", ""
