@@ -9,7 +9,6 @@ page shows.
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import asdict
 from dataclasses import dataclass
 from dataclasses import field
 from typing import Sequence
@@ -19,6 +18,7 @@ from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
 from qg_studio.schema import GenerationRequest
 from qg_studio.schema import QAItem
+from qg_studio.schema import Record
 
 
 @dataclass
@@ -31,7 +31,7 @@ class Short:
 
 
 @dataclass
-class MixShortfall:
+class MixShortfall(Record):
     asked: int
     given: int
     engine: str = ""
@@ -51,9 +51,6 @@ class MixShortfall:
                 f"implicit: {self.implicit.given} of {self.implicit.asked} ({self.implicit.why})."
             )
         return " ".join(parts)
-
-    def to_dict(self) -> dict:
-        return asdict(self)
 
 
 def requested_counts(request: GenerationRequest, n_sections: int) -> dict[Element, float]:

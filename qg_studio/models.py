@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import json
 import logging
-from dataclasses import asdict
 from dataclasses import dataclass
 from dataclasses import field
 from pathlib import Path
@@ -28,6 +27,7 @@ from typing import Any
 
 from qg_studio import causal_lm as lm  # the SmolLM2 adapter's checks (imports nothing heavy)
 from qg_studio import toml as tomllib
+from qg_studio.schema import Record
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ class ModelError(OSError):
 
 
 @dataclass
-class ModelEntry:
+class ModelEntry(Record):
     name: str
     source: str
     architecture: str = ""
@@ -76,9 +76,6 @@ class ModelEntry:
             and local_path(self.source) is None
             and _looks_like_hub_id(self.source)
         )
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 # -- registry ---------------------------------------------------------------------------

@@ -93,8 +93,15 @@ _ALIASES: dict[str, dict[str, str]] = {
 ELEMENTS: tuple[Element, ...] = tuple(Element)
 
 
+class Record:
+    """A dataclass whose JSON form is its fields, as :func:`dataclasses.asdict` gives them."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
 @dataclass
-class Readability:
+class Readability(Record):
     """textstat figures for a piece of text; ``grade`` is the consensus grade."""
 
     words: int
@@ -104,9 +111,6 @@ class Readability:
     coleman_liau: float
     flesch_reading_ease: float
     grade: float
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
 
 @dataclass
@@ -143,16 +147,13 @@ class Section:
 
 
 @dataclass
-class Evidence:
+class Evidence(Record):
     """A span of one section's text: ``text == section.text[start:end]``."""
 
     section: int
     start: int
     end: int
     text: str
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> "Evidence":

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import socket
 import time
-from dataclasses import asdict
 from dataclasses import dataclass
 from dataclasses import field
 from typing import Any
@@ -19,6 +18,7 @@ from typing import Any
 from qg_studio.batch.corpus import StoryJob
 from qg_studio.schema import GenerationRequest
 from qg_studio.schema import QAItem
+from qg_studio.schema import Record
 from qg_studio.schema import Section
 
 # Short enough to cost little, long enough to load every model a real story needs.
@@ -36,7 +36,7 @@ _WARM_UP_STORY = (
 
 
 @dataclass(frozen=True)
-class BatchSettings:
+class BatchSettings(Record):
     """What every story is asked for; a resumed run must ask for the same."""
 
     engine: str = "embedded"
@@ -45,9 +45,6 @@ class BatchSettings:
     per_section: int | None = None
     answerer: str | None = None
     implicit_share: float = 0.3
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
 
     def request(self) -> GenerationRequest:
         return GenerationRequest(
