@@ -10,6 +10,21 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+# Every engine, by what it does and by name. The generation and answering packages each
+# read their own table; the strings keep this module free of their imports.
+ENGINES: dict[str, dict[str, str]] = {
+    "question engine": {
+        "embedded": "qg_studio.generation.embedded:EmbeddedGenerator",
+        "seq2seq": "qg_studio.generation.seq2seq:Seq2SeqGenerator",
+        "smollm": "qg_studio.generation.causal_lm:CausalLMGenerator",
+    },
+    "answerer": {
+        "extractive": "qg_studio.answering.extractive:ExtractiveAnswerer",
+        "seq2seq": "qg_studio.answering.seq2seq:UnifiedSeq2SeqAnswerer",
+        "smollm": "qg_studio.answering.causal_lm:CausalLMAnswerer",
+    },
+}
+
 
 class Registry:
     def __init__(self, kind: str, entries: dict[str, str]):

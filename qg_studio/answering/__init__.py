@@ -7,6 +7,7 @@ from dataclasses import field
 from typing import Any
 from typing import Sequence
 
+from qg_studio.registry import ENGINES
 from qg_studio.registry import Registry
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Evidence
@@ -79,14 +80,7 @@ class Answerer:
         raise NotImplementedError
 
 
-ANSWERERS = Registry(
-    "answerer",
-    {
-        "extractive": "qg_studio.answering.extractive:ExtractiveAnswerer",
-        "seq2seq": "qg_studio.answering.seq2seq:UnifiedSeq2SeqAnswerer",
-        "smollm": "qg_studio.answering.causal_lm:CausalLMAnswerer",
-    },
-)
+ANSWERERS = Registry("answerer", ENGINES["answerer"])
 
 
 def get_answerer(name: str = "extractive", **options) -> Answerer:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from qg_studio.registry import ENGINES
 from qg_studio.registry import Registry
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
@@ -44,14 +45,7 @@ class QuestionGenerator:
         return self.write_many([(sections, answer, element, explicitness)])[0]
 
 
-GENERATORS = Registry(
-    "question engine",
-    {
-        "embedded": "qg_studio.generation.embedded:EmbeddedGenerator",
-        "seq2seq": "qg_studio.generation.seq2seq:Seq2SeqGenerator",
-        "smollm": "qg_studio.generation.causal_lm:CausalLMGenerator",
-    },
-)
+GENERATORS = Registry("question engine", ENGINES["question engine"])
 
 
 def get_generator(name: str = "embedded", **options) -> QuestionGenerator:
