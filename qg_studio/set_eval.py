@@ -49,19 +49,26 @@ MIN_WORDS = 150  # a story this long must get every question asked for
 
 @dataclass
 class SetFigures:
+    """What the sets of a split add up to, for :meth:`result`'s figures."""
+
+    # Questions: asked for, given, repeating an earlier one, answerable from the story.
     asked: int = 0
     given: int = 0
+    duplicates: int = 0
+    answerable: int = 0
+    # Sets: each one's element KL and implicit-share error; explicit answers stated in the
+    # text; sets with a story-level question.
     kl: list[float] = field(default_factory=list)
     implicit_error: list[float] = field(default_factory=list)
-    duplicates: int = 0
     explicit: int = 0
     explicit_in_text: int = 0
-    answerable: int = 0
     sets: int = 0
     sets_with_story_level: int = 0
+    # Stories: those short of the count (150+ words, given < asked), those with a
+    # story-level question.
+    short_stories: list[str] = field(default_factory=list)
     stories: int = 0
     stories_with_story_level: int = 0
-    short_stories: list[str] = field(default_factory=list)  # 150+ words, given < asked
 
     def result(self, stories: int) -> dict:
         def share(n: int, d: int) -> float:

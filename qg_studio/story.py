@@ -12,6 +12,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from dataclasses import field
+from types import MappingProxyType
+from typing import Mapping
 from typing import Sequence
 
 # Reading and grading live in their own modules; their names stay importable from here.
@@ -150,28 +153,38 @@ _PLACE_SHIFT = re.compile(
 _QUOTE = re.compile(r'"')
 
 
+# How much each paragraph-break cue says an expert cuts there (log-odds): a logistic
+# regression of expert cuts on the cues, fitted on 90 stories of the FairytaleQA train
+# split. The cue logit adds them up in this order.
+CUE_WEIGHTS: Mapping[str, float] = MappingProxyType(
+    {
+        "time_shift": 0.69,  # the next unit opens on a time ("The next morning")
+        "place_shift": 0.68,  # ... or on a place
+        "new_character": 0.22,  # it names someone not named before
+        "inside_dialogue": -0.68,  # both sides are speech
+        "exchange_end": 0.51,  # speech, then narration
+        "exchange_start": -0.15,  # narration, then speech
+        "overlap": -0.32,  # the two sides share their words
+        "open_end": -1.96,  # the paragraph before ends on ":" or ","
+        "conjunction_start": 0.34,  # the next opens with and/but/so/or/then
+        "inside_paragraph": -2.03,  # the break is inside one paragraph
+        "pronoun_start": -0.14,  # the next opens with a pronoun
+        "sentence_end": 0.52,  # the unit before ends a sentence
+    }
+)
+
+
 @dataclass(frozen=True)
 class SectionerWeights:
-    """Cue weights are a logistic regression of expert cuts on paragraph-break cues,
-    fitted on 90 stories of the FairytaleQA train split; the length prior and ``cue_scale``
-    were then tuned on the same stories (``qg-studio eval sections --split train``)."""
+    """The cue weights (:data:`CUE_WEIGHTS`) and a bias, scaled by ``cue_scale``, against a
+    length prior around ``target`` words; the length prior and ``cue_scale`` were tuned on
+    the same stories as the cues (``qg-studio eval sections --split train``)."""
 
     target: float = 125.0
     spread: float = 40.0
     out_of_range: float = 2.0
     cue_scale: float = 2.5
-    time_shift: float = 0.69
-    place_shift: float = 0.68
-    new_character: float = 0.22
-    inside_dialogue: float = -0.68
-    exchange_end: float = 0.51
-    exchange_start: float = -0.15
-    overlap: float = -0.32
-    open_end: float = -1.96  # the paragraph before ends on ":" or ","
-    conjunction_start: float = 0.34
-    inside_paragraph: float = -2.03
-    pronoun_start: float = -0.14
-    sentence_end: float = 0.52
+    cues: Mapping[str, float] = field(default_factory=lambda: CUE_WEIGHTS)
     bias: float = -1.27
 
 
@@ -280,21 +293,23 @@ def _cut_score(units: list[_Unit], i: int, w: SectionerWeights) -> float:
     left = frozenset().union(*(u.lemmas for u in units[max(0, i - 2) : i]))
     right = frozenset().union(*(u.lemmas for u in units[i : i + 2]))
     overlap = len(left & right) / max(1, min(len(left), len(right)))
-    logit = (
-        w.bias
-        + w.time_shift * after.opener_time
-        + w.place_shift * after.opener_place
-        + w.new_character * (after.new_names > 0)
-        + w.inside_dialogue * (before.dialogue and after.dialogue)
-        + w.exchange_end * (before.dialogue and not after.dialogue)
-        + w.exchange_start * (after.dialogue and not before.dialogue)
-        + w.overlap * overlap
-        + w.open_end * before.text.rstrip().endswith((":", ","))
-        + w.conjunction_start * bool(_CONJUNCTION.match(head))
-        + w.inside_paragraph * after.text.startswith("\x00")
-        + w.pronoun_start * bool(_PRONOUN.match(head))
-        + w.sentence_end * bool(_SENT_END.search(before.text.strip()))
-    )
+    cues = {
+        "time_shift": after.opener_time,
+        "place_shift": after.opener_place,
+        "new_character": after.new_names > 0,
+        "inside_dialogue": before.dialogue and after.dialogue,
+        "exchange_end": before.dialogue and not after.dialogue,
+        "exchange_start": after.dialogue and not before.dialogue,
+        "overlap": overlap,
+        "open_end": before.text.rstrip().endswith((":", ",")),
+        "conjunction_start": bool(_CONJUNCTION.match(head)),
+        "inside_paragraph": after.text.startswith("\x00"),
+        "pronoun_start": bool(_PRONOUN.match(head)),
+        "sentence_end": bool(_SENT_END.search(before.text.strip())),
+    }
+    logit = w.bias
+    for name, weight in w.cues.items():
+        logit += weight * cues[name]
     return w.cue_scale * logit
 
 

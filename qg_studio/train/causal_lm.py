@@ -40,22 +40,26 @@ from qg_studio.train.examples import load_splits
 
 @dataclass
 class LMTrainSettings:
-    max_steps: int = 1500
+    # The optimiser.
     batch_size: int = 8
     learning_rate: float = 6e-4
     warmup_steps: int = 40
-    lora_rank: int = 16
-    lora_alpha: int = 32
-    lora_dropout: float = 0.05
-    qg_window_words: int = QG_WINDOW_WORDS
-    qa_window_words: int = QA_WINDOW_WORDS
-    explicit_qa_share: float = 0.35  # span questions also go to the span model; fewer here
-    max_tokens: int = 384
+    # The run: how long, how often to save (it may be stopped at any moment) and evaluate.
+    max_steps: int = 1500
+    max_minutes: float | None = None
     save_steps: int = 50
     eval_steps: int = 100
     max_val: int = 160
     seed: int = 13
-    max_minutes: float | None = None
+    # The adapter: LoRA on every linear layer.
+    lora_rank: int = 16
+    lora_alpha: int = 32
+    lora_dropout: float = 0.05
+    # The examples: each task's window of the section, and how long an example may be.
+    qg_window_words: int = QG_WINDOW_WORDS
+    qa_window_words: int = QA_WINDOW_WORDS
+    explicit_qa_share: float = 0.35  # span questions also go to the span model; fewer here
+    max_tokens: int = 384
 
 
 @dataclass

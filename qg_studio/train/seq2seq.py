@@ -90,22 +90,26 @@ def _minilm_bert2bert():
 
 @dataclass
 class TrainSettings:
+    # The run: how long, when to evaluate, when early stopping gives up.
     epochs: float = 3.0
     max_steps: int = -1
-    batch_size: int = 8
-    learning_rate: float = 5e-5
-    max_source_length: int = 512
-    max_target_length: int = 64
+    max_minutes: float | None = None  # stop (and keep the best so far) after this long
     eval_steps: int = 200
     patience: int = 3
+    seed: int = 42
+    # The optimiser.
+    batch_size: int = 8
+    learning_rate: float = 5e-5
+    warmup_steps: int = 0
+    # The examples.
+    max_source_length: int = 512
+    max_target_length: int = 64
+    context_words: int | None = None  # QG: train on the sentences around the answer only
     max_train: int | None = None  # a slice of the training examples (CPU runs)
     max_val: int | None = 300  # val examples for the loss during training
+    # The model card's figure.
     eval_samples: int = 200  # val examples generated for the card's ROUGE-L
     eval_beams: int = 1
-    seed: int = 42
-    warmup_steps: int = 0
-    context_words: int | None = None  # QG: train on the sentences around the answer only
-    max_minutes: float | None = None  # stop (and keep the best so far) after this long
 
 
 class _PairDataset:
