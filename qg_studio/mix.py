@@ -32,12 +32,15 @@ class Short:
 
 @dataclass
 class MixShortfall(Record):
+    """What a set gave of what was asked: in all, per element, of the implicit share; why
+    each fell short; and the engine that wrote the set."""
+
     asked: int
     given: int
-    engine: str = ""
-    total_why: str = ""
     elements: dict[str, Short] = field(default_factory=dict)
     implicit: Short | None = None
+    total_why: str = ""
+    engine: str = ""
 
     def message(self) -> str:
         """One paragraph for the teacher."""
