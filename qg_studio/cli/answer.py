@@ -5,9 +5,24 @@ from __future__ import annotations
 from pathlib import Path
 
 from qg_studio.cli.common import UserError
+from qg_studio.cli.common import add_options
 from qg_studio.cli.common import dataset_options
 from qg_studio.cli.common import exit_with
 from qg_studio.cli.common import json_and_run
+
+# What `train qa-extractive` passes to the recipe: (train() keyword, type, default, help).
+QA_TRAIN_OPTIONS = (
+    ("epochs", float, 1.0, None),
+    ("max_steps", int, None, None),
+    ("max_minutes", float, None, "stop (and save) after this long; the rate decays to fit"),
+    ("batch_size", int, 16, None),
+    ("lr", float, 1e-4, None),
+    ("max_length", int, 192, "tokens per training window (question + context)"),
+    ("stride", int, 64, "window overlap with --windows"),
+    ("freeze_layers", int, 1, "bottom encoder layers kept frozen (cheaper CPU steps)"),
+    ("base", str, None, "encoder folder (default: the MiniLM package)"),
+    ("seed", int, 0, None),
+)
 
 
 def register(commands) -> None:
@@ -33,22 +48,7 @@ def register(commands) -> None:
     tr = commands.train.add_parser("qa-extractive", help="train the CPU span answerer")
     dataset_options(tr)
     tr.add_argument("--out", default="models/qa-extractive")
-    tr.add_argument("--epochs", type=float, default=1.0)
-    tr.add_argument("--max-steps", type=int, default=None)
-    tr.add_argument(
-        "--max-minutes",
-        type=float,
-        default=None,
-        help="stop (and save) after this long; the rate decays to fit",
-    )
-    tr.add_argument("--batch-size", type=int, default=16)
-    tr.add_argument("--lr", type=float, default=1e-4)
-    tr.add_argument(
-        "--max-length",
-        type=int,
-        default=192,
-        help="tokens per training window (question + context)",
-    )
+    add_options(tr, QA_TRAIN_OPTIONS)
     tr.add_argument(
         "--windows",
         action="store_true",
@@ -56,15 +56,6 @@ def register(commands) -> None:
         "reads them (a share of answer-free windows teaches 'not here'), "
         "not one crop around each answer: about 3x slower",
     )
-    tr.add_argument("--stride", type=int, default=64, help="window overlap with --windows")
-    tr.add_argument(
-        "--freeze-layers",
-        type=int,
-        default=1,
-        help="bottom encoder layers kept frozen (cheaper CPU steps)",
-    )
-    tr.add_argument("--base", default=None, help="encoder folder (default: the MiniLM package)")
-    tr.add_argument("--seed", type=int, default=0)
     json_and_run(tr, cmd_train)
 
 
@@ -163,18 +154,9 @@ def cmd_train(args) -> int:
         info = train(
             args.data,
             args.out,
-            base=args.base,
-            epochs=args.epochs,
-            max_steps=args.max_steps,
-            batch_size=args.batch_size,
-            lr=args.lr,
-            max_length=args.max_length,
-            freeze_layers=args.freeze_layers,
-            seed=args.seed,
-            max_minutes=args.max_minutes,
             crop=not args.windows,
-            stride=args.stride,
             log=lambda line: print(line, flush=True),
+            **{name: getattr(args, name) for name, *_ in QA_TRAIN_OPTIONS},
         )
     except (OSError, ValueError) as exc:
         raise UserError(str(exc)) from None

@@ -60,18 +60,20 @@ FLAG_NAMES = {"learning_rate": "--lr"}
 _TYPES = {"int": int, "float": float}
 
 
+def add_options(parser: Any, rows: Sequence[tuple[str, type, Any, str | None]]) -> None:
+    """An option for each (keyword, type, default, help), read back as ``args.keyword``."""
+    for name, kind, default, help in rows:
+        flag = FLAG_NAMES.get(name, "--" + name.replace("_", "-"))
+        metavar = flag.lstrip("-").replace("-", "_").upper()
+        parser.add_argument(flag, type=kind, default=default, dest=name, metavar=metavar, help=help)
+
+
 def add_setting_options(
     parser: Any, settings: type, rows: Sequence[tuple[str, str | None]]
 ) -> None:
     fields = {f.name: f for f in dataclasses.fields(settings)}
-    for name, help in rows:
-        field = fields[name]
-        kind = _TYPES[str(field.type).split("|")[0].strip()]
-        flag = FLAG_NAMES.get(name, "--" + name.replace("_", "-"))
-        metavar = flag.lstrip("-").replace("-", "_").upper()
-        parser.add_argument(
-            flag, type=kind, default=field.default, dest=name, metavar=metavar, help=help
-        )
+    kinds = {name: _TYPES[str(fields[name].type).split("|")[0].strip()] for name, _ in rows}
+    add_options(parser, [(name, kinds[name], fields[name].default, help) for name, help in rows])
 
 
 def settings_from(args: Any, settings: type, rows: Sequence[tuple[str, str | None]]) -> Any:

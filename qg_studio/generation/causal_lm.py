@@ -59,21 +59,15 @@ class CausalLMGenerator(QuestionGenerator):
         self.loaded = load_adapter(model, device, base)
         self.window = int(self.loaded.meta.get("qg_window_words") or QG_WINDOW_WORDS)
         self.answers_per_slot = max(1, int(answers_per_slot))
-        self.greedy = LMDecode(max_new_tokens=40, batch_size=batch_size, num_beams=num_beams)
+        length = {"max_new_tokens": 40, "batch_size": batch_size}
+        self.greedy = LMDecode(**length, num_beams=num_beams)
         # Several questions per answer are sampled; one is the greedy one. Each extra one
         # repeats the prompt's forward pass, the dearest step on a CPU, so the default
         # overgenerates by answers (answers_per_slot) rather than by samples.
         many = max(1, int(questions_per_answer))
+        sampling = {"temperature": temperature, "top_p": top_p, "seed": seed}
         self.sampled = (
-            LMDecode(
-                max_new_tokens=40,
-                batch_size=batch_size,
-                do_sample=True,
-                num_return_sequences=many,
-                temperature=temperature,
-                top_p=top_p,
-                seed=seed,
-            )
+            LMDecode(**length, do_sample=True, num_return_sequences=many, **sampling)
             if many > 1
             else self.greedy
         )
