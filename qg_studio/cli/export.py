@@ -10,16 +10,17 @@ from qg_studio.cli.common import UserError
 from qg_studio.cli.common import exit_with
 from qg_studio.cli.common import json_and_run
 
+ABOUT = (
+    "Export the questions of a saved project (name or id) or of the JSON that "
+    "`qg-studio generate --json` prints. Dropped questions are never exported."
+)
+
 
 def register(commands) -> None:
     from qg_studio.export import FORMATS
 
     parser = commands.top.add_parser(
-        "export",
-        help="write a worksheet (Excel) or a quiz for a platform",
-        description="Export the questions of a saved project (name or id) or of the JSON "
-        "that `qg-studio generate --json` prints. Dropped questions are never "
-        "exported.",
+        "export", help="write a worksheet (Excel) or a quiz for a platform", description=ABOUT
     )
     parser.add_argument(
         "source",
