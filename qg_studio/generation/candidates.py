@@ -17,6 +17,7 @@ from qg_studio.generation.grammar import finish
 from qg_studio.generation.grammar import state
 from qg_studio.generation.grammar import words
 from qg_studio.generation.items import found_item
+from qg_studio.generation.items import span_item
 from qg_studio.generation.items import span_of
 from qg_studio.generation.lexicon import FEELINGS
 from qg_studio.generation.lexicon import PLACE_NOUNS
@@ -131,9 +132,7 @@ def _setting(section, analysis, clause, context, clause_list):
     if len(question.split()) < 4:
         return None
     start, end = span_of(phrase)
-    return found_item(
-        question, section.text[start:end], Element.SETTING, True, section, start, end, 0.7
-    )
+    return span_item(question, Element.SETTING, section, (start, end), 0.7)
 
 
 def _action(section, analysis, clause, context, clause_list):
@@ -162,16 +161,7 @@ def _action(section, analysis, clause, context, clause_list):
     question = ask_do(clause, extra=extra)
     vp = [clause.head] + clause.tail
     start, end = span_of(vp)
-    return found_item(
-        question,
-        section.text[start:end],
-        Element.ACTION,
-        True,
-        section,
-        start,
-        end,
-        0.65 + 0.1 * bool(context),
-    )
+    return span_item(question, Element.ACTION, section, (start, end), 0.65 + 0.1 * bool(context))
 
 
 def _object(section, analysis, clause, context, clause_list):
@@ -186,9 +176,7 @@ def _object(section, analysis, clause, context, clause_list):
         return None
     question = ask(clause, "What", gap={t.i for t in phrase})
     start, end = span_of(phrase)
-    return found_item(
-        question, section.text[start:end], Element.ACTION, True, section, start, end, 0.55
-    )
+    return span_item(question, Element.ACTION, section, (start, end), 0.55)
 
 
 def _feels(clause: Clause) -> bool:
@@ -330,15 +318,11 @@ def _causal(section, analysis, clause, context, clause_list):
         start, end = span_of(clause.tokens)
         return found_item(question, answer, Element.CAUSAL, True, section, start, end, 0.8)
     # "X, so Y": X answers why Y.
-    if clause.marker == "so":
-        earlier = [c for c in clause_list if c.head.i < clause.head.i and usable(c)]
-        if earlier:
-            cause = earlier[-1]
-            question = ask(clause, "Why")
-            start, end = span_of(cause.tokens)
-            return found_item(
-                question, state(cause), Element.CAUSAL, True, section, start, end, 0.75
-            )
+    cause = _so_cause(clause, clause_list)
+    if cause is not None:
+        question = ask(clause, "Why")
+        start, end = span_of(cause.tokens)
+        return found_item(question, state(cause), Element.CAUSAL, True, section, start, end, 0.75)
     # "He went to the wood to fetch water": the purpose answers why.
     for t in clause.tail:
         if (
@@ -399,15 +383,20 @@ def _outcome(section, analysis, clause, context, clause_list):
         answer = state(clause)
         start, end = span_of(clause.tokens)
         return found_item(question, answer, Element.OUTCOME, True, section, start, end, 0.75)
-    if clause.marker == "so":
-        earlier = [c for c in clause_list if c.head.i < clause.head.i and usable(c)]
-        if earlier:
-            question = finish(f"What happened because {state(earlier[-1], tense_past=True)}")
-            start, end = span_of(clause.tokens)
-            return found_item(
-                question, state(clause), Element.OUTCOME, True, section, start, end, 0.75
-            )
+    cause = _so_cause(clause, clause_list)
+    if cause is not None:
+        question = finish(f"What happened because {state(cause, tense_past=True)}")
+        start, end = span_of(clause.tokens)
+        return found_item(question, state(clause), Element.OUTCOME, True, section, start, end, 0.75)
     return None
+
+
+def _so_cause(clause: Clause, clause_list: list[Clause]) -> Clause | None:
+    """In "X, so Y", the X that ``clause`` (Y) follows from: the last usable clause before it."""
+    if clause.marker != "so":
+        return None
+    earlier = [c for c in clause_list if c.head.i < clause.head.i and usable(c)]
+    return earlier[-1] if earlier else None
 
 
 def _well_formed(item: QAItem) -> bool:

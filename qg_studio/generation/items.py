@@ -53,6 +53,20 @@ def found_item(
     )
 
 
+def span_item(
+    question: str,
+    element: Element,
+    where: Section,
+    span: tuple[int, int],
+    confidence: float,
+    sections: Sequence[int] | None = None,
+) -> QAItem | None:
+    """An explicit item whose answer is the text of its evidence, ``where.text[start:end]``."""
+    start, end = span
+    answer = where.text[start:end]
+    return found_item(question, answer, element, True, where, start, end, confidence, sections)
+
+
 def span_of(tokens: list) -> tuple[int, int]:
     """The character span of some tokens, edge spaces and punctuation left out
     (an apostrophe or a hyphen kept)."""

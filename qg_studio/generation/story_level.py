@@ -22,6 +22,7 @@ from qg_studio.generation.grammar import ask
 from qg_studio.generation.grammar import finish
 from qg_studio.generation.grammar import state
 from qg_studio.generation.items import found_item
+from qg_studio.generation.items import span_item
 from qg_studio.generation.lexicon import PLACE_NOUNS
 from qg_studio.generation.lexicon import PLACE_PREPOSITIONS
 from qg_studio.generation.mentions import PRONOUNS
@@ -163,14 +164,11 @@ def _where(section: Section, analysis: Analysis, ids) -> QAItem | None:
             if len(phrase) > 10:
                 continue
             start, end = phrase[0].idx, phrase[-1].idx + len(phrase[-1].text)
-            return found_item(
+            return span_item(
                 "Where does the story take place?",
-                section.text[start:end],
                 Element.SETTING,
-                True,
                 section,
-                start,
-                end,
+                (start, end),
                 0.75,
                 ids,
             )
@@ -200,17 +198,7 @@ def _want(sections, analyses, cast, ids) -> QAItem | None:
                     continue
                 verb = f"{clause.head.lemma_} to do"
                 question = finish(f"What did {clause.subject_text} {verb}")
-                return found_item(
-                    question,
-                    section.text[start:end],
-                    Element.ACTION,
-                    True,
-                    section,
-                    start,
-                    end,
-                    0.75,
-                    ids,
-                )
+                return span_item(question, Element.ACTION, section, (start, end), 0.75, ids)
     return None
 
 
