@@ -224,7 +224,8 @@ def _time_phrase(clause: Clause) -> str:
     """A time the clause itself names ("every autumn he filled his den")."""
     for t in clause.head.children:
         if t.dep_ == "npadvmod" and t.lower_ in TIME_WORDS and t.i < clause.head.i:
-            return " ".join(w.text for w in t.subtree)
+            words = [w.text if w.pos_ == "PROPN" else w.lower_ for w in t.subtree]
+            return " ".join(words)  # "Every morning she stood": "... do every morning?"
     return ""
 
 
