@@ -429,3 +429,19 @@ def test_no_question_on_nobody_on_a_bare_saying_or_on_where_someone_came_from():
         assert not q.startswith("what would the no child"), item.question
         assert not a.endswith(" said"), (item.question, item.answer)
         assert "after he had a large" not in q, item.question  # a state is no moment
+
+
+def test_no_one_is_made_of_no_child_a_capital_or_half_a_journey():
+    text = (
+        "An old woodcutter and his wife had no child, and he was often sad. One evening "
+        "he walked from the hut to the river along the path. Downstairs the kettle sang "
+        "happily. When the moon rose, the woodcutter found a baby in a basket and smiled."
+    )
+    items = generate_items([Section(1, text)], GenerationRequest(count=10), use_embeddings=False)
+    for item in items:
+        q = item.question.lower()
+        assert "no child" not in q, item.question
+        assert not q.startswith("how did downstairs"), item.question
+        assert not (q.startswith("where") and "to the river" in q), item.question
+    cast = next(i.answer for i in items if "main character" in i.question)
+    assert cast == "the old woodcutter", cast  # "the woodcutter" later is the same one

@@ -27,6 +27,7 @@ from qg_studio.generation.lexicon import SAYING_VERBS
 from qg_studio.generation.lexicon import TIME_WORDS
 from qg_studio.generation.lexicon import WEAK_VERBS
 from qg_studio.generation.lexicon import feeling_word
+from qg_studio.generation.mentions import ANIMATE
 from qg_studio.generation.mentions import PRONOUNS
 from qg_studio.generation.mentions import is_animate
 from qg_studio.generation.predictions import predictions_between
@@ -126,6 +127,11 @@ def _setting(section, analysis, clause, context, clause_list):
     if found is None or clause.head.lemma_ in SAYING_VERBS:
         return None
     wh, prep = found
+    if prep.lower_ == "from" and any(
+        t.dep_ == "prep" and t.lower_ in ("to", "into") and t.head.i == prep.head.i
+        for t in clause.tail
+    ):
+        return None  # "from one room to the other": asking one end garbles the other
     phrase = list(prep.subtree)
     gap = {t.i for t in phrase}
     question = ask(clause, wh, gap=gap)
@@ -241,6 +247,14 @@ def _feeling(section, analysis, clause, context, clause_list):
         is_animate(heads[0]) or heads[0].lower_ in PRONOUNS or analysis.resolver.name_of(heads[0])
     ):
         return None  # "How did the Princess' commands feel?": only someone feels
+    if (
+        heads
+        and heads[0].pos_ == "PROPN"
+        and not heads[0].ent_type_
+        and not analysis.resolver.name_of(heads[0])
+        and heads[0].lemma_.lower() not in ANIMATE
+    ):
+        return None  # "How did Downstairs feel?": a capital is not a name
     found = None
     for t in [clause.head] + clause.tail:
         word = feeling_word(t.lemma_.lower(), t.text)

@@ -96,6 +96,12 @@ def main_characters(analyses: Sequence[Analysis]) -> list[str]:
                 key = _key(name)
                 counts[key] += 1
                 first.setdefault(key, name)
+    # "the old woodcutter" and later "the woodcutter" are one character.
+    for key in sorted(counts, key=len, reverse=True):
+        shorter = next((k for k in counts if k != key and key.endswith(" " + k)), None)
+        if shorter is not None:
+            counts[shorter] += counts.pop(key)
+            first[shorter] = first[key]
     return [first[k] for k, _ in counts.most_common() if counts[k] >= 2]
 
 
