@@ -96,12 +96,13 @@ def main_characters(analyses: Sequence[Analysis]) -> list[str]:
                 key = _key(name)
                 counts[key] += 1
                 first.setdefault(key, name)
-    # "the old woodcutter" and later "the woodcutter" are one character.
-    for key in sorted(counts, key=len, reverse=True):
-        shorter = next((k for k in counts if k != key and key.endswith(" " + k)), None)
-        if shorter is not None:
-            counts[shorter] += counts.pop(key)
-            first[shorter] = first[key]
+    # "the old woodcutter" and later "the woodcutter" are one character; "the First
+    # Knight" and "the Second Knight" are two, so "the knight" joins neither.
+    for short in list(counts):
+        longer = [k for k in counts if k.endswith(" " + short)]
+        if len(longer) == 1:
+            counts[short] += counts.pop(longer[0])
+            first[short] = first[longer[0]]
     return [first[k] for k, _ in counts.most_common() if counts[k] >= 2]
 
 
