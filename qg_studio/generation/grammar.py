@@ -139,7 +139,7 @@ def ask(
 def ask_subject(
     clause: Clause, wh: str = "Who", gap: set[int] | None = None, extra: str = ""
 ) -> str:
-    """The subject is the answer: "Who won the match?" (no inversion)."""
+    """The subject is the answer: "Who opened the gate?" (no inversion)."""
     verb_words = [t for t in clause.aux if t.dep_ in ("aux", "auxpass", "neg")] + [clause.head]
     verb = " ".join(t.lower_ if t.lower_ != "n't" else "not" for t in verb_words)
     tail = words(short_tail([t for t in clause.tail if t.i not in (gap or set())]), clause=clause)
