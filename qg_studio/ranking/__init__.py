@@ -184,6 +184,8 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int, offset: in
     taken: set[int] = set()
     per_element: Counter = Counter()
     per_section: Counter = Counter()
+    # Each answer's content words, read once: best() compares them with every pick.
+    words = {id(item): _answer_words(item) for item in pool}
 
     def best(predicate) -> QAItem | None:
         # Prefer sections with fewer picks so questions cover the whole story.
@@ -197,7 +199,8 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int, offset: in
             key=lambda c: (
                 rank_of(c[1])
                 - RANK_WEIGHTS.section_spread * per_section[tuple(c[1].sections)]
-                - RANK_WEIGHTS.same_answer * sum(_same_event(c[1], p) for p in picked)
+                - RANK_WEIGHTS.same_answer
+                * sum(_same_event(words[id(c[1])], words[id(p)]) for p in picked)
             ),
         )
         taken.add(index)
@@ -307,11 +310,14 @@ def _swap_for_share(picked: list[QAItem], rest: list[QAItem], want_implicit: int
             picked[index] = new
 
 
-def _same_event(a: QAItem, b: QAItem) -> bool:
-    """Whether two answers tell one event: the content words of one hold the other's."""
+def _answer_words(item: QAItem) -> frozenset[str]:
     from qg_studio.generation.analysis import content
 
-    x, y = set(content(a.answer)), set(content(b.answer))
+    return frozenset(content(item.answer))
+
+
+def _same_event(x: frozenset[str], y: frozenset[str]) -> bool:
+    """Whether two answers tell one event: the content words of one hold the other's."""
     return bool(x and y) and (x <= y or y <= x)
 
 
