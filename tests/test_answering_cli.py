@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import csv
 import json
 
 import pytest
@@ -10,6 +9,7 @@ from answering_story import SECTIONS_TEXT
 from answering_story import story_sections
 from answering_story import story_text
 from answering_story import tiny_span_model
+from ftqa_files import write_story
 
 from qg_studio.cli import main
 
@@ -100,24 +100,6 @@ def test_answer_missing_file(tmp_path, capsys):
 
 def _write_dataset(root, split="val"):
     """Two small stories in the FairytaleQA layout, with our own text and questions."""
-    (root / "section-stories" / split).mkdir(parents=True)
-    (root / "questions" / split).mkdir(parents=True)
-    header = [
-        "question_id",
-        "local-or-sum",
-        "cor_section",
-        "attribute1",
-        "attribute2",
-        "question",
-        "ex-or-im1",
-        "answer1",
-        "answer2",
-        "answer3",
-        "ex-or-im2",
-        "answer4",
-        "answer5",
-        "answer6",
-    ]
     stories = {
         "lighthouse": (
             SECTIONS_TEXT,
@@ -152,25 +134,21 @@ def _write_dataset(root, split="val"):
         ),
     }
     for name, (texts, questions) in stories.items():
-        with open(
-            root / "section-stories" / split / f"{name}-story.csv",
-            "w",
-            newline="",
-            encoding="utf-8",
-        ) as fh:
-            w = csv.writer(fh)
-            w.writerow(["section", "text"])
-            for i, t in enumerate(texts):
-                w.writerow([i + 1, t])
-        with open(
-            root / "questions" / split / f"{name}-questions.csv", "w", newline="", encoding="utf-8"
-        ) as fh:
-            w = csv.writer(fh)
-            w.writerow(header)
-            for i, (sec, el, q, ex, a1, a4) in enumerate(questions):
-                w.writerow(
-                    [i + 1, "local", sec, el, "", q, ex, a1, "", "", ex if a4 else "", a4, "", ""]
-                )
+        rows = [
+            {
+                "question_id": i,
+                "local-or-sum": "local",
+                "cor_section": sec,
+                "attribute1": el,
+                "question": q,
+                "ex-or-im1": ex,
+                "answer1": a1,
+                "ex-or-im2": ex if a4 else "",
+                "answer4": a4,
+            }
+            for i, (sec, el, q, ex, a1, a4) in enumerate(questions, 1)
+        ]
+        write_story(root, split, name, texts, rows)
     return root
 
 

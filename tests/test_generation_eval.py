@@ -3,11 +3,11 @@ FairytaleQA-layout folder written by the test (never ../shared)."""
 
 from __future__ import annotations
 
-import csv
 import json
 from pathlib import Path
 
 import pytest
+from ftqa_files import write_story
 
 from qg_studio.cli import main
 
@@ -71,41 +71,19 @@ QUESTIONS = [
 @pytest.fixture
 def data_dir(tmp_path) -> Path:
     root = tmp_path / "ftqa"
-    (root / "section-stories" / "val").mkdir(parents=True)
-    (root / "questions" / "val").mkdir(parents=True)
-    with open(
-        root / "section-stories" / "val" / "woodcutter-story.csv", "w", newline="", encoding="utf-8"
-    ) as fh:
-        writer = csv.writer(fh)
-        writer.writerow(["section", "text"])
-        for i, text in enumerate(SECTIONS, 1):
-            writer.writerow([i, text])
-    with open(
-        root / "questions" / "val" / "woodcutter-questions.csv", "w", newline="", encoding="utf-8"
-    ) as fh:
-        writer = csv.writer(fh)
-        writer.writerow(
-            [
-                "question_id",
-                "local-or-sum",
-                "cor_section",
-                "attribute1",
-                "attribute2",
-                "question",
-                "ex-or-im1",
-                "answer1",
-                "answer2",
-                "answer3",
-                "ex-or-im2",
-                "answer4",
-                "answer5",
-                "answer6",
-            ]
-        )
-        for qid, scope, sec, attr, question, ex, answer in QUESTIONS:
-            writer.writerow(
-                [qid, scope, sec, attr, "", question, ex, answer, "", "", "", "", "", ""]
-            )
+    rows = [
+        {
+            "question_id": qid,
+            "local-or-sum": scope,
+            "cor_section": sec,
+            "attribute1": attr,
+            "question": question,
+            "ex-or-im1": ex,
+            "answer1": answer,
+        }
+        for qid, scope, sec, attr, question, ex, answer in QUESTIONS
+    ]
+    write_story(root, "val", "woodcutter", SECTIONS, rows)
     return root
 
 

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import csv
 import json
 import math
 from pathlib import Path
 
 import pytest
+from ftqa_files import write_story
 
 from qg_studio.cli import main
 from qg_studio.schema import Element
@@ -171,23 +171,6 @@ def test_blank_answer_counts_as_unknown(shipped):
 
 # ------------------------------------------------------------- FairytaleQA-layout fixture
 
-_QUESTION_HEADER = [
-    "question_id",
-    "local-or-sum",
-    "cor_section",
-    "attribute1",
-    "attribute2",
-    "question",
-    "ex-or-im1",
-    "answer1",
-    "answer2",
-    "answer3",
-    "ex-or-im2",
-    "answer4",
-    "answer5",
-    "answer6",
-]
-
 
 def _write_story(
     root: Path,
@@ -196,39 +179,19 @@ def _write_story(
     sections: list[str],
     questions: list[tuple[str, str, str, str, str]],
 ) -> None:
-    (root / "section-stories" / split).mkdir(parents=True, exist_ok=True)
-    (root / "questions" / split).mkdir(parents=True, exist_ok=True)
-    with open(
-        root / "section-stories" / split / f"{name}-story.csv", "w", newline="", encoding="utf-8"
-    ) as fh:
-        writer = csv.writer(fh)
-        writer.writerow(["section", "text"])
-        for i, text in enumerate(sections, 1):
-            writer.writerow([i, text])
-    with open(
-        root / "questions" / split / f"{name}-questions.csv", "w", newline="", encoding="utf-8"
-    ) as fh:
-        writer = csv.writer(fh)
-        writer.writerow(_QUESTION_HEADER)
-        for i, (cor, element, question, explicitness, answer) in enumerate(questions, 1):
-            writer.writerow(
-                [
-                    i,
-                    "local",
-                    cor,
-                    element,
-                    "",
-                    question,
-                    explicitness,
-                    answer,
-                    "",
-                    "",
-                    "",
-                    "",
-                    "",
-                    "",
-                ]
-            )
+    rows = [
+        {
+            "question_id": i,
+            "local-or-sum": "local",
+            "cor_section": cor,
+            "attribute1": element,
+            "question": question,
+            "ex-or-im1": explicitness,
+            "answer1": answer,
+        }
+        for i, (cor, element, question, explicitness, answer) in enumerate(questions, 1)
+    ]
+    write_story(root, split, name, sections, rows)
 
 
 FIXTURE_QUESTIONS = [
