@@ -25,6 +25,14 @@ from qg_studio.data.fairytaleqa import read_split
 SETTINGS = BatchSettings(count=4)
 
 
+def _batch(corpus, out, *extra: str, count: int | None = None, json_line: bool = True) -> int:
+    """``qg-studio batch`` on one worker, quietly, as each test runs it."""
+    args = ["batch", str(corpus), "--out", str(out), "--workers", "1", "--no-progress", *extra]
+    if count is not None:
+        args += ["--count", str(count)]
+    return main(args + (["--json"] if json_line else []))
+
+
 def _summary(capsys) -> dict:
     return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
 
@@ -45,20 +53,7 @@ def batch_out(tmp_path_factory):
     """One uninterrupted run over the three stories, through the command line."""
     corpus = write_corpus(tmp_path_factory.mktemp("corpus"))
     out = tmp_path_factory.mktemp("run") / "dataset"
-    code = main(
-        [
-            "batch",
-            str(corpus),
-            "--out",
-            str(out),
-            "--workers",
-            "1",
-            "--count",
-            "4",
-            "--no-progress",
-            "--json",
-        ]
-    )
+    code = _batch(corpus, out, count=4)
     return corpus, out, code
 
 
@@ -94,23 +89,7 @@ def test_every_story_becomes_a_fairytaleqa_story_with_provenance(batch_out, caps
 def test_the_summary_line_counts_what_the_files_hold(batch_out, tmp_path, capsys):
     corpus, out, _ = batch_out
     # Running the same command again does nothing more and reports the same totals.
-    assert (
-        main(
-            [
-                "batch",
-                str(corpus),
-                "--out",
-                str(out),
-                "--workers",
-                "1",
-                "--count",
-                "4",
-                "--no-progress",
-                "--json",
-            ]
-        )
-        == 0
-    )
+    assert _batch(corpus, out, count=4) == 0
     summary = _summary(capsys)
     assert {k: summary[k] for k in ("stories", "done", "failed", "workers", "backend")} == {
         "stories": 3,
@@ -179,20 +158,7 @@ def test_bad_files_are_listed_with_their_reason_and_the_run_goes_on(tmp_path, ca
         ("The hen walked to the barn and the dog ran. " * 4000), encoding="utf-8"
     )
     out = tmp_path / "out"
-    code = main(
-        [
-            "batch",
-            str(corpus),
-            "--out",
-            str(out),
-            "--workers",
-            "1",
-            "--count",
-            "3",
-            "--no-progress",
-            "--json",
-        ]
-    )
+    code = _batch(corpus, out, count=3)
     captured = capsys.readouterr()
     summary = json.loads(captured.out.strip().splitlines()[-1])
     assert code == 1
@@ -259,22 +225,7 @@ def test_resuming_with_other_settings_or_into_a_foreign_folder_is_refused(
     batch_out, tmp_path, capsys
 ):
     corpus, out, _ = batch_out
-    assert (
-        main(
-            [
-                "batch",
-                str(corpus),
-                "--out",
-                str(out),
-                "--workers",
-                "1",
-                "--count",
-                "7",
-                "--no-progress",
-            ]
-        )
-        == 2
-    )
+    assert _batch(corpus, out, count=7, json_line=False) == 2
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and "count 4 (now 7)" in err
     foreign = tmp_path / "mine"
@@ -322,23 +273,7 @@ def test_a_fairytaleqa_folder_keeps_its_sections_names_and_splits(tmp_path, caps
         sections = [Section(id=i, text=p.strip()) for i, p in enumerate(paragraphs, start=1)]
         write_split(corpus, split, [FtqaStory(name=name, sections=sections, split=split)])
     out = tmp_path / "out"
-    assert (
-        main(
-            [
-                "batch",
-                str(corpus),
-                "--out",
-                str(out),
-                "--workers",
-                "1",
-                "--count",
-                "3",
-                "--no-progress",
-                "--json",
-            ]
-        )
-        == 0
-    )
+    assert _batch(corpus, out, count=3) == 0
     assert _summary(capsys)["done"] == 2
     for split, name in (("train", "hen"), ("val", "lantern")):
         (story,) = read_split(out, split)
@@ -347,21 +282,5 @@ def test_a_fairytaleqa_folder_keeps_its_sections_names_and_splits(tmp_path, caps
             p.strip() for p in STORIES[name].split("\n\n")[1:]
         ]
         assert story.questions
-    assert (
-        main(
-            [
-                "batch",
-                str(corpus),
-                "--out",
-                str(tmp_path / "val-only"),
-                "--split",
-                "val",
-                "--workers",
-                "1",
-                "--no-progress",
-                "--json",
-            ]
-        )
-        == 0
-    )
+    assert _batch(corpus, tmp_path / "val-only", "--split", "val") == 0
     assert _summary(capsys)["stories"] == 1
