@@ -101,7 +101,7 @@ def generate_items(
         need = request.total(len(sections))
         candidates = shortlist(sorted(candidates, key=lambda i: -i.scores.rank), max(need * 3, 40))
         report(0.65, "checking each question can be answered from the story")
-        _answerability(candidates, sections, answerer)
+        _answerability(candidates, sections, answerer, whole_story=request.per_section is None)
     report(0.85, "ranking and removing near-duplicates")
     chosen = QuestionSet(
         rank_and_select(candidates, request, sections, use_embeddings=use_embeddings)
@@ -156,11 +156,13 @@ def on_moral(item: QAItem, last_section: int, moral: tuple[int, int] | None) -> 
     return ev.section == last_section and ev.start >= moral[0]
 
 
-def _answerability(items: list[QAItem], sections: Sequence[Section], answerer) -> None:
+def _answerability(
+    items: list[QAItem], sections: Sequence[Section], answerer, whole_story: bool
+) -> None:
     try:
         from qg_studio.answering.roundtrip import score_answerability
     except ImportError:
         log.info("no answerability round trip installed; ranking without it")
         return
     # Round-trip only a shortlist: answering is the slow step.
-    score_answerability(items, sections, answerer)
+    score_answerability(items, sections, answerer, whole_story)

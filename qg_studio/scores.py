@@ -27,7 +27,7 @@ SCORES = {
 }
 # Flags: stored as 1.0 when raised, absent otherwise (the store's format since v1).
 FLAGS = {
-    "unanswerable": "an explicit answer the answerer cannot find (ranking)",
+    "unanswerable": "an answer the answerer cannot find (ranking)",
     "low_quality": "kept although it reads badly: nothing better was written (ranking)",
     "check_answer": "show the answer as 'check this answer' (trust.mark_trust)",
     "story_level": "asks about the whole story (generation/story_level.py)",

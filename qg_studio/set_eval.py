@@ -1,20 +1,23 @@
 """Measure whole question sets the way a teacher judges them (``qg-studio eval sets``).
 
-For every story: the default set (10 questions, balanced, 30% implicit) and then one
-custom mix generated *after* it with the default set as the project's existing
-questions, as a teacher generating twice would. Each set is checked for:
+For every story: the default set (10 questions, balanced, 30% implicit) and one custom
+mix, each asked of the story on its own, as two teachers would. Each set is checked for:
 
 - ``given`` against ``asked``;
 - ``element_kl``: KL(requested mix ‖ given mix) per set, averaged;
 - ``implicit_share_error``: |implicit share given − asked| per set, averaged;
 - ``duplicate_share``: items repeating (exactly or nearly, :func:`ranking.repeats.same_question`
-  with the MiniLM encoder) an earlier item of the same set or of the story's earlier set;
+  with the MiniLM encoder) an earlier item of the same set;
 - ``explicit_answer_in_text``: explicit items whose answer is in the story verbatim
   (after normalising spaces and case);
 - ``answerable``: items the answerer, reading the whole story, answers with the key's
   answer (agreement ≥ the round trip's floor) or from the very sentence the key cites;
-- ``story_level``: share of stories with at least one whole-story question (in either
-  set: the custom mix never repeats the default set's).
+- ``story_level``: share of stories with at least one whole-story question.
+
+Then the custom mix is asked again *after* the default set, with the default set as the
+project's questions, as one teacher generating twice would: ``second_run`` says how many
+of its questions came (the story's supply of new ones) and how many repeat the default
+set (``repeats``, which must be 0).
 """
 
 from __future__ import annotations
@@ -69,6 +72,10 @@ class SetFigures:
     short_stories: list[str] = field(default_factory=list)
     stories: int = 0
     stories_with_story_level: int = 0
+    # The custom mix asked again after the default set, in the same project.
+    second_asked: int = 0
+    second_given: int = 0
+    second_repeats: int = 0
 
     def result(self, stories: int) -> dict:
         def share(n: int, d: int) -> float:
@@ -89,6 +96,11 @@ class SetFigures:
             "answerable": share(self.answerable, self.given),
             "story_level": share(self.stories_with_story_level, self.stories),
             "sets_with_story_level": share(self.sets_with_story_level, self.sets),
+            "second_run": {
+                "asked": self.second_asked,
+                "given": self.second_given,
+                "repeats": self.second_repeats,
+            },
         }
 
 
@@ -102,8 +114,8 @@ def requested_distribution(request: GenerationRequest, n_sections: int) -> dict[
     return {e.value: n for e, n in requested_counts(request, n_sections).items()}
 
 
-def count_repeats(items: Sequence[QAItem], earlier: Sequence[QAItem]) -> int:
-    """Items that ask what an earlier item (of this set or of ``earlier``) asks."""
+def count_repeats(items: Sequence[QAItem], earlier: Sequence[QAItem], within: bool = True) -> int:
+    """Items that ask what an earlier item of ``earlier`` (or, ``within``, of this set) asks."""
     from qg_studio.ranking.repeats import same_question
     from qg_studio.ranking.repeats import wait_for_encoder
 
@@ -117,7 +129,10 @@ def count_repeats(items: Sequence[QAItem], earlier: Sequence[QAItem]) -> int:
     sims = vectors @ vectors.T
     start = len(earlier)
     return sum(
-        any(same_question(pool[j], pool[i], float(sims[i, j])) for j in range(i))
+        any(
+            same_question(pool[j], pool[i], float(sims[i, j]))
+            for j in range(i if within else start)
+        )
         for i in range(start, len(pool))
     )
 
@@ -156,38 +171,45 @@ def stated(answer: str, story_text: str, sentences: Sequence[str]) -> bool:
 def measure_story(
     name: str, sections: Sequence[Section], generate: Callable, answerer, figures: SetFigures
 ) -> list[list[QAItem]]:
-    """Generate the default set then the custom mix for one story, and add up the figures."""
-    from qg_studio.evaluate import kl_divergence
-
+    """Generate the default set and the custom mix for one story, add up the figures, and
+    ask the custom mix again after the default set (``second_run``)."""
     text = " ".join(s.text for s in sections)
     words = len(text.split())
     story_text = _norm(text)
     sentences = [s.text[a:b] for s in sections for a, b in split_sentences(s.text)]
-    made: list[list[QAItem]] = []
-    existing: list[QAItem] = []
-    for request in (DEFAULT_REQUEST, CUSTOM_REQUEST):
-        items = list(generate(sections, request, existing))
+    made = [list(generate(sections, request, ())) for request in (DEFAULT_REQUEST, CUSTOM_REQUEST)]
+    for request, items in zip((DEFAULT_REQUEST, CUSTOM_REQUEST), made):
         asked = request.total(len(sections))
         figures.asked += asked
         figures.given += len(items)
         figures.sets += 1
-        if len(items) < asked and words >= MIN_WORDS:
+        if len(items) < asked and words >= MIN_WORDS and name not in figures.short_stories:
             figures.short_stories.append(name)
-        given = {}
-        for item in items:
-            given[item.element.value] = given.get(item.element.value, 0) + 1
-        figures.kl.append(kl_divergence(requested_distribution(request, len(sections)), given))
-        implicit = sum(i.explicitness == Explicitness.IMPLICIT for i in items)
-        figures.implicit_error.append(abs(implicit / max(len(items), 1) - request.implicit_share))
-        figures.duplicates += count_repeats(items, existing)
+        _add_mix(figures, request, len(sections), items)
+        figures.duplicates += count_repeats(items, ())
         for item in items:
             if item.explicitness == Explicitness.EXPLICIT:
                 figures.explicit += 1
                 figures.explicit_in_text += stated(item.answer, story_text, sentences)
         figures.answerable += sum(answerable(items, sections, answerer))
         figures.sets_with_story_level += any(i.scores.story_level for i in items)
-        made.append(items)
-        existing = existing + items
+    second = list(generate(sections, CUSTOM_REQUEST, made[0]))
+    figures.second_asked += CUSTOM_REQUEST.total(len(sections))
+    figures.second_given += len(second)
+    figures.second_repeats += count_repeats(second, made[0], within=False)
     figures.stories += 1
     figures.stories_with_story_level += any(i.scores.story_level for items in made for i in items)
-    return made
+    return made + [second]
+
+
+def _add_mix(
+    figures: SetFigures, request: GenerationRequest, n_sections: int, items: Sequence[QAItem]
+) -> None:
+    from qg_studio.evaluate import kl_divergence
+
+    given: dict[str, int] = {}
+    for item in items:
+        given[item.element.value] = given.get(item.element.value, 0) + 1
+    figures.kl.append(kl_divergence(requested_distribution(request, n_sections), given))
+    implicit = sum(i.explicitness == Explicitness.IMPLICIT for i in items)
+    figures.implicit_error.append(abs(implicit / max(len(items), 1) - request.implicit_share))

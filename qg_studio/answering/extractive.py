@@ -12,6 +12,7 @@ in ``Answer.note``.
 
 from __future__ import annotations
 
+import logging
 import os
 from dataclasses import dataclass
 from functools import lru_cache
@@ -36,6 +37,7 @@ from qg_studio.schema import AnswerKind
 from qg_studio.schema import Evidence
 from qg_studio.schema import Section
 
+log = logging.getLogger(__name__)
 MODEL_ENV = "QG_STUDIO_QA_MODEL"
 DEFAULT_MODEL_DIR = Path(__file__).resolve().parents[2] / "models" / "qa-extractive"
 
@@ -148,6 +150,7 @@ class ExtractiveAnswerer(Answerer):
                 self._model = load_span_model(str(self.model_dir), quantize)
             except Exception as exc:  # a broken folder must not stop the app answering
                 self.load_error = f"{type(exc).__name__}: {exc}"
+                log.warning("the span model did not load; answering with sentences: %s", exc)
         else:
             self.load_error = f"no shipped model at {self.model_dir}"
 

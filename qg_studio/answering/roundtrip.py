@@ -38,14 +38,23 @@ def agreement(predicted: str, intended: str, yesno: bool = False) -> float:
 
 
 def score_answerability(
-    items: Sequence[QAItem], sections: Sequence[Section], answerer: Answerer
+    items: Sequence[QAItem],
+    sections: Sequence[Section],
+    answerer: Answerer,
+    whole_story: bool = False,
 ) -> None:
-    """Answer every item's question and store the agreement in its scores (in place)."""
+    """Answer every item's question and store the agreement in its scores (in place).
+
+    With ``whole_story`` the answerer reads the whole story, as a child with a worksheet
+    about it does: a question that fits several places ("Where did his wife carry
+    him?") then fails the trip it would pass inside its own section."""
     todo = [it for it in items if it.question.strip() and any(a.strip() for a in it.answers)]
     if not todo:
         return
     replies: list[Answer] = answerer.answer(
-        [it.question for it in todo], sections, [it.sections or None for it in todo]
+        [it.question for it in todo],
+        sections,
+        [None if whole_story else it.sections or None for it in todo],
     )
     texts = {s.id: s.text for s in sections}
     for item, reply in zip(todo, replies):

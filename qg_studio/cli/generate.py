@@ -32,7 +32,10 @@ def register(commands) -> None:
     )
     gen.add_argument("--grade", default=None, help="the class's grade band, e.g. 3-5")
     gen.add_argument(
-        "--answerer", default=None, help="check each question by answering it with this answerer"
+        "--answerer",
+        default="auto",
+        help="check each question by answering it with this answerer (default auto: the "
+        "best one here, as Generate does; 'none' writes without the check)",
     )
     json_and_run(gen, cmd_generate, "print the result as JSON last line")
 
@@ -155,6 +158,7 @@ def _request(args) -> GenerationRequest:
 
 def cmd_generate(args) -> int:
     from qg_studio.ranking.repeats import warm_encoder
+    from qg_studio.services.answers import best_answerer
     from qg_studio.services.answers import load_answerer
     from qg_studio.services.generation import generate
     from qg_studio.services.stories import ingest
@@ -164,7 +168,11 @@ def cmd_generate(args) -> int:
     title, text = read_story(args.file)
     warm_encoder()  # loads while the story is sectioned and parsed
     story = ingest(text, args.grade, title)
-    answerer = load_answerer(args.answerer) if args.answerer else None
+    answerer = None
+    if args.answerer == "auto":
+        answerer = best_answerer()
+    elif args.answerer != "none":
+        answerer = load_answerer(args.answerer)
     # A named engine that fails is an error here (the user asked for it); "auto" still
     # falls back, as it does in the app.
     run = generate(

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import sys
 
@@ -23,8 +24,9 @@ def register(commands) -> None:
     sets.add_argument("--model", default=None, help="model folder for the engine")
     sets.add_argument(
         "--check",
-        action="store_true",
-        help="generate with the answer check on (Generate's checkbox)",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="generate with the answer check, as Generate does by default (--no-check: without)",
     )
     sets.add_argument(
         "--shard",
@@ -61,6 +63,9 @@ def cmd_eval_sets(args) -> int:
         answerer = get_answerer("extractive")
     except (KeyError, ImportError, OSError) as exc:
         raise UserError(f"cannot load the answerer: {exc}") from None
+    if getattr(answerer, "fallback", False):
+        # Every figure that answers (the check, answerable) would read sentences instead.
+        raise UserError(f"the answerer's model did not load: {answerer.load_error}")
 
     def generate(sections, request, existing):
         try:
@@ -80,7 +85,7 @@ def cmd_eval_sets(args) -> int:
     figures = SetFigures()
     for story in stories:
         made = measure_story(story.name, story.sections, generate, answerer, figures)
-        done = len(made and figures.kl) // 2
+        done = figures.stories
         # A long run says how far it is, with the figures so far.
         print(
             f"story {done}/{len(stories)} {story.name}: {figures.result(done)}",
@@ -88,8 +93,8 @@ def cmd_eval_sets(args) -> int:
             flush=True,
         )
         if args.show:
-            for items in made:
-                print(f"== {story.name}: {len(items)} questions")
+            for label, items in zip(("default set", "custom mix", "custom mix again"), made):
+                print(f"== {story.name}, {label}: {len(items)} questions")
                 for item in items:
                     print(
                         f"  ({item.element.value}, {item.explicitness.value}) "
@@ -105,6 +110,11 @@ def cmd_eval_sets(args) -> int:
         f"element KL {result['element_kl']:.4f}; implicit share error "
         f"{result['implicit_share_error']:.4f}; duplicates {result['duplicate_share']:.4f}; "
         f"answerable {result['answerable']:.4f}; story-level {result['story_level']:.4f}"
+    )
+    second = result["second_run"]
+    print(
+        f"custom mix asked again after the default set: {second['given']} of "
+        f"{second['asked']} questions, {second['repeats']} repeating the default set"
     )
     if figures.short_stories:
         print("short of the count (150+ words): " + ", ".join(figures.short_stories))

@@ -192,6 +192,9 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int, offset: in
         candidates = [
             (i, item) for i, item in enumerate(pool) if i not in taken and predicate(item)
         ]
+        # A question whose answer the round trip could not find comes only when no
+        # other one will do: a right key outweighs any rank.
+        candidates = [c for c in candidates if not c[1].scores.unanswerable] or candidates
         if not candidates:
             return None
         index, item = max(
@@ -328,18 +331,17 @@ def _story_order(items: list[QAItem]) -> list[QAItem]:
 
 
 def flag_unanswerable(items: Sequence[QAItem], floor: float = ANSWERABILITY_FLOOR) -> None:
-    """Mark explicit items whose round trip scored under ``floor`` and halve their rank.
+    """Mark items whose round trip scored under ``floor`` and halve their rank.
 
-    They are flagged rather than dropped: an extractive answerer's span often
+    They are flagged rather than dropped: an extractive answerer's span sometimes
     disagrees with a one-word answer ("sad", "Mira") that is right, so a flagged item
-    is still picked when its element has nothing better, and the teacher sees the
-    flag (``scores.unanswerable``). Implicit items are not held to the floor."""
+    is still picked when its part of the mix has nothing better, and the teacher sees
+    the flag (``scores.unanswerable``). Implicit items are held to the floor too: the
+    round trip credits an answer read off the key's own sentence, so an inference
+    whose reader looks elsewhere is most often keyed to the wrong event."""
     for item in items:
         answerability = item.scores.answerability
-        if (
-            item.explicitness == Explicitness.EXPLICIT
-            and (1.0 if answerability is None else answerability) < floor
-        ):
+        if (1.0 if answerability is None else answerability) < floor:
             item.scores.unanswerable = True
             item.scores.rank = round(rank_of(item) * RANK_WEIGHTS.unanswerable, 4)
 

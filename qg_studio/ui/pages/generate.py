@@ -101,9 +101,10 @@ def _controls(n_sections: int):
         )
         check = st.checkbox(
             "Check each question by answering it",
-            value=False,
+            value=True,
             key="gen_check",
-            help="slower; drops questions the story cannot answer",
+            help="a few seconds more; a question whose answer the story does not give "
+            "comes only when nothing else fills the mix, marked 'check this answer'",
         )
     balanced = st.toggle("Balanced mix of narrative elements", value=True, key="gen_balanced")
     elements: str | dict = "balanced"
