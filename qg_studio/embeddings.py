@@ -10,6 +10,8 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Sequence
 
+from qg_studio.loading import loads_model
+
 
 class EncoderMissing(RuntimeError):
     pass
@@ -26,6 +28,7 @@ def encoder_path() -> str:
 
 
 @lru_cache(maxsize=1)
+@loads_model
 def _load():
     from sentence_transformers import SentenceTransformer
 

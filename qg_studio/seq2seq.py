@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 from typing import Sequence
 
+from qg_studio.loading import loads_model
 from qg_studio.models import ModelError
 from qg_studio.models import ResolvedModel
 from qg_studio.models import choose_device
@@ -68,6 +69,7 @@ def _max_new_tokens(model, meta: dict[str, Any]) -> int:
 
 
 @lru_cache(maxsize=4)
+@loads_model
 def _load(location: str, device: str | None) -> LoadedModel:
     from transformers import AutoModelForSeq2SeqLM
     from transformers import AutoTokenizer

@@ -222,3 +222,29 @@ def test_load_is_cached_once_per_process(tmp_path):
     with pytest.raises(ModelError) as err:
         load_seq2seq(str(tmp_path / "missing-dir"))
     assert "\n" not in str(err.value)
+
+
+def test_models_load_one_at_a_time_across_threads():
+    # The encoder warms in a background thread while the answerer loads: two loads
+    # through transformers at once once left the answerer reading sentences.
+    import threading
+    import time
+
+    from qg_studio.loading import loads_model
+
+    inside, overlaps = [], []
+
+    @loads_model
+    def load(name):
+        if inside:
+            overlaps.append((inside[0], name))
+        inside.append(name)
+        time.sleep(0.05)
+        inside.remove(name)
+
+    threads = [threading.Thread(target=load, args=(n,)) for n in ("encoder", "answerer", "lm")]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert overlaps == []

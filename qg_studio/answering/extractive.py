@@ -32,6 +32,7 @@ from qg_studio.answering.retrieval import bm25_scores
 from qg_studio.answering.retrieval import choose_sections
 from qg_studio.answering.retrieval import content_words
 from qg_studio.answering.retrieval import rank_sections
+from qg_studio.loading import loads_model
 from qg_studio.nlp import sentences
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Evidence
@@ -101,6 +102,7 @@ def model_present(path: str | os.PathLike | None = None) -> bool:
 
 
 @lru_cache(maxsize=2)
+@loads_model
 def load_span_model(path: str, quantize: bool = False):
     """(tokenizer, model, torch) from a local folder, offline; cached per process."""
     import torch
