@@ -214,6 +214,9 @@ def trim(tokens: list) -> list:
 def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
     """The subject as a question can say it: pronouns replaced by who they stand for."""
     tokens = trim(list(tokens))
+    # "So poor Assipattle sat ...": the sentence's linking word parsed into its subject.
+    while len(tokens) > 1 and tokens[0].pos_ in ("ADV", "CCONJ", "SCONJ", "INTJ"):
+        tokens = tokens[1:]
     # "On the way home Elsa passed ...": a stray lower-case word parsed onto a name.
     while (
         len(tokens) > 1
