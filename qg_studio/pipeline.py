@@ -164,5 +164,8 @@ def _answerability(
     except ImportError:
         log.info("no answerability round trip installed; ranking without it")
         return
-    # Round-trip only a shortlist: answering is the slow step.
-    score_answerability(items, sections, answerer, whole_story)
+    # A question about the whole story ("How does the story end?", "Who are the two main
+    # characters?") is keyed by rules that read all of it; a span reader answers it with
+    # one passage and would flag a right key, so only section-level questions go round.
+    section_level = [i for i in items if not i.scores.story_level]
+    score_answerability(section_level, sections, answerer, whole_story)
