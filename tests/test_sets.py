@@ -445,3 +445,22 @@ def test_no_one_is_made_of_no_child_a_capital_or_half_a_journey():
         assert not (q.startswith("where") and "to the river" in q), item.question
     cast = next(i.answer for i in items if "main character" in i.question)
     assert cast == "the old woodcutter", cast  # "the woodcutter" later is the same one
+
+
+def test_as_if_is_a_manner_not_a_reason():
+    # "acted as if she did not hear him" once gave "Why did the cat act? – the cat did
+    # not hear him".
+    text = (
+        "A grey cat lived in the mill by the river. One evening the miller called her, "
+        "but the cat acted as if she did not hear him. She sat on the sack and licked her "
+        "paws. The miller laughed, because he knew she was proud."
+    )
+    from qg_studio.story import section_story
+
+    items = generate_items(
+        section_story(text),
+        GenerationRequest(count=None, elements={Element.CAUSAL: 4, Element.ACTION: 4}),
+        use_embeddings=False,
+    )
+    assert any(i.question == "Why did the miller laugh?" for i in items)
+    assert not [i.question for i in items if "not hear" in i.answer and "Why" in i.question]

@@ -171,6 +171,12 @@ def build_clause(
         else:
             # An adverb between subject and verb ("he never came"): keep it with aux.
             clause.aux.append(t)
+    if clause.marker == "as" and any(
+        t.lower_ in ("if", "though") and t.dep_ == "mark" and t.head.i == head.i
+        for t in head.children
+    ):
+        # "The cat acted as if she did not hear": a manner, neither a reason nor a time.
+        clause.marker = "as if"
     if not clause.marker:
         for t in clause.front:
             if t.lower_ in ("so", "then") and t.dep_ in ("advmod", "cc", "mark"):
