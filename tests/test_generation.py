@@ -291,3 +291,23 @@ def test_mined_choice_picks_the_wording(engine, monkeypatch):
     monkeypatch.setattr(variants, "_choices", lambda: {})
     item = engine.write_question([SECTION], "a magic axe", Element.ACTION)
     assert item.question == "What did the dwarf give the woodcutter?"  # the rule, no table
+
+
+@pytest.mark.parametrize(
+    "sentence",
+    [
+        "The queen thanked her, and sent the girl a cloak as warm as the one she herself "
+        "was wearing, and two baskets of fresh bread.",
+        "When the boy heard that the two geese were also in the care of Old Tobias of the "
+        "Long Meadow, he smiled once more.",
+    ],
+)
+def test_a_long_answer_cut_short_ends_on_a_whole_phrase(sentence):
+    # "the one he", "in the service of": an answer cut at a word count left a word
+    # waiting for the next.
+    analysis = analyse(sentence)
+    answers = [state(c) for cl in analysis.sentence_clauses for c in cl]
+    assert any(len(a.split()) >= 8 for a in answers), answers
+    for answer in answers:
+        last = answer.split()[-1].lower()
+        assert last not in {"of", "the", "a", "he", "she", "as", "and", "in", "his"}, answer

@@ -37,8 +37,23 @@ def short_tail(tokens: list, limit: int = MAX_TAIL) -> list:
             cut = tokens[:n]
             if t.dep_ == "relcl":
                 cut = [x for x in cut if not (x.head.i == t.i)]
-            return cut
-    return tokens[: limit + 2]
+            return _clean_end(cut)
+    return _clean_end(tokens[: limit + 2])
+
+
+# Words that need the word after them: "in the service of", "the one he", "and".
+_NEEDS_NEXT = {"prep", "det", "poss", "cc", "mark", "aux", "auxpass", "nsubj", "nsubjpass", "case"}
+
+
+def _clean_end(cut: list) -> list:
+    """A predicate cut at a word count, ended where a child can read it as whole: no
+    last word that waits for the next one, nor one that modifies a word cut off."""
+    end = cut[-1].i + 1 if cut else 0
+    while len(cut) > 2 and (
+        cut[-1].dep_ in _NEEDS_NEXT or cut[-1].is_punct or cut[-1].head.i >= end
+    ):
+        cut = cut[:-1]
+    return cut
 
 
 OBJECT_PRONOUNS = {"him", "her", "them"}
