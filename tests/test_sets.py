@@ -464,3 +464,24 @@ def test_as_if_is_a_manner_not_a_reason():
     )
     assert any(i.question == "Why did the miller laugh?" for i in items)
     assert not [i.question for i in items if "not hear" in i.answer and "Why" in i.question]
+
+
+def test_no_half_of_a_paired_place_no_sky_for_a_setting_and_no_capital_mid_question():
+    text = (
+        "The sun scorched in the heavens above and on the earth beneath, and the farmer "
+        "rested in the shade of his farm. These five men wrote songs to the Princess "
+        "every night. The Princess gave no sign of having heard these five men's songs. "
+        "Then the farmer walked to the river and sat on a stone."
+    )
+    from qg_studio.story import section_story
+
+    items = generate_items(
+        section_story(text),
+        GenerationRequest(count=None, elements={Element.SETTING: 4, Element.CHARACTER: 3}),
+        use_embeddings=False,
+    )
+    asked = {i.question: i.answer for i in items}
+    assert not [q for q in asked if "beneath" in q or "above" in q]
+    assert "heavens" not in asked.get("Where does the story take place?", "")
+    assert asked.get("Who wrote songs to the Princess every night?") == "these five men"
+    assert not [q for q in asked if " These " in q]

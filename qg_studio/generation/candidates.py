@@ -134,6 +134,11 @@ def _setting(section, analysis, clause, context, clause_list):
         return None  # "from one room to the other": asking one end garbles the other
     phrase = list(prep.subtree)
     gap = {t.i for t in phrase}
+    if any(
+        t.dep_ == "cc" and t.i not in gap and t.head.pos_ != "VERB" and t.head.head == clause.head
+        for t in clause.tail
+    ):
+        return None  # "in the heavens above and on the earth beneath": one half garbles
     question = ask(clause, wh, gap=gap)
     if len(question.split()) < 4:
         return None

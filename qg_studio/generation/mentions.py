@@ -156,8 +156,8 @@ def mention_text(tokens) -> str:
     parts = [t.text + gap(t) for t in words]
     if first.lower_ in ("a", "an", "one", "some"):
         parts[0] = "the "
-    elif first.pos_ == "DET" and first.lower_ == "the":
-        parts[0] = "the "
+    elif first.pos_ == "DET" and first.text[:1].isupper():
+        parts[0] = first.lower_ + gap(first)  # "These five men" mid-question: "these"
     return "".join(parts).strip()
 
 
