@@ -485,3 +485,13 @@ def test_no_half_of_a_paired_place_no_sky_for_a_setting_and_no_capital_mid_quest
     assert "heavens" not in asked.get("Where does the story take place?", "")
     assert asked.get("Who wrote songs to the Princess every night?") == "these five men"
     assert not [q for q in asked if " These " in q]
+
+
+def test_an_opening_participle_is_not_part_of_the_name():
+    text = (
+        "Blushing with pleasure Tephany went home and hung the feather over the fire. "
+        "Tephany sang all evening. The next morning Tephany went to the well. Tephany met "
+        "Denis there, and Denis gave her a ribbon."
+    )
+    subjects = [c.subject_text for cl in analyse(text).sentence_clauses for c in cl]
+    assert subjects[:2] == ["Tephany", "Tephany"]  # who went home and hung the feather

@@ -220,6 +220,11 @@ def trim(tokens: list) -> list:
 def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
     """The subject as a question can say it: pronouns replaced by who they stand for."""
     tokens = trim(list(tokens))
+    # "Blushing with pleasure Tephany went home": a participle opening the sentence, parsed
+    # as the subject, ends in the name of who did it.
+    if len(tokens) > 1 and tokens[0].dep_ == "csubj" and tokens[-1].pos_ == "PROPN":
+        name = tokens[-1]
+        tokens = [t for t in tokens if t.pos_ == "PROPN" and (t == name or t.head == name)]
     # "So poor Assipattle sat ...": the sentence's linking word parsed into its subject.
     while len(tokens) > 1 and tokens[0].pos_ in ("ADV", "CCONJ", "SCONJ", "INTJ"):
         tokens = tokens[1:]
