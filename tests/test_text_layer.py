@@ -169,3 +169,11 @@ def test_the_lexicons_hold_what_the_engines_rely_on():
     words = [w for g in groups for w in g]
     assert len(words) == len(set(words)), "a feeling in two groups"
     assert resources.words("feelings.txt") is resources.words("feelings.txt")  # loaded once
+
+
+def test_a_line_break_inside_a_name_reads_as_one_space():
+    from qg_studio.generation.analysis import analyse
+
+    text = "The\r\npeople of the valley could not sleep. The old\nwoodcutter went home."
+    subjects = [c.subject_text for cl in analyse(text).sentence_clauses for c in cl]
+    assert subjects == ["the people of the valley", "the old woodcutter"]

@@ -205,7 +205,8 @@ def build_clause(
 
 
 def trim(tokens: list) -> list:
-    """Drop edge punctuation, quotes and dangling conjunctions from a word run."""
+    """Drop line breaks, edge punctuation, quotes and dangling conjunctions from a word run."""
+    tokens = [t for t in tokens if not t.is_space]
     while tokens and (
         tokens[-1].is_punct
         or tokens[-1].dep_ in ("cc", "mark")

@@ -142,6 +142,8 @@ def is_vocative(token, quoted: set[int]) -> bool:
 
 def mention_text(tokens) -> str:
     """A noun phrase fit to name a character mid-question: "a poor man" → "the poor man"."""
+    # A line break inside the phrase is a token of its own: "the \rpeople on earth".
+    tokens = [t for t in tokens if not t.is_space]
     words = [t for t in tokens if t.dep_ not in ("punct", "relcl", "appos")]
     # Cut a relative clause or apposition off: "the man, who was ..." → "the man".
     cut = []
