@@ -12,6 +12,7 @@ mix, each asked of the story on its own, as two teachers would. Each set is chec
   (after normalising spaces and case);
 - ``answerable``: items the answerer, reading the whole story, answers with the key's
   answer (agreement ≥ the round trip's floor) or from the very sentence the key cites;
+  ``answerable_section_level`` the same over section-level items alone;
 - ``story_level``: share of stories with at least one whole-story question.
 
 Then the custom mix is asked again *after* the default set, with the default set as the
@@ -59,6 +60,10 @@ class SetFigures:
     given: int = 0
     duplicates: int = 0
     answerable: int = 0
+    # The same for section-level questions alone: a span reader answers a whole-story
+    # question ("Who are the two main characters?") with one passage, rightly or not.
+    section_level: int = 0
+    section_level_answerable: int = 0
     # Sets: each one's element KL and implicit-share error; explicit answers stated in the
     # text; sets with a story-level question.
     kl: list[float] = field(default_factory=list)
@@ -94,6 +99,7 @@ class SetFigures:
             "duplicate_share": share(self.duplicates, self.given),
             "explicit_answer_in_text": share(self.explicit_in_text, self.explicit),
             "answerable": share(self.answerable, self.given),
+            "answerable_section_level": share(self.section_level_answerable, self.section_level),
             "story_level": share(self.stories_with_story_level, self.stories),
             "sets_with_story_level": share(self.sets_with_story_level, self.sets),
             "second_run": {
@@ -191,7 +197,11 @@ def measure_story(
             if item.explicitness == Explicitness.EXPLICIT:
                 figures.explicit += 1
                 figures.explicit_in_text += stated(item.answer, story_text, sentences)
-        figures.answerable += sum(answerable(items, sections, answerer))
+        found = answerable(items, sections, answerer)
+        figures.answerable += sum(found)
+        local = [ok for item, ok in zip(items, found) if not item.scores.story_level]
+        figures.section_level += len(local)
+        figures.section_level_answerable += sum(local)
         figures.sets_with_story_level += any(i.scores.story_level for i in items)
     second = list(generate(sections, CUSTOM_REQUEST, made[0]))
     figures.second_asked += CUSTOM_REQUEST.total(len(sections))

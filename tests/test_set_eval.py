@@ -87,5 +87,6 @@ def test_each_set_is_asked_on_its_own_and_the_second_run_counts_its_repeats():
     assert (result["asked"], result["given"]) == (20, 6)
     assert result["duplicate_share"] == 0.0
     assert result["answerable"] == round(5 / 6, 4)
+    assert result["answerable_section_level"] == round(5 / 6, 4)  # none is story-level
     assert result["second_run"] == {"asked": 10, "given": 2, "repeats": 1}
     assert figures.short_stories == ["wren"]
