@@ -447,6 +447,14 @@ def test_no_one_is_made_of_no_child_a_capital_or_half_a_journey():
     assert cast == "the old woodcutter", cast  # "the woodcutter" later is the same one
 
 
+def _mixed(text: str, mix: dict) -> list[QAItem]:
+    """The questions of one element mix asked of a short text."""
+    from qg_studio.story import section_story
+
+    request = GenerationRequest(count=None, elements=mix)
+    return generate_items(section_story(text), request, use_embeddings=False)
+
+
 def test_as_if_is_a_manner_not_a_reason():
     # "acted as if she did not hear him" once gave "Why did the cat act? – the cat did
     # not hear him".
@@ -455,13 +463,7 @@ def test_as_if_is_a_manner_not_a_reason():
         "but the cat acted as if she did not hear him. She sat on the sack and licked her "
         "paws. The miller laughed, because he knew she was proud."
     )
-    from qg_studio.story import section_story
-
-    items = generate_items(
-        section_story(text),
-        GenerationRequest(count=None, elements={Element.CAUSAL: 4, Element.ACTION: 4}),
-        use_embeddings=False,
-    )
+    items = _mixed(text, {Element.CAUSAL: 4, Element.ACTION: 4})
     assert any(i.question == "Why did the miller laugh?" for i in items)
     assert not [i.question for i in items if "not hear" in i.answer and "Why" in i.question]
 
@@ -473,13 +475,7 @@ def test_no_half_of_a_paired_place_no_sky_for_a_setting_and_no_capital_mid_quest
         "every night. The Princess gave no sign of having heard these five men's songs. "
         "Then the farmer walked to the river and sat on a stone."
     )
-    from qg_studio.story import section_story
-
-    items = generate_items(
-        section_story(text),
-        GenerationRequest(count=None, elements={Element.SETTING: 4, Element.CHARACTER: 3}),
-        use_embeddings=False,
-    )
+    items = _mixed(text, {Element.SETTING: 4, Element.CHARACTER: 3})
     asked = {i.question: i.answer for i in items}
     assert not [q for q in asked if "beneath" in q or "above" in q]
     assert "heavens" not in asked.get("Where does the story take place?", "")
