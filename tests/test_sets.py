@@ -481,6 +481,15 @@ def test_no_half_of_a_paired_place_no_sky_for_a_setting_and_no_capital_mid_quest
     assert "heavens" not in asked.get("Where does the story take place?", "")
     assert asked.get("Who wrote songs to the Princess every night?") == "these five men"
     assert not [q for q in asked if " These " in q]
+    # "They" stands for "these five men", not "the these five men".
+    told = (
+        "These five men stood outside the gate every day. They wrote poems to the Princess "
+        "when letters failed to draw any reply. The Princess gave no sign of having read "
+        "their verses. At last they went home."
+    )
+    said = [f"{i.question} {i.answer}" for i in _mixed(told, {Element.ACTION: 4})]
+    assert any("these five men" in s for s in said)
+    assert not [s for s in said if "the these" in s.lower()]
 
 
 def test_an_opening_participle_is_not_part_of_the_name():

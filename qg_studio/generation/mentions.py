@@ -236,8 +236,8 @@ class Resolver:
             text = named or mention_text(tokens)
             if not text:
                 continue
-            if text[0].islower() and not text.startswith("the "):
-                text = "the " + text
+            if text[0].islower() and tokens[0].dep_ not in ("det", "poss"):
+                text = "the " + text  # "the old man", but "these five men" as it is
             plural = token.tag_ in ("NNS", "NNPS") or token.lemma_.lower() == "people"
             gender = _gender(token) or self._gender.get(text, "")
             mentions.append((Mention(text, gender, plural, token.i), token.dep_ in SUBJECT_ROLES))
