@@ -500,3 +500,35 @@ def test_an_opening_participle_is_not_part_of_the_name():
     )
     subjects = [c.subject_text for cl in analyse(text).sentence_clauses for c in cl]
     assert subjects[:2] == ["Tephany", "Tephany"]  # who went home and hung the feather
+
+
+def test_a_linking_adverb_stays_out_of_the_question_and_a_path_is_no_setting():
+    text = (
+        "The cat, however, quickly climbed over the roof, and so she reached home long "
+        "before the dog. The dog, therefore, swam across the river alone."
+    )
+    items = _mixed(text, {Element.SETTING: 3, Element.ACTION: 3})
+    said = [f"{i.question} {i.answer}" for i in items]
+    assert any("quickly climbed over the roof" in s for s in said)
+    assert not [s for s in said if "however" in s or "therefore" in s]
+    assert "Where does the story take place?" not in {i.question for i in items}
+
+
+def test_a_prediction_guesses_an_event_from_a_moment():
+    # Not "What will the children do after they used to stop their games? – the children
+    # playing in the garden": a habit is no moment, a participle no event.
+    first = (
+        "One day the Giant came home from his long visit. In his garden the birds sang so "
+        "sweetly that the children used to stop their games in order to listen to them."
+    )
+    second = (
+        "The Giant saw the children playing in the garden. He shouted at them in a loud "
+        "voice, and the children ran away."
+    )
+    from qg_studio.generation.analysis import analyse_many
+    from qg_studio.generation.predictions import predictions_between
+
+    one, two = Section(1, first), Section(2, second)
+    items = predictions_between(one, *analyse_many([first])[:1], two, analyse_many([second])[0])
+    assert items and not [i.question for i in items if "used to" in i.question]
+    assert not [i.answer for i in items if i.answer.startswith("the children playing")]

@@ -16,6 +16,7 @@ PLACE_NOUNS = resources.words("place_nouns.txt")
 # Verbs a question is not asked about: reported speech, and verbs too weak to act.
 SAYING_VERBS = resources.words("saying_verbs.txt")
 WEAK_VERBS = resources.words("weak_verbs.txt")
+DISCOURSE_ADVERBS = resources.words("discourse_adverbs.txt")
 
 
 def feeling_word(lemma: str, text: str) -> str | None:

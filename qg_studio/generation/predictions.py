@@ -43,6 +43,11 @@ def predictions_between(
             and c.head.pos_ == "VERB"
             and not c.negated
             and c.tail_words >= 2
+            # "after they used to stop their games": a habit is no moment to guess from.
+            and not any(
+                t.lemma_ == "use" and any(x.dep_ == "xcomp" for x in t.children)
+                for t in [c.head, *c.tail]
+            )
         ]
         if good:
             last = good[-1]
@@ -60,6 +65,8 @@ def predictions_between(
                 or not clause.tail
                 or clause.head.i in next_analysis.quoted
                 or clause.negated
+                # "the children playing in the garden": a participle tells no event.
+                or (clause.head.tag_ in ("VBG", "VBN") and not clause.aux)
             ):
                 continue
             if clause.subject_text not in actors:

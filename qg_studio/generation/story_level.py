@@ -48,6 +48,9 @@ MOTION_PREPOSITIONS = (
     "toward",
     "towards",
     "through",
+    "over",
+    "across",
+    "past",
 )  # a door, a table: not a story's setting
 _MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
 
