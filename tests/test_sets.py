@@ -532,3 +532,14 @@ def test_a_prediction_guesses_an_event_from_a_moment():
     items = predictions_between(one, *analyse_many([first])[:1], two, analyse_many([second])[0])
     assert items and not [i.question for i in items if "used to" in i.question]
     assert not [i.answer for i in items if i.answer.startswith("the children playing")]
+
+
+def test_a_question_names_a_group_once_then_says_they():
+    text = (
+        "The birds were flying about the garden, and the birds were full of delight. The "
+        "children played on the grass. When the children saw the Giant, the children were "
+        "afraid."
+    )
+    asked = {i.question for i in _mixed(text, {Element.FEELING: 3})}
+    assert "How did the children feel when they saw the Giant?" in asked
+    assert not [q for q in asked if q.count("the birds") > 1 or q.count("the children") > 1]

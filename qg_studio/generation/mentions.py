@@ -193,6 +193,7 @@ class Resolver:
         self.quoted = quoted_tokens(doc) if quoted is None else quoted
         self._resolved: dict[int, str] = {}
         self._pronoun: dict[str, str] = {}  # mention → the subject pronoun the text uses
+        self._plural: set[str] = set()  # mentions of more than one: "they"
         # A fable's animals have no gender until the text gives one ("the Heron ... she");
         # once it has, "he" can no longer mean her.
         self._gender: dict[str, str] = {}
@@ -239,6 +240,8 @@ class Resolver:
             if text[0].islower() and tokens[0].dep_ not in ("det", "poss"):
                 text = "the " + text  # "the old man", but "these five men" as it is
             plural = token.tag_ in ("NNS", "NNPS") or token.lemma_.lower() == "people"
+            if plural:
+                self._plural.add(text)
             gender = _gender(token) or self._gender.get(text, "")
             mentions.append((Mention(text, gender, plural, token.i), token.dep_ in SUBJECT_ROLES))
 
@@ -320,6 +323,8 @@ class Resolver:
         found = self._pronoun.get(mention)
         if found:
             return found
+        if mention in self._plural:
+            return "they"
         head = mention.split()[-1].lower() if mention else ""
         if head in MALE:
             return "he"
