@@ -543,3 +543,17 @@ def test_a_question_names_a_group_once_then_says_they():
     asked = {i.question for i in _mixed(text, {Element.FEELING: 3})}
     assert "How did the children feel when they saw the Giant?" in asked
     assert not [q for q in asked if q.count("the birds") > 1 or q.count("the children") > 1]
+
+
+def test_a_prediction_restates_its_moment_whole():
+    first = (
+        "The old farmer opened the gate. Then he allowed the two travellers to get a "
+        "glimpse of what was waiting for them beyond the dark river and the tall hills."
+    )
+    second = "The farmer walked to the river with a lantern. He waved to the ferryman."
+    from qg_studio.generation.analysis import analyse_many
+    from qg_studio.generation.predictions import predictions_between
+
+    a, b = analyse_many([first, second])
+    items = predictions_between(Section(1, first), a, Section(2, second), b)
+    assert items and not [i.question for i in items if "glimpse" in i.question]

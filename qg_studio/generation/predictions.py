@@ -26,6 +26,10 @@ from qg_studio.schema import QAItem
 from qg_studio.schema import Scope
 from qg_studio.schema import Section
 
+# The moment a guess starts from is restated whole: a longer event would be cut mid-phrase
+# ("after he allowed them to get an inkling of what was").
+MAX_ANCHOR_WORDS = 7
+
 
 def predictions_between(
     section: Section, analysis: Analysis, following: Section, next_analysis: Analysis
@@ -42,7 +46,8 @@ def predictions_between(
             and c.head.i not in analysis.quoted
             and c.head.pos_ == "VERB"
             and not c.negated
-            and c.tail_words >= 2
+            and 2 <= c.tail_words <= MAX_ANCHOR_WORDS
+            and not any(t.text in (":", '"', "\u201c", "\u201d") for t in c.tail)
             # "after they used to stop their games": a habit is no moment to guess from.
             and not any(
                 t.lemma_ == "use" and any(x.dep_ == "xcomp" for x in t.children)
@@ -54,7 +59,8 @@ def predictions_between(
             break
     if last is None:
         return []
-    actors = [c.subject_text for cl in analysis.sentence_clauses for c in cl if usable(c)]
+    # Who acts here, by the noun that names them: "the old farmer" is "the farmer" later.
+    actors = {_named(c.subject_text) for cl in analysis.sentence_clauses for c in cl if usable(c)}
     out = []
     for index, clause_list in enumerate(next_analysis.sentence_clauses[:4]):
         for clause in clause_list:
@@ -69,7 +75,7 @@ def predictions_between(
                 or (clause.head.tag_ in ("VBG", "VBN") and not clause.aux)
             ):
                 continue
-            if clause.subject_text not in actors:
+            if _named(clause.subject_text) not in actors:
                 continue
             after = state(
                 last, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text
@@ -80,7 +86,7 @@ def predictions_between(
                 question = finish(f"What will {clause.subject_text} do after {after}")
             answer = state(clause)
             start, end = span_of(clause.tokens)
-            confidence = 0.6 + 0.15 * (clause.subject_text == last.subject_text)
+            confidence = 0.6 + 0.15 * (_named(clause.subject_text) == _named(last.subject_text))
             item = found_item(
                 question,
                 answer,
@@ -132,3 +138,7 @@ def _paragraph_predictions(section: Section) -> list[QAItem]:
             item.scope = Scope.LOCAL
             out.append(item)
     return out
+
+
+def _named(mention: str) -> str:
+    return mention.split()[-1].lower() if mention else ""
