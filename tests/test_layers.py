@@ -19,7 +19,7 @@ PACKAGE = Path(__file__).resolve().parents[1] / "qg_studio"
 # Lowest first. Every top-level module or package of qg_studio is in exactly one layer.
 LAYERS: list[set[str]] = [
     # vocabulary: the shared dataclasses, name registries, safe paths, data files
-    {"schema", "scores", "registry", "paths", "resources", "toml", "__init__"},
+    {"schema", "scores", "registry", "paths", "resources", "toml", "loading", "__init__"},
     # text, stored projects and model loading: no engine, no use case
     {
         "nlp",
