@@ -49,10 +49,7 @@ def predictions_between(
             and 2 <= c.tail_words <= MAX_ANCHOR_WORDS
             and not any(t.text in (":", '"', "\u201c", "\u201d") for t in c.tail)
             # "after they used to stop their games": a habit is no moment to guess from.
-            and not any(
-                t.lemma_ == "use" and any(x.dep_ == "xcomp" for x in t.children)
-                for t in [c.head, *c.tail]
-            )
+            and not _habit(c)
         ]
         if good:
             last = good[-1]
@@ -71,8 +68,10 @@ def predictions_between(
                 or not clause.tail
                 or clause.head.i in next_analysis.quoted
                 or clause.negated
-                # "the children playing in the garden": a participle tells no event.
+                # "the children playing in the garden": a participle tells no event,
+                # "they used to stop their games" a habit.
                 or (clause.head.tag_ in ("VBG", "VBN") and not clause.aux)
+                or _habit(clause)
             ):
                 continue
             if _named(clause.subject_text) not in actors:
@@ -142,3 +141,11 @@ def _paragraph_predictions(section: Section) -> list[QAItem]:
 
 def _named(mention: str) -> str:
     return mention.split()[-1].lower() if mention else ""
+
+
+def _habit(clause) -> bool:
+    """ "They used to stop their games": what was done again and again, no one event."""
+    return any(
+        t.lemma_ == "use" and any(x.dep_ == "xcomp" for x in t.children)
+        for t in [clause.head, *clause.tail]
+    )
