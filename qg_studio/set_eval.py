@@ -165,7 +165,7 @@ def answerable(items: Sequence[QAItem], sections: Sequence[Section], answerer) -
 
 def stated(answer: str, story_text: str, sentences: Sequence[str]) -> bool:
     """An explicit answer is stated in the story: verbatim, or every content word of it
-    in one sentence (answers name who "he" is: "the old man listened with great joy")."""
+    in one sentence (answers name who "he" is: "the old miller listened with great delight")."""
     from qg_studio.generation.analysis import content
 
     if _norm(answer) in story_text:

@@ -138,7 +138,7 @@ def _setting(section, analysis, clause, context, clause_list):
         t.dep_ == "cc" and t.i not in gap and t.head.pos_ != "VERB" and t.head.head == clause.head
         for t in clause.tail
     ):
-        return None  # "in the heavens above and on the earth beneath": one half garbles
+        return None  # "on the hill above and in the valley below": one half garbles
     question = ask(clause, wh, gap=gap)
     if len(question.split()) < 4:
         return None

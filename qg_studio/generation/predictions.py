@@ -27,7 +27,7 @@ from qg_studio.schema import Scope
 from qg_studio.schema import Section
 
 # The moment a guess starts from is restated whole: a longer event would be cut mid-phrase
-# ("after he allowed them to get an inkling of what was").
+# ("after she let the travellers catch a glimpse of what was").
 MAX_ANCHOR_WORDS = 7
 
 
