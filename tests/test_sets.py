@@ -540,6 +540,12 @@ def test_a_prediction_guesses_an_event_from_a_moment():
     later = Section(2, then)
     items = predictions_between(one, analyse_many([first])[0], later, analyse_many([then])[0])
     assert items and not [i.answer for i in items if "used to" in i.answer]
+    # Nor is a participle the moment: not "after they flying kites in the meadow".
+    seen = "The Ogre roared from the hill. He saw the village boys flying kites in the meadow."
+    after = Section(2, "The village boys ran away to the river. They hid under the bridge.")
+    a, b = analyse_many([seen, after.text])
+    items = predictions_between(Section(1, seen), a, after, b)
+    assert not [i.question for i in items if "flying" in i.question]
 
 
 def test_a_question_names_a_group_once_then_says_they():

@@ -49,7 +49,7 @@ def predictions_between(
             and 2 <= c.tail_words <= MAX_ANCHOR_WORDS
             and not any(t.text in (":", '"', "\u201c", "\u201d") for t in c.tail)
             # "after they used to stop their games": a habit is no moment to guess from.
-            and not _habit(c)
+            and not _no_event(c)
         ]
         if good:
             last = good[-1]
@@ -68,10 +68,7 @@ def predictions_between(
                 or not clause.tail
                 or clause.head.i in next_analysis.quoted
                 or clause.negated
-                # "the children playing in the garden": a participle tells no event,
-                # "they used to stop their games" a habit.
-                or (clause.head.tag_ in ("VBG", "VBN") and not clause.aux)
-                or _habit(clause)
+                or _no_event(clause)
             ):
                 continue
             if _named(clause.subject_text) not in actors:
@@ -143,8 +140,11 @@ def _named(mention: str) -> str:
     return mention.split()[-1].lower() if mention else ""
 
 
-def _habit(clause) -> bool:
-    """ "They used to stop their games": what was done again and again, no one event."""
+def _no_event(clause) -> bool:
+    """Neither a moment to guess from nor a guess: a participle ("the children playing in
+    the garden") or a habit ("they used to stop their games")."""
+    if clause.head.tag_ in ("VBG", "VBN") and not clause.aux:
+        return True
     return any(
         t.lemma_ == "use" and any(x.dep_ == "xcomp" for x in t.children)
         for t in [clause.head, *clause.tail]
