@@ -46,8 +46,8 @@ def score_answerability(
     """Answer every item's question and store the agreement in its scores (in place).
 
     With ``whole_story`` the answerer reads the whole story, as a child with a worksheet
-    about it does: a question that fits several places ("Where did his wife carry
-    him?") then fails the trip it would pass inside its own section."""
+    about it does: a question that fits several places ("Where did the farmer hide
+    the key?") then fails the trip it would pass inside its own section."""
     todo = [it for it in items if it.question.strip() and any(a.strip() for a in it.answers)]
     if not todo:
         return
