@@ -60,20 +60,14 @@ def text_corpus(data: Path, split: str, limit: int | None, folder: Path) -> list
     return files
 
 
+def batch_command(corpus: Path, out: Path, extra: list[str]) -> list[str]:
+    """The one ``qg-studio batch`` command every measurement here runs."""
+    options = ["--count", "10", *extra, "--json", "--no-progress"]
+    return [QG, "batch", str(corpus), "--out", str(out), *options]
+
+
 def batch(corpus: Path, out: Path, extra: list[str]) -> dict:
-    cmd = [
-        QG,
-        "batch",
-        str(corpus),
-        "--out",
-        str(out),
-        "--count",
-        "10",
-        "--json",
-        "--no-progress",
-        *extra,
-    ]
-    run = subprocess.run(cmd, capture_output=True, text=True)
+    run = subprocess.run(batch_command(corpus, out, extra), capture_output=True, text=True)
     if run.returncode not in (0, 1):
         raise SystemExit(f"batch failed ({run.returncode}): {run.stderr.strip()[-500:]}")
     return json.loads(run.stdout.strip().splitlines()[-1])
@@ -155,19 +149,7 @@ def cmd_throughput(args, work: Path) -> dict:
 
 def _start(corpus: Path, out: Path) -> subprocess.Popen:
     return subprocess.Popen(
-        [
-            QG,
-            "batch",
-            str(corpus),
-            "--out",
-            str(out),
-            "--count",
-            "10",
-            "--workers",
-            "2",
-            "--json",
-            "--no-progress",
-        ],
+        batch_command(corpus, out, ["--workers", "2"]),
         stdout=subprocess.PIPE,
         stderr=subprocess.DEVNULL,
         text=True,
