@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from dataclasses import field
 
 from qg_studio import resources
+from qg_studio.generation.lexicon import DISCOURSE_ADVERBS
 from qg_studio.generation.mentions import PRONOUNS
 from qg_studio.generation.mentions import Resolver
 from qg_studio.generation.mentions import mention_text
@@ -168,8 +169,9 @@ def build_clause(
             clause.front.append(t)
         elif not subject_ids:
             clause.front.append(t)
-        else:
-            # An adverb between subject and verb ("he never came"): keep it with aux.
+        elif t.lower_ not in DISCOURSE_ADVERBS:
+            # An adverb between subject and verb ("he never came"): keep it with aux. A
+            # linking one ("the goat, however, climbed") means nothing in a question.
             clause.aux.append(t)
     if clause.marker == "as" and any(
         t.lower_ in ("if", "though") and t.dep_ == "mark" and t.head.i == head.i

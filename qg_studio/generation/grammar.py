@@ -13,7 +13,6 @@ from qg_studio.generation.clauses import trim
 from qg_studio.generation.inflect import do_support
 from qg_studio.generation.inflect import lemma_of
 from qg_studio.generation.inflect import past_of
-from qg_studio.generation.lexicon import DISCOURSE_ADVERBS
 from qg_studio.generation.mentions import Resolver
 from qg_studio.nlp import gap
 
@@ -106,11 +105,7 @@ def _aux_parts(clause: Clause) -> tuple[str, list[str]]:
     """(the auxiliary that moves before the subject, what stays after it)."""
     aux = [t for t in clause.aux if t.dep_ in ("aux", "auxpass")]
     negs = [t for t in clause.aux if t.dep_ == "neg" or t.lower_ in ("not", "n't")]
-    others = [
-        t
-        for t in clause.aux
-        if t not in aux and t not in negs and not t.is_punct and t.lower_ not in DISCOURSE_ADVERBS
-    ]
+    others = [t for t in clause.aux if t not in aux and t not in negs and not t.is_punct]
     head = clause.head
     if aux:
         first = aux[0]
@@ -220,7 +215,7 @@ def state(
         own = {"he": "his", "she": "her", "they": "their"}.get(resolver.pronoun_for(same_as))
         if own:
             subject = own + subject[len(possessive(same_as)) :]
-    aux = words([t for t in clause.aux if t.lower_ not in DISCOURSE_ADVERBS])
+    aux = words(clause.aux)
     head = clause.head.text
     if tense_past and not clause.aux and clause.head.tag_ in ("VBZ", "VBP"):
         head = past_of(lemma_of(clause.head.text, clause.head.lemma_))
