@@ -570,3 +570,52 @@ def test_a_prediction_restates_its_moment_whole():
     a, b = analyse_many([first, second])
     items = predictions_between(Section(1, first), a, Section(2, second), b)
     assert items and not [i.question for i in items if "glimpse" in i.question]
+
+
+def _candidates(text: str) -> dict[str, QAItem]:
+    """Every question the embedded engine writes for a short text, before any selection."""
+    from qg_studio.generation.embedded import EmbeddedGenerator
+
+    items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
+    return {i.question: i for i in items}
+
+
+GOOSE = (
+    "A grey goose lived by the mill pond with her three goslings. One morning a fox crept "
+    "through the reeds. The goose saw the fox, and she grew afraid, and she hid her goslings "
+    "under her wings. The miller's boy laughed at the fox. This angered the fox, and he "
+    "snapped at the boy's boots. The boy ran home, full of fear, and told the miller. The "
+    "noise of the stick frightened the fox."
+)
+
+
+def test_a_feeling_verb_names_who_feels_and_who_acts_next():
+    # "This angered the fox, and he snapped": "he" is the fox, not the boy who laughed.
+    asked = _candidates(GOOSE)
+    assert asked["Why did the fox snap at the boy's boots?"].answer == "he was angry"
+    assert not [q for q in asked if "boy snap" in q or "boy's snap" in q]
+    feel = asked["How did the fox feel when the miller's boy laughed at him?"]
+    assert (feel.answer, feel.element) == ("angry", Element.FEELING)
+    made = asked["How did the noise of the stick make the fox feel?"]
+    assert made.answer == "frightened"
+    # Laughing at someone mocks them: no "happy" for the boy.
+    assert not [q for q, i in asked.items() if "boy feel" in q and i.answer == "happy"]
+
+
+def test_a_feeling_on_a_deed_is_asked_and_answers_why_the_deed_was_done():
+    asked = _candidates(GOOSE)
+    feel = asked["How did the boy feel when he ran home?"]
+    assert (feel.answer, feel.explicitness) == ("full of fear", Explicitness.EXPLICIT)
+    why = asked["Why did the boy run home?"]
+    assert (why.answer, why.element) == ("he was full of fear", Element.CAUSAL)
+    assert why.explicitness == Explicitness.IMPLICIT  # the text says no "because"
+    hid = asked["Why did the goose hide her goslings under her wings?"]
+    assert hid.answer == "the goose grew afraid"
+
+
+def test_a_deed_done_despite_a_feeling_is_not_explained_by_it():
+    text = (
+        "Tobias was frightened of the dark barn, but he opened the door and went in. "
+        "Inside, an owl sat on the beam."
+    )
+    assert not [q for q in _candidates(text) if q.startswith("Why did Tobias")]

@@ -9,7 +9,11 @@ from __future__ import annotations
 
 from qg_studio.generation.analysis import Analysis
 from qg_studio.generation.clauses import Clause
+from qg_studio.generation.clauses import event_before
 from qg_studio.generation.clauses import usable
+from qg_studio.generation.emotions import can_feel
+from qg_studio.generation.emotions import emotion_items
+from qg_studio.generation.emotions import feeling_phrase
 from qg_studio.generation.grammar import ask
 from qg_studio.generation.grammar import ask_do
 from qg_studio.generation.grammar import ask_subject
@@ -27,8 +31,6 @@ from qg_studio.generation.lexicon import SAYING_VERBS
 from qg_studio.generation.lexicon import TIME_WORDS
 from qg_studio.generation.lexicon import WEAK_VERBS
 from qg_studio.generation.lexicon import feeling_word
-from qg_studio.generation.mentions import ANIMATE
-from qg_studio.generation.mentions import PRONOUNS
 from qg_studio.generation.mentions import is_animate
 from qg_studio.generation.predictions import predictions_between
 from qg_studio.schema import Element
@@ -56,6 +58,7 @@ def find_candidates(
                 item = finder(section, analysis, clause, context, clause_list)
                 if item is not None:
                     out.append(item)
+    out.extend(emotion_items(section, analysis))
     if following is not None and next_analysis is not None:
         out.extend(predictions_between(section, analysis, following, next_analysis))
     return [i for i in out if _well_formed(i)]
@@ -162,7 +165,7 @@ def _action(section, analysis, clause, context, clause_list):
     elif not any(t.lower_ in ("had", "'d") for t in clause.aux):
         # "What did Mira do?" alone could mean anything she did: anchor it in time
         # (not for a past perfect, which tells of something earlier still).
-        before = _before(analysis, clause_list, clause)
+        before = event_before(analysis, clause_list, clause)
         when = _time_phrase(clause)
         if when:
             extra = when  # "What did Bramble do every autumn?"
@@ -194,43 +197,6 @@ def _feels(clause: Clause) -> bool:
     return any(feeling_word(t.lemma_.lower(), t.text) for t in [clause.head] + clause.tail)
 
 
-def _before(analysis: Analysis, clause_list: list[Clause], clause: Clause) -> Clause | None:
-    """The event told just before ``clause``: an earlier clause of its sentence, else
-    the last clause of the sentence before (not speech)."""
-    earlier = [
-        c
-        for c in clause_list
-        if c.head.i < clause.head.i
-        and c.head.i not in analysis.quoted
-        and c.head.lemma_ not in SAYING_VERBS
-        and c.head.i not in {t.i for t in clause.tokens}
-    ]
-    same = [c for c in earlier if usable(c)]
-    if same:
-        return same[-1]
-    if earlier:
-        # The event just before is in this sentence but cannot be read ("When a fox came
-        # sniffing, Pip rolled into a ball"): the sentence before would answer wrongly.
-        return None
-    index = next((i for i, cl in enumerate(analysis.sentence_clauses) if clause in cl), 0)
-    for j in range(index - 1, max(index - 2, -1), -1):
-        prior = [
-            c
-            for c in analysis.sentence_clauses[j]
-            if usable(c)
-            and c.head.i not in analysis.quoted
-            and c.head.lemma_ not in SAYING_VERBS
-            and c.head.pos_ == "VERB"
-            and len(c.tail) <= 16
-        ]
-        # The sentence's own events, not what is embedded in them ("asked her how
-        # she had found her way": the asking happened, the finding is reported).
-        main = [c for c in prior if c.head.dep_ in ("ROOT", "conj")]
-        if main or prior:
-            return (main or prior)[-1]
-    return None
-
-
 def _time_phrase(clause: Clause) -> str:
     """A time the clause itself names ("every autumn he filled his den")."""
     for t in clause.head.children:
@@ -247,22 +213,13 @@ def _when(context: Clause) -> str:
 
 
 def _feeling(section, analysis, clause, context, clause_list):
-    heads = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
-    if heads and not (
-        is_animate(heads[0]) or heads[0].lower_ in PRONOUNS or analysis.resolver.name_of(heads[0])
-    ):
-        return None  # "How did the Princess' commands feel?": only someone feels
-    if (
-        heads
-        and heads[0].pos_ == "PROPN"
-        and not heads[0].ent_type_
-        and not analysis.resolver.name_of(heads[0])
-        and heads[0].lemma_.lower() not in ANIMATE
-    ):
-        return None  # "How did Downstairs feel?": a capital is not a name
+    if feeling_phrase(clause) is not None:
+        return None  # "ran home, full of fear": the deed is the moment (emotions.py)
+    if not can_feel(analysis, clause):
+        return None
     found = None
     for t in [clause.head] + clause.tail:
-        word = feeling_word(t.lemma_.lower(), t.text)
+        word = None if _mocks(t) else feeling_word(t.lemma_.lower(), t.text)
         if t.pos_ == "NOUN" and t.lemma_.lower() not in FEELINGS and t.lower_ not in FEELINGS:
             word = None  # a reaction is something done: "stormed out", not "the storm"
         if word and (
@@ -284,7 +241,7 @@ def _feeling(section, analysis, clause, context, clause_list):
     if not extra:
         # "She sat on a stone and cried": asking "when she cried" gives the answer
         # away, so the question points at the moment before.
-        prior = _before(analysis, clause_list, clause)
+        prior = event_before(analysis, clause_list, clause)
         if prior is not None and not _feels(prior):
             extra = f"when {state(prior, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text)}"
         elif not shown:
@@ -300,6 +257,12 @@ def _feeling(section, analysis, clause, context, clause_list):
     return found_item(
         question, answer, Element.FEELING, shown, section, start, end, 0.7 + 0.1 * bool(extra)
     )
+
+
+def _mocks(token) -> bool:
+    """ "The boy laughed at the fox" mocks him: it shows no happiness, and what happened
+    just before is not why."""
+    return token.lemma_ == "laugh" and any(c.lower_ == "at" for c in token.children)
 
 
 def _about(feeling, clause: Clause) -> str:
@@ -363,7 +326,7 @@ def _causal(section, analysis, clause, context, clause_list):
     # A feeling or a reaction and the event before it: why the character felt or
     # acted so (implicit: the text does not say "because").
     feel = [t for t in clause.tail if t.dep_ == "acomp" and t.lower_ in FEELINGS]
-    reacts = clause.head.lemma_.lower() in REACTIONS
+    reacts = clause.head.lemma_.lower() in REACTIONS and not _mocks(clause.head)
     if (clause.head.lemma_ == "be" and feel) or reacts:
         if any(c.marker in REASON for c in clause_list if c is not clause):
             return None  # the reason is explicit; the finder above asks it
@@ -371,7 +334,7 @@ def _causal(section, analysis, clause, context, clause_list):
             cause = context
         elif reacts:
             # The event that set off the reaction is told in the sentence before.
-            cause = _before(analysis, clause_list, clause)
+            cause = event_before(analysis, clause_list, clause)
         else:
             return None
         # A feeling answers why someone acted ("She was proud, and she laughed at them"),

@@ -13,6 +13,7 @@ from dataclasses import field
 
 from qg_studio import resources
 from qg_studio.generation.lexicon import DISCOURSE_ADVERBS
+from qg_studio.generation.lexicon import SAYING_VERBS
 from qg_studio.generation.mentions import PRONOUNS
 from qg_studio.generation.mentions import Resolver
 from qg_studio.generation.mentions import mention_text
@@ -311,6 +312,47 @@ def usable(clause: Clause) -> bool:
     } and low not in ("you and i",):
         return False
     return True
+
+
+def event_before(
+    analysis,
+    clause_list: list[Clause],
+    clause: Clause,
+) -> Clause | None:
+    """The event told just before ``clause``: an earlier clause of its sentence, else
+    the last clause of the sentence before (not speech)."""
+    earlier = [
+        c
+        for c in clause_list
+        if c.head.i < clause.head.i
+        and c.head.i not in analysis.quoted
+        and c.head.lemma_ not in SAYING_VERBS
+        and c.head.i not in {t.i for t in clause.tokens}
+    ]
+    same = [c for c in earlier if usable(c)]
+    if same:
+        return same[-1]
+    if earlier:
+        # The event just before is in this sentence but cannot be read ("When a fox came
+        # sniffing, Pip rolled into a ball"): the sentence before would answer wrongly.
+        return None
+    index = next((i for i, cl in enumerate(analysis.sentence_clauses) if clause in cl), 0)
+    for j in range(index - 1, max(index - 2, -1), -1):
+        prior = [
+            c
+            for c in analysis.sentence_clauses[j]
+            if usable(c)
+            and c.head.i not in analysis.quoted
+            and c.head.lemma_ not in SAYING_VERBS
+            and c.head.pos_ == "VERB"
+            and len(c.tail) <= 16
+        ]
+        # The sentence's own events, not what is embedded in them ("asked her how
+        # she had found her way": the asking happened, the finding is reported).
+        main = [c for c in prior if c.head.dep_ in ("ROOT", "conj")]
+        if main or prior:
+            return (main or prior)[-1]
+    return None
 
 
 def possessive(name: str) -> str:

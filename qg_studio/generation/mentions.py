@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from qg_studio import resources
+from qg_studio.generation.lexicon import CAUSING_VERBS
 from qg_studio.nlp import gap
 
 # The nouns are data files under qg_studio/resources/ (one word a line).
@@ -179,6 +180,14 @@ MENTION_ROLES = {
 }
 
 
+def holds_stage(token) -> bool:
+    """A subject, or the one a feeling verb acts on: in "This angered the fox, and he
+    snapped", the fox is who "he" goes on from, not the last character named as subject."""
+    return token.dep_ in SUBJECT_ROLES or (
+        token.dep_ == "dobj" and token.head.lemma_.lower() in CAUSING_VERBS
+    )
+
+
 class Resolver:
     """Pronoun → character mention, for one parsed section.
 
@@ -221,7 +230,7 @@ class Resolver:
                         mentions.append(
                             (
                                 Mention(found.text, found.gender, found.plural, token.i),
-                                token.dep_ in SUBJECT_ROLES,
+                                holds_stage(token),
                             )
                         )
                 continue
@@ -243,7 +252,7 @@ class Resolver:
             if plural:
                 self._plural.add(text)
             gender = _gender(token) or self._gender.get(text, "")
-            mentions.append((Mention(text, gender, plural, token.i), token.dep_ in SUBJECT_ROLES))
+            mentions.append((Mention(text, gender, plural, token.i), holds_stage(token)))
 
     def name_of(self, token) -> str | None:
         """The character's name when ``token`` is it, or a noun it was given to."""

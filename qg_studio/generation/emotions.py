@@ -1,0 +1,261 @@
+"""Feelings a story tells around a deed, and the deeds they lead to.
+
+Stories often tell a feeling without a feeling sentence: a phrase on the deed ("the boy
+ran home, full of fear", "walked to the pond in a rage") or a verb whose object feels it
+("This angered the fox"). Each gives a feeling question ("How did the fox feel when the
+boy laughed at him?"), and a deed that follows a feeling gives an implicit why: "Why did
+the goose hide her goslings? – she grew afraid" (the text says "and", not "because").
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from qg_studio.generation.analysis import Analysis
+from qg_studio.generation.clauses import Clause
+from qg_studio.generation.clauses import event_before
+from qg_studio.generation.clauses import usable
+from qg_studio.generation.grammar import ask
+from qg_studio.generation.grammar import finish
+from qg_studio.generation.grammar import state
+from qg_studio.generation.grammar import words
+from qg_studio.generation.items import found_item
+from qg_studio.generation.items import span_of
+from qg_studio.generation.lexicon import CAUSING_VERBS
+from qg_studio.generation.lexicon import FEELING_NOUNS
+from qg_studio.generation.lexicon import FEELINGS
+from qg_studio.generation.lexicon import REACTIONS
+from qg_studio.generation.lexicon import SAYING_VERBS
+from qg_studio.generation.lexicon import WEAK_VERBS
+from qg_studio.generation.mentions import ANIMATE
+from qg_studio.generation.mentions import PRONOUNS
+from qg_studio.generation.mentions import is_animate
+from qg_studio.schema import Element
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
+
+OBJECT_FORM = {"he": "him", "she": "her", "they": "them"}
+# Verbs that put someone into a state: "she grew afraid", "he became angry".
+STATE_VERBS = {"be", "grow", "become", "feel", "get", "turn"}
+
+
+@dataclass
+class Felt:
+    """A feeling the text tells: who feels it, the words that tell it (``said``), where
+    (``span``), and the tokens to leave out when the deed itself is restated."""
+
+    who: str
+    said: str
+    span: tuple[int, int]
+    tokens: frozenset[int] = frozenset()
+
+
+def can_feel(analysis: Analysis, clause: Clause) -> bool:
+    """Whether the clause's subject is someone who can feel."""
+    heads = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
+    if not heads:
+        return True
+    head = heads[0]
+    if not (is_animate(head) or head.lower_ in PRONOUNS or analysis.resolver.name_of(head)):
+        return False  # "How did the Princess' commands feel?": only someone feels
+    # "How did Downstairs feel?": a capital is not a name.
+    return not (
+        head.pos_ == "PROPN"
+        and not head.ent_type_
+        and not analysis.resolver.name_of(head)
+        and head.lemma_.lower() not in ANIMATE
+    )
+
+
+def emotion_items(section: Section, analysis: Analysis) -> list[QAItem]:
+    """Feeling questions from feeling phrases and feeling verbs; implicit whys from the
+    deeds feelings lead to."""
+    out: list[QAItem | None] = []
+    for clause_list in analysis.sentence_clauses:
+        for clause in clause_list:
+            if clause.head.i in analysis.quoted:
+                continue
+            out.append(_caused_feeling(section, analysis, clause_list, clause))
+            if not usable(clause) or not can_feel(analysis, clause):
+                continue
+            out.append(_feeling_on_deed(section, analysis, clause))
+            out.append(_why_deed(section, analysis, clause_list, clause))
+    return [i for i in out if i is not None]
+
+
+def feeling_phrase(clause: Clause) -> Felt | None:
+    """ "ran home, full of fear", "walked off in a rage", "wept with joy": a feeling
+    phrase on the clause's own verb (``said`` is the phrase, as the text says it)."""
+    for t in clause.tail:
+        if t.head.i != clause.head.i:
+            continue
+        lead = []
+        if t.lemma_.lower() == "full":
+            lead = [t] + [p for p in t.children if p.lower_ == "of"][:1]
+        elif t.dep_ == "prep" and t.lower_ in ("in", "with"):
+            lead = [t]
+        objects = [o for o in lead[-1].children if o.dep_ == "pobj"] if len(lead) else []
+        if objects and objects[0].lemma_.lower() in FEELING_NOUNS:
+            noun = objects[0]
+            # "with fear in his face": the feeling, not what follows it.
+            phrase = lead + [c for c in noun.children if c.dep_ in ("det", "amod", "poss")]
+            phrase = sorted(phrase + [noun], key=lambda x: x.i)
+            if phrase[-1].i - phrase[0].i + 1 != len(phrase):
+                continue
+            return Felt(
+                clause.subject_text, words(phrase), span_of(phrase), frozenset(x.i for x in phrase)
+            )
+    return None
+
+
+def _feeling_state(clause: Clause) -> str:
+    """ "she grew afraid": the feeling a state clause names, else ""."""
+    if clause.head.lemma_ not in STATE_VERBS:
+        return ""
+    for t in clause.tail:
+        if t.dep_ == "acomp" and t.head.i == clause.head.i and t.lower_ in FEELINGS:
+            # "content to lie down", "anxious to see them": a wish, not what led to a deed.
+            return "" if any(c.dep_ == "xcomp" for c in t.children) else t.lower_
+    return ""
+
+
+def _experiencer(clause: Clause) -> str:
+    """Whom a feeling verb acts on ("This angered the fox": the fox), as a mention."""
+    if clause.head.lemma_.lower() not in CAUSING_VERBS or clause.passive:
+        return ""
+    for t in clause.tail:
+        if t.dep_ == "dobj" and t.head.i == clause.head.i:
+            if t.lower_ in PRONOUNS:
+                return (clause.resolver.resolve(t) if clause.resolver else None) or ""
+            if is_animate(t) or t.pos_ == "PROPN":
+                tokens = [x for x in t.subtree if x.i <= t.i]
+                text = words(tokens)
+                return text if text[:1].isupper() or tokens[0].dep_ in ("det", "poss") else ""
+    return ""
+
+
+def _caused_feeling(section, analysis, clause_list, clause) -> QAItem | None:
+    """ "The noise frightened the fox": How did the noise make the fox feel? "This
+    angered the fox": How did the fox feel when (the event before)?"""
+    who = _experiencer(clause)
+    if not who:
+        return None
+    feeling = CAUSING_VERBS[clause.head.lemma_.lower()]
+    heads = [t for t in clause.subject if t.dep_ in ("nsubj", "csubj")]
+    sent = clause.head.sent
+    explicit = feeling in sent.text.lower()
+    # "The noise frightened the fox", "She pleased the prince": the one who made them
+    # feel so is named; "This angered the fox": what angered him is the event before.
+    cause = ""
+    if heads and heads[0].pos_ in ("NOUN", "PROPN") and usable(clause):
+        cause = clause.subject_text
+    elif heads and heads[0].lower_ in PRONOUNS and clause.resolver is not None:
+        cause = clause.resolver.resolve(heads[0]) or ""
+    if cause == who:
+        return None  # "it amused her": she is not what made her feel so
+    if cause:
+        question = finish(f"How did {cause} make {who} feel")
+    else:
+        before = event_before(analysis, clause_list, clause)
+        if (
+            before is None
+            or before.subject_text == who  # "This" is what the one who feels did
+            or before.negated
+            or (before.head.tag_ in ("VBG", "VBN") and not before.aux)
+        ):
+            return None
+        when = state(before, tense_past=True, resolver=analysis.resolver, same_as=who)
+        pronoun = OBJECT_FORM.get(analysis.resolver.pronoun_for(who) or "")
+        if pronoun and when.endswith(" " + who):
+            when = when[: -len(who)] + pronoun  # "when the boy laughed at him"
+        question = finish(f"How did {who} feel when {when}")
+    start, end = span_of(clause.tokens)
+    return found_item(question, feeling, Element.FEELING, explicit, section, start, end, 0.75)
+
+
+def _feeling_on_deed(section, analysis, clause) -> QAItem | None:
+    """ "The boy ran home, full of fear": How did the boy feel when he ran home?"""
+    felt = feeling_phrase(clause)
+    if felt is None or not _deed_left(clause, felt):
+        return None
+    deed = state(
+        clause,
+        skip=set(felt.tokens),
+        tense_past=True,
+        resolver=analysis.resolver,
+        same_as=clause.subject_text,
+    )
+    question = finish(f"How did {clause.subject_text} feel when {deed}")
+    return found_item(question, felt.said, Element.FEELING, True, section, *felt.span, 0.75)
+
+
+def _deed_left(clause: Clause, felt: Felt) -> bool:
+    """A deed is left once the feeling is taken out: "he ran home", not "every one saw"
+    (nor a state, "the country was in dread")."""
+    rest = [t for t in clause.tail if t.i not in felt.tokens and not t.is_punct]
+    return bool(rest) and clause.head.lemma_ not in SAYING_VERBS | STATE_VERBS
+
+
+def _was(pronoun: str) -> str:
+    return "were" if pronoun.lower() in ("they", "we", "you") else "was"
+
+
+def felt_before(analysis: Analysis, clause_list: list[Clause], clause: Clause) -> Felt | None:
+    """The feeling a deed follows from, as the text tells it in the deed's own sentence:
+    a phrase on the deed, a state just before it ("she grew afraid, and she hid ..."), or
+    a feeling verb that acts on the doer ("This angered the fox, and he snapped ...")."""
+    phrase = feeling_phrase(clause)
+    if phrase is not None:
+        if not _deed_left(clause, phrase):
+            return None
+        pronoun = analysis.resolver.pronoun_for(clause.subject_text) or clause.subject_text
+        # "with great joy" reads as a state only as "full of joy".
+        said = phrase.said if phrase.said.startswith(("in ", "full ")) else None
+        noun = max(phrase.tokens)
+        said = said or f"full of {clause.head.doc[noun].lower_}"
+        return Felt(phrase.who, f"{pronoun} {_was(pronoun)} {said}", phrase.span, phrase.tokens)
+    earlier = [c for c in clause_list if c.head.i < clause.head.i]
+    if not earlier:
+        return None
+    prior = earlier[-1]
+    # The deed goes on from the feeling: "she grew afraid, and she hid ...", "he was so
+    # angry that he flung ..."; not a deed inside it ("sorry to say she believed").
+    # "frightened, but she thanked the fox" is a deed despite the feeling.
+    follows = (
+        clause.head.head.i == prior.head.i
+        and clause.head.dep_ == "conj"
+        and clause.marker in ("and", "so")
+    )
+    result = clause.head.dep_ == "ccomp" and clause.head.head.head.i == prior.head.i
+    if not (follows or result):
+        return None
+    if _feeling_state(prior) and prior.subject_text == clause.subject_text:
+        deed = {t.i for t in clause.head.subtree} if result else set()
+        return Felt(prior.subject_text, state(prior, skip=deed), span_of(prior.tokens))
+    if follows and _experiencer(prior) == clause.subject_text:
+        feeling = CAUSING_VERBS[prior.head.lemma_.lower()]
+        pronoun = analysis.resolver.pronoun_for(clause.subject_text) or clause.subject_text
+        return Felt(
+            clause.subject_text, f"{pronoun} {_was(pronoun)} {feeling}", span_of(prior.tokens)
+        )
+    return None
+
+
+def _why_deed(section, analysis, clause_list, clause) -> QAItem | None:
+    """Why did the goose hide her goslings? – she grew afraid (implicit)."""
+    if (
+        clause.head.pos_ != "VERB"
+        or clause.head.lemma_ in WEAK_VERBS | SAYING_VERBS | STATE_VERBS
+        or clause.head.lemma_ in REACTIONS  # the reaction finder asks these already
+        or clause.negated
+        or not clause.tail
+        or any(t.lower_ == "to" for t in clause.aux)
+    ):
+        return None
+    felt = felt_before(analysis, clause_list, clause)
+    if felt is None:
+        return None
+    question = ask(clause, "Why", gap=set(felt.tokens))
+    if len(question.split()) < 4:
+        return None
+    return found_item(question, felt.said, Element.CAUSAL, False, section, *felt.span, 0.7)
