@@ -619,3 +619,17 @@ def test_a_deed_done_despite_a_feeling_is_not_explained_by_it():
         "Inside, an owl sat on the beam."
     )
     assert not [q for q in _candidates(text) if q.startswith("Why did Tobias")]
+
+
+def test_a_sentence_opening_with_so_follows_from_the_sentence_before():
+    text = (
+        "The grey mare bolted down the lane and could not be stopped. So the archer walked "
+        "to the blue mountain alone. There the scholar dug up the earth and found a nest of "
+        "wasps. So he built a small fire and smoked them out."
+    )
+    asked = {q: i.answer for q, i in _candidates(text).items()}
+    assert asked["Why did the archer walk to the blue mountain alone?"] == (
+        "the grey mare could not be stopped"
+    )
+    # "he" is the scholar (a character noun), not the archer named before him.
+    assert asked["Why did the scholar build a small fire?"] == "the scholar found a nest of wasps"

@@ -301,7 +301,7 @@ def _causal(section, analysis, clause, context, clause_list):
         start, end = span_of(clause.tokens)
         return found_item(question, answer, Element.CAUSAL, True, section, start, end, 0.8)
     # "X, so Y": X answers why Y.
-    cause = _so_cause(clause, clause_list)
+    cause = _so_cause(analysis, clause, clause_list)
     if cause is not None:
         question = ask(clause, "Why")
         start, end = span_of(cause.tokens)
@@ -366,7 +366,7 @@ def _outcome(section, analysis, clause, context, clause_list):
         answer = state(clause)
         start, end = span_of(clause.tokens)
         return found_item(question, answer, Element.OUTCOME, True, section, start, end, 0.75)
-    cause = _so_cause(clause, clause_list)
+    cause = _so_cause(analysis, clause, clause_list)
     if cause is not None:
         question = finish(f"What happened because {state(cause, tense_past=True)}")
         start, end = span_of(clause.tokens)
@@ -374,12 +374,17 @@ def _outcome(section, analysis, clause, context, clause_list):
     return None
 
 
-def _so_cause(clause: Clause, clause_list: list[Clause]) -> Clause | None:
-    """In "X, so Y", the X that ``clause`` (Y) follows from: the last usable clause before it."""
+def _so_cause(analysis: Analysis, clause: Clause, clause_list: list[Clause]) -> Clause | None:
+    """In "X, so Y", the X that ``clause`` (Y) follows from: the last usable clause before
+    it; a sentence that opens with "So" follows from the event the sentence before ends on
+    ("The mare could not be stopped. So the archer came to the mountain")."""
     if clause.marker != "so":
         return None
-    earlier = [c for c in clause_list if c.head.i < clause.head.i and usable(c)]
-    return earlier[-1] if earlier else None
+    before = [c for c in clause_list if c.head.i < clause.head.i]
+    earlier = [c for c in before if usable(c)]
+    if earlier:
+        return earlier[-1]
+    return None if before else event_before(analysis, clause_list, clause)
 
 
 def _well_formed(item: QAItem) -> bool:
