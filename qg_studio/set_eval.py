@@ -134,9 +134,11 @@ def count_repeats(items: Sequence[QAItem], earlier: Sequence[QAItem], within: bo
     vectors = embed([i.question for i in pool])
     sims = vectors @ vectors.T
     start = len(earlier)
+    # Against an earlier run, a repeat is what Generate itself refuses to save again
+    # (drop_repeats): one short answer ("sorrow", "the giant") is no proof of a repeat.
     return sum(
         any(
-            same_question(pool[j], pool[i], float(sims[i, j]))
+            same_question(pool[j], pool[i], float(sims[i, j]), name_answers=j >= start)
             for j in range(i if within else start)
         )
         for i in range(start, len(pool))

@@ -163,7 +163,18 @@ def _caused_feeling(section, analysis, clause_list, clause) -> QAItem | None:
             or before.negated
             or (before.head.tag_ in ("VBG", "VBN") and not before.aux)
         ):
-            return None
+            # What angered him is not told just before (speech, most often): the deed
+            # it led him to is the moment ("How did the fox feel when he snapped ...?").
+            before = next(
+                (
+                    c
+                    for c in clause_list
+                    if c.head.i > clause.head.i and c.subject_text == who and usable(c)
+                ),
+                None,
+            )
+            if before is None:
+                return None
         when = state(before, tense_past=True, resolver=analysis.resolver, same_as=who)
         pronoun = OBJECT_FORM.get(analysis.resolver.pronoun_for(who) or "")
         if pronoun and when.endswith(" " + who):
