@@ -633,3 +633,12 @@ def test_a_sentence_opening_with_so_follows_from_the_sentence_before():
     )
     # "he" is the scholar (a character noun), not the archer named before him.
     assert asked["Why did the scholar build a small fire?"] == "the scholar found a nest of wasps"
+
+
+def test_a_feeling_told_with_mocking_is_why_someone_mocks():
+    text = "A white stork lived by the marsh. She was proud of her red legs, and she laughed at the toads."
+    asked = {q: i.answer for q, i in _candidates(text).items()}
+    assert (
+        asked["Why did the white stork laugh at the toads?"]
+        == "the white stork was proud of her red legs"
+    )

@@ -14,6 +14,7 @@ from qg_studio.generation.clauses import usable
 from qg_studio.generation.emotions import can_feel
 from qg_studio.generation.emotions import emotion_items
 from qg_studio.generation.emotions import feeling_phrase
+from qg_studio.generation.emotions import mocks
 from qg_studio.generation.grammar import ask
 from qg_studio.generation.grammar import ask_do
 from qg_studio.generation.grammar import ask_subject
@@ -219,7 +220,7 @@ def _feeling(section, analysis, clause, context, clause_list):
         return None
     found = None
     for t in [clause.head] + clause.tail:
-        word = None if _mocks(t) else feeling_word(t.lemma_.lower(), t.text)
+        word = None if mocks(t) else feeling_word(t.lemma_.lower(), t.text)
         if t.pos_ == "NOUN" and t.lemma_.lower() not in FEELINGS and t.lower_ not in FEELINGS:
             word = None  # a reaction is something done: "stormed out", not "the storm"
         if word and (
@@ -257,12 +258,6 @@ def _feeling(section, analysis, clause, context, clause_list):
     return found_item(
         question, answer, Element.FEELING, shown, section, start, end, 0.7 + 0.1 * bool(extra)
     )
-
-
-def _mocks(token) -> bool:
-    """ "The boy laughed at the fox" mocks him: it shows no happiness, and what happened
-    just before is not why."""
-    return token.lemma_ == "laugh" and any(c.lower_ == "at" for c in token.children)
 
 
 def _about(feeling, clause: Clause) -> str:
@@ -326,7 +321,7 @@ def _causal(section, analysis, clause, context, clause_list):
     # A feeling or a reaction and the event before it: why the character felt or
     # acted so (implicit: the text does not say "because").
     feel = [t for t in clause.tail if t.dep_ == "acomp" and t.lower_ in FEELINGS]
-    reacts = clause.head.lemma_.lower() in REACTIONS and not _mocks(clause.head)
+    reacts = clause.head.lemma_.lower() in REACTIONS and not mocks(clause.head)
     if (clause.head.lemma_ == "be" and feel) or reacts:
         if any(c.marker in REASON for c in clause_list if c is not clause):
             return None  # the reason is explicit; the finder above asks it

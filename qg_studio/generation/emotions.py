@@ -83,6 +83,12 @@ def emotion_items(section: Section, analysis: Analysis) -> list[QAItem]:
     return [i for i in out if i is not None]
 
 
+def mocks(token) -> bool:
+    """ "The boy laughed at the fox" mocks him: it shows no happiness, and what happened
+    just before is not why (a feeling told with it can be: "proud, and she laughed at them")."""
+    return token.lemma_ == "laugh" and any(c.lower_ == "at" for c in token.children)
+
+
 def feeling_phrase(clause: Clause) -> Felt | None:
     """ "ran home, full of fear", "walked off in a rage", "wept with joy": a feeling
     phrase on the clause's own verb (``said`` is the phrase, as the text says it)."""
@@ -257,7 +263,8 @@ def _why_deed(section, analysis, clause_list, clause) -> QAItem | None:
     if (
         clause.head.pos_ != "VERB"
         or clause.head.lemma_ in WEAK_VERBS | SAYING_VERBS | STATE_VERBS
-        or clause.head.lemma_ in REACTIONS  # the reaction finder asks these already
+        # The reaction finder asks these already; mocking shows no feeling of its own.
+        or (clause.head.lemma_ in REACTIONS and not mocks(clause.head))
         or clause.negated
         or not clause.tail
         or any(t.lower_ == "to" for t in clause.aux)
