@@ -642,3 +642,24 @@ def test_a_feeling_told_with_mocking_is_why_someone_mocks():
         asked["Why did the white stork laugh at the toads?"]
         == "the white stork was proud of her red legs"
     )
+
+
+def test_a_name_that_thinks_is_someone_even_if_the_parser_calls_it_a_place():
+    # The parser labels "St. Paul" a city; a city does not think, so "he" is St. Paul.
+    text = "St. Paul thought sadly about the old bridge, for he did not know the troll's name."
+    asked = {q: i.answer for q, i in _candidates(text).items()}
+    assert asked["Why did St. Paul think sadly about the old bridge?"] == (
+        "St. Paul did not know the troll's name"
+    )
+
+
+def test_so_follows_from_a_long_sentence_before_it_restated_short():
+    text = (
+        "Then the miller dug beside the mill and found a wasps' nest as big as a bucket, in "
+        "which hundreds of angry wasps were buzzing around. So he built a small fire and "
+        "smoked them out."
+    )
+    asked = {q: i.answer for q, i in _candidates(text).items()}
+    assert asked["Why did the miller build a small fire?"] == (
+        "the miller found a wasps' nest as big as a bucket"
+    )

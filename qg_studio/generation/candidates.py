@@ -379,7 +379,23 @@ def _so_cause(analysis: Analysis, clause: Clause, clause_list: list[Clause]) -> 
     earlier = [c for c in before if usable(c)]
     if earlier:
         return earlier[-1]
-    return None if before else event_before(analysis, clause_list, clause)
+    if before:
+        return None
+    index = analysis.sentence_clauses.index(clause_list)
+    told = analysis.sentence_clauses[index - 1] if index > 0 else []
+    # The sentence's own event, however long ("found an ants' nest as large as a barrel,
+    # in which ..."): the answer restates it short.
+    return next(
+        (
+            c
+            for c in reversed(told)
+            if usable(c)
+            and c.head.dep_ in ("ROOT", "conj")
+            and c.head.i not in analysis.quoted
+            and c.head.lemma_ not in SAYING_VERBS
+        ),
+        None,
+    )
 
 
 def _well_formed(item: QAItem) -> bool:

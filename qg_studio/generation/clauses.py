@@ -245,7 +245,10 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
         return ""
     heads = [t for t in tokens if t.dep_ in SUBJECT_DEPS]
     if heads and resolver is not None and resolver.name_of(heads[0]):
-        # "a little hedgehog called Pip knocked": the story has named her; so does the question.
+        # "a little hedgehog called Pip knocked": the story has named her; so does the
+        # question, whole where the text says the name whole ("St. Lawrence").
+        if all(t.pos_ == "PROPN" or t.is_punct for t in tokens):
+            return mention_text(tokens)
         return resolver.name_of(heads[0])
     if len(tokens) == 1 and tokens[0].lower_ in PRONOUNS and resolver is not None:
         name = resolver.resolve(tokens[0])

@@ -11,12 +11,14 @@ from dataclasses import dataclass
 
 from qg_studio import resources
 from qg_studio.generation.lexicon import CAUSING_VERBS
+from qg_studio.generation.lexicon import SAYING_VERBS
 from qg_studio.nlp import gap
 
 # The nouns are data files under qg_studio/resources/ (one word a line).
 MALE = resources.words("male_nouns.txt")
 FEMALE = resources.words("female_nouns.txt")
 ANIMATE = MALE | FEMALE | resources.words("animate_nouns.txt")
+MINDFUL_VERBS = SAYING_VERBS | resources.words("mind_verbs.txt")
 # Greetings and thanks in dialogue are parsed as nouns, even names ("Good-morning,
 # Camel"): none of them is a character.
 GREETINGS = resources.words("greetings.txt")
@@ -243,7 +245,9 @@ class Resolver:
             if token.dep_ not in MENTION_ROLES or is_vocative(token, self.quoted):
                 continue
             tokens = [t for t in chunk or [token] if not (t.dep_ == "poss" and t.pos_ == "PRON")]
-            text = named or mention_text(tokens)
+            # A name is said whole where the text says it so ("St. Lawrence").
+            whole = chunk is not None and all(t.pos_ == "PROPN" or t.is_punct for t in tokens)
+            text = (mention_text(tokens) if named and whole else named) or mention_text(tokens)
             if not text:
                 continue
             if text[0].islower() and tokens[0].dep_ not in ("det", "poss"):
@@ -393,6 +397,13 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
         if key in alias and alias[key] != words[0]:
             doubled.add(key)
         alias[key] = words[0]
+    # A name that thinks or speaks is someone, even one labelled a place ("St. Lawrence"
+    # is a river to the parser): "St. Lawrence thought ..., for he did not know ...".
+    names |= {
+        t.text
+        for t in doc
+        if t.pos_ == "PROPN" and t.dep_ == "nsubj" and t.head.lemma_ in MINDFUL_VERBS
+    }
     return names, {k: v for k, v in alias.items() if k not in doubled}
 
 
