@@ -402,7 +402,10 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
     names |= {
         t.text
         for t in doc
-        if t.pos_ == "PROPN" and t.dep_ == "nsubj" and t.head.lemma_ in MINDFUL_VERBS
+        if t.pos_ == "PROPN"
+        and t.dep_ == "nsubj"
+        and t.head.lemma_ in MINDFUL_VERBS
+        and not is_animate(t)
     }
     return names, {k: v for k, v in alias.items() if k not in doubled}
 
