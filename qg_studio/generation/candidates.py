@@ -10,6 +10,7 @@ from __future__ import annotations
 from qg_studio.generation.analysis import Analysis
 from qg_studio.generation.clauses import Clause
 from qg_studio.generation.clauses import event_before
+from qg_studio.generation.clauses import no_event
 from qg_studio.generation.clauses import usable
 from qg_studio.generation.emotions import can_feel
 from qg_studio.generation.emotions import emotion_items
@@ -376,7 +377,8 @@ def _so_cause(analysis: Analysis, clause: Clause, clause_list: list[Clause]) -> 
     if clause.marker != "so":
         return None
     before = [c for c in clause_list if c.head.i < clause.head.i]
-    earlier = [c for c in before if usable(c)]
+    # A participle is no event that something follows from ("the princess crawling out").
+    earlier = [c for c in before if usable(c) and not no_event(c)]
     if earlier:
         return earlier[-1]
     if before:
@@ -390,6 +392,7 @@ def _so_cause(analysis: Analysis, clause: Clause, clause_list: list[Clause]) -> 
             c
             for c in reversed(told)
             if usable(c)
+            and not no_event(c)
             and c.head.dep_ in ("ROOT", "conj")
             and c.head.i not in analysis.quoted
             and c.head.lemma_ not in SAYING_VERBS

@@ -358,6 +358,17 @@ def event_before(
     return None
 
 
+def no_event(clause: Clause) -> bool:
+    """Neither an event to ask from nor an answer: a participle ("the children playing in
+    the garden") or a habit ("they used to stop their games")."""
+    if clause.head.tag_ in ("VBG", "VBN") and not clause.aux:
+        return True
+    return any(
+        t.lemma_ == "use" and any(x.dep_ == "xcomp" for x in t.children)
+        for t in [clause.head, *clause.tail]
+    )
+
+
 def possessive(name: str) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 
 from qg_studio.generation.analysis import Analysis
 from qg_studio.generation.analysis import analyse_many
+from qg_studio.generation.clauses import no_event
 from qg_studio.generation.clauses import usable
 from qg_studio.generation.grammar import finish
 from qg_studio.generation.grammar import state
@@ -49,7 +50,7 @@ def predictions_between(
             and 2 <= c.tail_words <= MAX_ANCHOR_WORDS
             and not any(t.text in (":", '"', "\u201c", "\u201d") for t in c.tail)
             # "after they used to stop their games": a habit is no moment to guess from.
-            and not _no_event(c)
+            and not no_event(c)
         ]
         if good:
             last = good[-1]
@@ -68,7 +69,7 @@ def predictions_between(
                 or not clause.tail
                 or clause.head.i in next_analysis.quoted
                 or clause.negated
-                or _no_event(clause)
+                or no_event(clause)
             ):
                 continue
             if _named(clause.subject_text) not in actors:
@@ -138,14 +139,3 @@ def _paragraph_predictions(section: Section) -> list[QAItem]:
 
 def _named(mention: str) -> str:
     return mention.split()[-1].lower() if mention else ""
-
-
-def _no_event(clause) -> bool:
-    """Neither a moment to guess from nor a guess: a participle ("the children playing in
-    the garden") or a habit ("they used to stop their games")."""
-    if clause.head.tag_ in ("VBG", "VBN") and not clause.aux:
-        return True
-    return any(
-        t.lemma_ == "use" and any(x.dep_ == "xcomp" for x in t.children)
-        for t in [clause.head, *clause.tail]
-    )
