@@ -16,6 +16,7 @@ from qg_studio.ranking import element_targets
 from qg_studio.ranking import keep_fit
 from qg_studio.ranking import score_items
 from qg_studio.ranking import select
+from qg_studio.ranking import shortlist
 from qg_studio.ranking.repeats import dedupe
 from qg_studio.schema import Element
 from qg_studio.schema import Evidence
@@ -360,3 +361,24 @@ def test_generate_on_a_long_story_spreads_over_its_sections():
     items = generate_items(long_sections, GenerationRequest(count=20), use_embeddings=False)
     assert len(items) == 20
     assert len({i.sections[0] for i in items}) >= len(long_sections) // 2
+
+
+def test_the_shortlist_keeps_implicit_questions_for_the_implicit_share():
+    # Implicit questions rank below explicit ones; cut by rank alone, a shortlist of 40
+    # would hold none and the implicit share could never be met.
+    def item(n: int, explicitness: Explicitness, rank: float) -> QAItem:
+        made = QAItem(
+            question=f"Why did the goat climb wall number {n}?",
+            answers=[f"reason {n}"],
+            element=Element.CAUSAL,
+            explicitness=explicitness,
+        )
+        made.scores.rank = rank
+        return made
+
+    explicit = [item(n, Explicitness.EXPLICIT, 0.9 - n / 1000) for n in range(60)]
+    implicit = [item(100 + n, Explicitness.IMPLICIT, 0.5 - n / 1000) for n in range(5)]
+    kept = shortlist(explicit + implicit, 40)
+    assert len(kept) == 40
+    assert sum(i.explicitness == Explicitness.IMPLICIT for i in kept) == 3
+    assert kept[:3] == explicit[:3]  # the best of each kind, then by rank

@@ -383,16 +383,18 @@ def rank_and_select(
 
 
 def shortlist(items: list[QAItem], size: int) -> list[QAItem]:
-    """The best ``size`` items, keeping every element's best few in."""
+    """The best ``size`` items, keeping every element's best few of each explicitness in
+    (implicit ones rank lower, and the implicit share needs some to choose from)."""
     if len(items) <= size:
         return items
     keep: list[QAItem] = []
-    per_element: Counter = Counter()
+    per_kind: Counter = Counter()
     floor = max(3, size // 14)
     for item in items:
-        if per_element[item.element] < floor:
+        kind = (item.element, item.explicitness)
+        if per_kind[kind] < floor:
             keep.append(item)
-            per_element[item.element] += 1
+            per_kind[kind] += 1
     ids = {id(i) for i in keep}
     for item in items:
         if len(keep) >= size:
