@@ -11,9 +11,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from qg_studio import resources
 from qg_studio.generation.analysis import Analysis
 from qg_studio.generation.clauses import Clause
 from qg_studio.generation.clauses import event_before
+from qg_studio.generation.clauses import no_event
 from qg_studio.generation.clauses import usable
 from qg_studio.generation.grammar import ask
 from qg_studio.generation.grammar import finish
@@ -36,7 +38,7 @@ from qg_studio.schema import Section
 
 OBJECT_FORM = {"he": "him", "she": "her", "they": "them"}
 # Verbs that put someone into a state: "she grew afraid", "he became angry".
-STATE_VERBS = {"be", "grow", "become", "feel", "get", "turn"}
+STATE_VERBS = frozenset(resources.data("feeling_forms.json")["state_verbs"])
 
 
 @dataclass
@@ -167,7 +169,7 @@ def _caused_feeling(section, analysis, clause_list, clause) -> QAItem | None:
             before is None
             or before.subject_text == who  # "This" is what the one who feels did
             or before.negated
-            or (before.head.tag_ in ("VBG", "VBN") and not before.aux)
+            or no_event(before)
         ):
             # What angered him is not told just before (speech, most often): the deed
             # it led him to is the moment ("How did the fox feel when he snapped ...?").
@@ -217,7 +219,7 @@ def _was(pronoun: str) -> str:
     return "were" if pronoun.lower() in ("they", "we", "you") else "was"
 
 
-def felt_before(analysis: Analysis, clause_list: list[Clause], clause: Clause) -> Felt | None:
+def _felt_before(analysis: Analysis, clause_list: list[Clause], clause: Clause) -> Felt | None:
     """The feeling a deed follows from, as the text tells it in the deed's own sentence:
     a phrase on the deed, a state just before it ("she grew afraid, and she hid ..."), or
     a feeling verb that acts on the doer ("This angered the fox, and he snapped ...")."""
@@ -270,7 +272,7 @@ def _why_deed(section, analysis, clause_list, clause) -> QAItem | None:
         or any(t.lower_ == "to" for t in clause.aux)
     ):
         return None
-    felt = felt_before(analysis, clause_list, clause)
+    felt = _felt_before(analysis, clause_list, clause)
     if felt is None:
         return None
     question = ask(clause, "Why", gap=set(felt.tokens))
