@@ -671,3 +671,21 @@ SO_PASSAGES = [
 @pytest.mark.parametrize("text, question, answer", SO_PASSAGES)
 def test_a_sentence_opening_with_so_follows_from_the_sentence_before(text, question, answer):
     assert _answers(text)[question] == answer
+
+
+def test_what_made_someone_feel_so_is_why_they_acted():
+    text = "The dog gave the cat some advice. This advice pleased the cat, and she caught a mouse."
+    assert _answers(text)["Why did the cat catch a mouse?"] == "this advice pleased the cat"
+
+
+def test_a_group_of_attendants_is_who_they_are():
+    # "When her attendants heard this they were very sad": they are the attendants, not
+    # the foster-parents named before.
+    text = (
+        "Her kind foster-parents lived in the house by the river. When her attendants heard "
+        "the news they were very sad, and could not eat."
+    )
+    asked = _answers(text)
+    assert asked["What happened when her attendants heard the news?"] == (
+        "the attendants were very sad"
+    )
