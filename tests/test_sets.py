@@ -689,3 +689,16 @@ def test_a_group_of_attendants_is_who_they_are():
     assert asked["What happened when her attendants heard the news?"] == (
         "the attendants were very sad"
     )
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        "A kind deed is remembered longer than a clever joke.",  # a passive states it too
+        "Slow and steady feet reach the far hill.",
+    ],
+)
+def test_a_closing_general_truth_is_the_moral(last):
+    text = "The goat helped the lamb across the stream.\n\n" + last
+    start, end = moral_line(Section(1, text))
+    assert text[start:end] == last

@@ -354,7 +354,8 @@ def moral_line(section: Section) -> tuple[int, int] | None:
     if not roots:
         return None
     root = roots[0]
-    aux = [c for c in root.children if c.dep_ == "aux"]
+    # "A kind deed is remembered ...": a passive's "is" says the present as well.
+    aux = [c for c in root.children if c.dep_ in ("aux", "auxpass")]
     present = root.tag_ in ("VBZ", "VBP") or any(
         a.tag_ == "MD" or a.tag_ in ("VBZ", "VBP") for a in aux
     )
