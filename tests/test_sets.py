@@ -702,3 +702,18 @@ def test_a_closing_general_truth_is_the_moral(last):
     text = "The goat helped the lamb across the stream.\n\n" + last
     start, end = moral_line(Section(1, text))
     assert text[start:end] == last
+
+
+def test_one_moment_gives_one_guess_about_its_own_actor():
+    from qg_studio.generation.analysis import analyse_many
+    from qg_studio.generation.predictions import predictions_between
+
+    first = Section(
+        1, "The dog and the hen searched the farm all day. The hen found the key in the hay."
+    )
+    second = Section(2, "The dog ran back to the gate. The hen carried the key to the farmer.")
+    a, b = analyse_many([first.text, second.text])
+    guesses = predictions_between(first, a, second, b)
+    assert [g.question for g in guesses] == [
+        "What will the hen do after she found the key in the hay?"
+    ]

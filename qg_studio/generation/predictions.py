@@ -98,8 +98,12 @@ def predictions_between(
             if item is not None:
                 out.append(item)
             if len(out) >= 2:
-                return out
-    return out
+                break
+        if len(out) >= 2:
+            break
+    # One guess from one moment: "What will the dog do after the cat brought the ring?"
+    # beside "What will the cat do after ...?" asks twice. The anchor's own actor first.
+    return [max(out, key=lambda i: i.scores.confidence)] if out else []
 
 
 def part_end_predictions(sections: Sequence[Section], analyses: Sequence[Analysis]) -> list[QAItem]:
