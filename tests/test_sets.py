@@ -708,9 +708,7 @@ def test_one_moment_gives_one_guess_about_its_own_actor():
     from qg_studio.generation.analysis import analyse_many
     from qg_studio.generation.predictions import predictions_between
 
-    first = Section(
-        1, "The dog and the hen searched the farm all day. The hen found the key in the hay."
-    )
+    first = Section(1, "The dog searched the barn all day. The hen found the key in the hay.")
     second = Section(2, "The dog ran back to the gate. The hen carried the key to the farmer.")
     a, b = analyse_many([first.text, second.text])
     guesses = predictions_between(first, a, second, b)
