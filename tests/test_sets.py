@@ -715,3 +715,16 @@ def test_one_moment_gives_one_guess_about_its_own_actor():
     assert [g.question for g in guesses] == [
         "What will the hen do after she found the key in the hay?"
     ]
+
+
+def test_an_infinitive_clause_is_no_event_to_ask_about():
+    # "believed the man to have obtained a branch" once gave "Who to have obtained a
+    # branch from the gold tree?" and a prediction answered "the man to have obtained ...".
+    text = (
+        "The old man went into the house. Everyone believed the pedlar to have found a "
+        "silver key in the well. The old man showed the key to the Princess."
+    )
+    asked = _candidates(text)
+    assert asked and not [
+        q for q, i in asked.items() if " to have " in f"{q} {i.answer}" or "found a silver" in q
+    ]

@@ -299,6 +299,8 @@ def usable(clause: Clause) -> bool:
     heads = [t for t in clause.subject if t.dep_ in SUBJECT_DEPS]
     if heads and heads[0].pos_ not in ("NOUN", "PROPN", "PRON", "NUM", "ADJ"):
         return False
+    if any(t.lower_ == "to" for t in clause.aux):
+        return False  # "believed the man to have obtained a branch": no event was told
     words_low = set(low.replace(",", " ").split())
     if words_low & {
         "i",
