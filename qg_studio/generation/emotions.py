@@ -272,7 +272,6 @@ def _why_deed(section, analysis, clause_list, clause) -> QAItem | None:
         or (clause.head.lemma_ in REACTIONS and not mocks(clause.head))
         or clause.negated
         or not clause.tail
-        or any(t.lower_ == "to" for t in clause.aux)
     ):
         return None
     felt = _felt_before(analysis, clause_list, clause)

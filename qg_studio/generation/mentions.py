@@ -182,6 +182,11 @@ MENTION_ROLES = {
 }
 
 
+def head_noun(mention: str) -> str:
+    """The noun that names a character, lower-case: "the old farmer" is the "farmer"."""
+    return mention.split()[-1].lower() if mention else ""
+
+
 def holds_stage(token) -> bool:
     """A subject, or the one a feeling verb acts on: in "This angered the fox, and he
     snapped", the fox is who "he" goes on from, not the last character named as subject."""
@@ -338,7 +343,7 @@ class Resolver:
             return found
         if mention in self._plural:
             return "they"
-        head = mention.split()[-1].lower() if mention else ""
+        head = head_noun(mention)
         if head in MALE:
             return "he"
         if head in FEMALE:

@@ -9,7 +9,9 @@ at the end of every section and paragraph.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from collections.abc import Sequence
+from itertools import islice
 
 from qg_studio.generation.analysis import Analysis
 from qg_studio.generation.analysis import analyse_many
@@ -21,6 +23,7 @@ from qg_studio.generation.items import found_item
 from qg_studio.generation.items import span_of
 from qg_studio.generation.lexicon import SAYING_VERBS
 from qg_studio.generation.lexicon import WEAK_VERBS
+from qg_studio.generation.mentions import head_noun
 from qg_studio.schema import Element
 from qg_studio.schema import Evidence
 from qg_studio.schema import QAItem
@@ -37,7 +40,18 @@ def predictions_between(
 ) -> list[QAItem]:
     """What a character of this section does early in the next one, asked from the
     last event of this one (implicit: the reader has to guess it)."""
-    last = None
+    last = _last_moment(analysis)
+    if last is None:
+        return []
+    # One guess from one moment: "What will the dog do after the cat brought the ring?"
+    # beside "What will the cat do after ...?" asks twice. Of the first two guesses, the
+    # one about the moment's own actor.
+    guesses = list(islice(_guesses(section, analysis, last, following, next_analysis), 2))
+    return [max(guesses, key=lambda i: i.scores.confidence)] if guesses else []
+
+
+def _last_moment(analysis: Analysis):
+    """The last event of a part that a guess can start from, as a clause."""
     for clause_list in reversed(analysis.sentence_clauses):
         good = [
             c
@@ -53,14 +67,19 @@ def predictions_between(
             and not no_event(c)
         ]
         if good:
-            last = good[-1]
-            break
-    if last is None:
-        return []
+            return good[-1]
+    return None
+
+
+def _guesses(
+    section: Section, analysis: Analysis, last, following: Section, next_analysis: Analysis
+) -> Iterator[QAItem]:
+    """Guesses from ``last``: what a character of this part does early in the next one."""
     # Who acts here, by the noun that names them: "the old farmer" is "the farmer" later.
-    actors = {_named(c.subject_text) for cl in analysis.sentence_clauses for c in cl if usable(c)}
-    out = []
-    for index, clause_list in enumerate(next_analysis.sentence_clauses[:4]):
+    actors = {
+        head_noun(c.subject_text) for cl in analysis.sentence_clauses for c in cl if usable(c)
+    }
+    for clause_list in next_analysis.sentence_clauses[:4]:
         for clause in clause_list:
             if (
                 not usable(clause)
@@ -70,9 +89,8 @@ def predictions_between(
                 or clause.head.i in next_analysis.quoted
                 or clause.negated
                 or no_event(clause)
+                or head_noun(clause.subject_text) not in actors
             ):
-                continue
-            if _named(clause.subject_text) not in actors:
                 continue
             after = state(
                 last, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text
@@ -81,29 +99,21 @@ def predictions_between(
                 question = finish(f"What will happen to {clause.subject_text} after {after}")
             else:
                 question = finish(f"What will {clause.subject_text} do after {after}")
-            answer = state(clause)
             start, end = span_of(clause.tokens)
-            confidence = 0.6 + 0.15 * (_named(clause.subject_text) == _named(last.subject_text))
+            own = head_noun(clause.subject_text) == head_noun(last.subject_text)
             item = found_item(
                 question,
-                answer,
+                state(clause),
                 Element.PREDICTION,
                 False,
                 following,
                 start,
                 end,
-                confidence,
+                0.6 + 0.15 * own,
                 [section.id, following.id],
             )
             if item is not None:
-                out.append(item)
-            if len(out) >= 2:
-                break
-        if len(out) >= 2:
-            break
-    # One guess from one moment: "What will the dog do after the cat brought the ring?"
-    # beside "What will the cat do after ...?" asks twice. The anchor's own actor first.
-    return [max(out, key=lambda i: i.scores.confidence)] if out else []
+                yield item
 
 
 def part_end_predictions(sections: Sequence[Section], analyses: Sequence[Analysis]) -> list[QAItem]:
@@ -139,7 +149,3 @@ def _paragraph_predictions(section: Section) -> list[QAItem]:
             item.scope = Scope.LOCAL
             out.append(item)
     return out
-
-
-def _named(mention: str) -> str:
-    return mention.split()[-1].lower() if mention else ""
