@@ -728,3 +728,70 @@ def test_an_infinitive_clause_is_no_event_to_ask_about():
     assert asked and not [
         q for q, i in asked.items() if " to have " in f"{q} {i.answer}" or "found a silver" in q
     ]
+
+
+def _guess(first: str, second: str) -> list[QAItem]:
+    from qg_studio.generation.analysis import analyse_many
+    from qg_studio.generation.predictions import predictions_between
+
+    a, b = analyse_many([first, second])
+    return predictions_between(Section(1, first), a, Section(2, second), b)
+
+
+@pytest.mark.parametrize(
+    "slight",
+    [
+        # Hearing, telling, wanting: not what a character does next.
+        "The miller heard that the ferryman was happy.",
+        "The miller told him.",
+        "The miller wanted to spare the old mule.",
+        # A modal or a pluperfect tells no next event.
+        "The miller must do something for the guests.",
+        "The miller had poured oil on the floor of the mill.",
+    ],
+)
+def test_a_prediction_is_answered_by_a_deed_the_story_tells_next(slight):
+    first = "The miller found a lantern in the loft. He carried the lantern down the ladder."
+    second = f"{slight} The miller crossed the bridge with the lantern."
+    answers = [g.answer for g in _guess(first, second)]
+    assert answers == ["the miller crossed the bridge with the lantern"]
+
+
+def test_a_prediction_asks_what_a_character_does_not_a_thing():
+    # Not "What will the building of the mill do after …? – made rapid progress".
+    first = (
+        "The old mill stood by the river. The giant agreed to help the miller. The miller's "
+        "wife baked bread for the workers."
+    )
+    second = (
+        "The building of the mill made rapid progress. The giant carried great stones up the hill."
+    )
+    guesses = _guess(first, second)
+    assert [g.answer for g in guesses] == ["the giant carried great stones up the hill"]
+
+
+def test_the_setting_is_a_place_not_how_they_lived():
+    text = (
+        "A poor widow earned her bread by gleaning in the fields. Her son Tam minded the "
+        "geese for a farmer. One morning Tam lost the white gander, and he searched for it "
+        "until dark."
+    )
+    found = {i.question: i.answer for i in story_questions([Section(1, text)])}
+    assert found["Where does the story take place?"] == "in the fields"
+
+
+@pytest.mark.parametrize(
+    "aside",
+    [
+        "For nobody doubts a boy who cares for his mother.",
+        "I am sure the widow was proud of him.",
+        "'Here is your gander,' cried the farmer; 'keep it well.'",
+    ],
+)
+def test_the_ending_is_what_happened_not_the_narrators_aside(aside):
+    text = (
+        "Tam searched the marsh for the white gander. At last he found it under a willow "
+        "and carried it home.\n\nThe farmer gave Tam a small farm of his own. " + aside
+    )
+    found = {i.question: i.answer for i in story_questions([Section(1, text)])}
+    assert found["How does the story end?"] == "The farmer gave Tam a small farm of his own"

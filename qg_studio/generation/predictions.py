@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from collections.abc import Sequence
 from itertools import islice
 
+from qg_studio import resources
 from qg_studio.generation.analysis import Analysis
 from qg_studio.generation.analysis import analyse_many
 from qg_studio.generation.clauses import no_event
@@ -23,7 +24,10 @@ from qg_studio.generation.items import found_item
 from qg_studio.generation.items import span_of
 from qg_studio.generation.lexicon import SAYING_VERBS
 from qg_studio.generation.lexicon import WEAK_VERBS
+from qg_studio.generation.mentions import MINDFUL_VERBS
+from qg_studio.generation.mentions import PRONOUNS
 from qg_studio.generation.mentions import head_noun
+from qg_studio.generation.mentions import is_animate
 from qg_studio.schema import Element
 from qg_studio.schema import Evidence
 from qg_studio.schema import QAItem
@@ -33,6 +37,8 @@ from qg_studio.schema import Section
 # The moment a guess starts from is restated whole: a longer event would be cut mid-phrase
 # ("after she let the travellers catch a glimpse of what was").
 MAX_ANCHOR_WORDS = 7
+# What a character does next is a deed: not what they think, say, see or hear.
+NOT_DEEDS = WEAK_VERBS | MINDFUL_VERBS | resources.words("slight_verbs.txt")
 
 
 def predictions_between(
@@ -65,6 +71,7 @@ def _last_moment(analysis: Analysis):
             and not any(t.text in (":", '"', "\u201c", "\u201d") for t in c.tail)
             # "after they used to stop their games": a habit is no moment to guess from.
             and not no_event(c)
+            and _told(c)
         ]
         if good:
             return good[-1]
@@ -84,7 +91,11 @@ def _guesses(
             if (
                 not usable(clause)
                 or clause.head.pos_ != "VERB"
-                or clause.head.lemma_ in WEAK_VERBS | SAYING_VERBS
+                or clause.head.lemma_ in NOT_DEEDS
+                or not _by_character(clause)
+                or not _told(clause)
+                # "the prince had poured tar on the floor": told now, done before.
+                or any(t.lemma_ == "have" for t in clause.aux)
                 or not clause.tail
                 or clause.head.i in next_analysis.quoted
                 or clause.negated
@@ -114,6 +125,22 @@ def _guesses(
             )
             if item is not None:
                 yield item
+
+
+def _told(clause) -> bool:
+    """The clause tells an event as the story does, in a tense of its own: not "the King
+    must do something", "the Queen summon the Wizard" or "after twelve returned"."""
+    verb = next((t for t in clause.aux if t.dep_ in ("aux", "auxpass")), clause.head)
+    subjects = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
+    return verb.tag_ in ("VBD", "VBZ", "VBP") and not (subjects and subjects[0].tag_ == "CD")
+
+
+def _by_character(clause) -> bool:
+    """The clause's doer is someone ("he", "the bull"), not "the building of the church"."""
+    heads = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
+    if not heads:
+        return clause.inherited
+    return heads[0].lower_ in PRONOUNS or is_animate(heads[0])
 
 
 def part_end_predictions(sections: Sequence[Section], analyses: Sequence[Analysis]) -> list[QAItem]:
