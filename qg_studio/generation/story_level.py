@@ -52,6 +52,8 @@ MOTION_PREPOSITIONS = (
     "across",
     "past",
 )  # a door, a table: not a story's setting
+_SINGLE_QUOTE = re.compile(r"[,;.!?]'|(?:^|\s)'[A-Za-z]")  # 'They belong to you,' she cried
+NARRATOR = ("i", "we")  # outside quotes, the one telling the story
 _MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
 
 
@@ -159,17 +161,17 @@ def _where(section: Section, analysis: Analysis, ids) -> QAItem | None:
                 or token.i in analysis.quoted
             ):
                 continue
+            # "by gleaning in the fields", "by the name of Old Dschang": "by" tells where
+            # only when what follows is a place itself ("by the river").
+            if token.lower_ == "by" and not any(
+                c.dep_ == "pobj" and _place(c) for c in token.children
+            ):
+                continue
             phrase = list(token.subtree)
             nouns = [t for t in phrase if t.pos_ in ("NOUN", "PROPN")]
             # "At the edge of Fernwood Forest": a place anywhere in the phrase; a door or
             # a corner is where a scene happens, not the story.
-            if (
-                not any(
-                    t.lemma_.lower() in PLACE_NOUNS or t.ent_type_ in ("GPE", "LOC", "FAC")
-                    for t in nouns
-                )
-                or nouns[0].lemma_.lower() in SCENE_PLACES
-            ):
+            if not any(_place(t) for t in nouns) or nouns[0].lemma_.lower() in SCENE_PLACES:
                 continue
             if len(phrase) > 10:
                 continue
@@ -183,6 +185,10 @@ def _where(section: Section, analysis: Analysis, ids) -> QAItem | None:
                 ids,
             )
     return None
+
+
+def _place(token) -> bool:
+    return token.lemma_.lower() in PLACE_NOUNS or token.ent_type_ in ("GPE", "LOC", "FAC")
 
 
 def _want(sections, analyses, cast, ids) -> QAItem | None:
@@ -379,10 +385,22 @@ def moral_line(section: Section) -> tuple[int, int] | None:
 
 
 def _ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
-    """How the story ends: its last sentence of narration (not speech, not the moral)."""
+    """How the story ends: its last sentence of narration (not speech, not the moral, not
+    the narrator's aside)."""
     for index in range(len(analysis.sentences) - 1, -1, -1):
         sent = analysis.sentences[index]
         if moral and sent.start_char >= moral[0]:
+            continue
+        # "For no one is afraid to trust a boy who …", "I'm sure the mother lived happy":
+        # the narrator's aside, not what happened.
+        words = [t for t in sent if not t.is_punct and not t.is_space]
+        if words and (
+            words[0].lower_ == "for"
+            or any(t.lower_ in NARRATOR for t in words if t.dep_ == "nsubj")
+        ):
+            continue
+        # "'They belong to you,' she cried": speech, whatever quotes it is set in.
+        if _SINGLE_QUOTE.search(sent.text):
             continue
         if any(t.i in analysis.quoted for t in sent) or '"' in sent.text or "“" in sent.text:
             continue
