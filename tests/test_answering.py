@@ -18,6 +18,7 @@ from qg_studio.answering.kind import is_question
 from qg_studio.answering.kind import yes_or_no
 from qg_studio.answering.kind import yesno_reply
 from qg_studio.schema import AnswerKind
+from qg_studio.schema import Section
 
 
 @pytest.fixture(scope="module")
@@ -214,3 +215,58 @@ def test_only_the_windows_sharing_the_question_words_are_read(tiny_model):
     assert reply.sections == [1, 2, 3, 4, 5]
     assert reply.evidence[0].section == 5
     _check_evidence(reply, sections)
+
+
+# --------------------------------------------------------------- predictions
+
+FERRY = (
+    "The ferryman rowed the goat across the wide river. The goat jumped onto the bank and "
+    "thanked him. A storm came over the hills that evening. The ferryman tied his boat to "
+    "the old oak and ran to his hut. The goat sheltered under a rock until morning."
+)
+
+
+@pytest.mark.parametrize(
+    "question, moment, told",
+    [
+        (
+            "What will the goat do after she reached the bank?",
+            "she reached the bank",
+            "What did the goat do?",
+        ),
+        (
+            "What do you think the ferryman will do when the storm comes?",
+            "the storm comes",
+            "What did the ferryman do?",
+        ),
+        (
+            "What will happen to the goat after the storm?",
+            "the storm",
+            "What happened to the goat?",
+        ),
+    ],
+)
+def test_a_prediction_question_is_read_as_what_the_story_tells_next(question, moment, told):
+    from qg_studio.answering.prediction import read_prediction
+
+    read = read_prediction(question)
+    assert (read.moment, read.told) == (moment, told)
+
+
+def test_not_every_question_is_a_prediction():
+    from qg_studio.answering.prediction import read_prediction
+
+    assert read_prediction("What did the goat do after she reached the bank?") is None
+    assert read_prediction("Will the goat cross the river?") is None
+
+
+def test_the_answer_to_a_prediction_comes_after_its_moment(fallback):
+    from qg_studio.answering.prediction import following_span
+
+    start, end = following_span(FERRY, "a storm came over the hills")
+    assert FERRY[start:].startswith("The ferryman tied his boat")
+    # Even the sentence-matching fallback reads on from the moment, not the moment itself.
+    question = "What will the ferryman do after a storm came over the hills?"
+    reply = fallback.answer([question], [Section(1, FERRY)])[0]
+    assert reply.evidence[0].start >= start
+    assert "tied his boat" in reply.answers[0]

@@ -27,6 +27,8 @@ from qg_studio.answering import SectionIds
 from qg_studio.answering.feeling import feeling_answer
 from qg_studio.answering.kind import is_question
 from qg_studio.answering.kind import yesno_reply
+from qg_studio.answering.prediction import following_span
+from qg_studio.answering.prediction import read_prediction
 from qg_studio.answering.retrieval import SECOND_SECTION_MARGIN
 from qg_studio.answering.retrieval import bm25_scores
 from qg_studio.answering.retrieval import choose_sections
@@ -84,6 +86,10 @@ class _Context:
             best = (a, min(b, a + 1), a, section)
         lo, hi, a, section = best
         return Evidence(section.id, lo - a, hi - a, section.text[lo - a : hi - a])
+
+    def window(self, start: int, end: int) -> "_Context":
+        """The context cut to ``text[start:end]``; evidence still points into the sections."""
+        return _Context(self.text[start:end], [(a - start, b - start, s) for a, b, s in self.parts])
 
     def sentence_around(self, start: int, end: int) -> tuple[int, int]:
         for a, b in sentences(self.text):
@@ -173,10 +179,18 @@ class ExtractiveAnswerer(Answerer):
         by_id = {s.id: s for s in sections}
         # Read in story order; ``chosen`` (and the reply's sections) stay best first.
         contexts = [_Context.build([by_id[i] for i in sorted(ids)]) for ids in chosen]
+        asked = list(questions)
+        for i, question in enumerate(questions):
+            # A prediction is read from the moment it starts from on: what the story tells next.
+            prediction = read_prediction(question)
+            after = prediction and following_span(contexts[i].text, prediction.moment)
+            if after:
+                contexts[i] = contexts[i].window(*after)
+                asked[i] = prediction.told
         if self.fallback:
-            spans = [self._best_sentence(q, c) for q, c in zip(questions, contexts)]
+            spans = [self._best_sentence(q, c) for q, c in zip(asked, contexts)]
         else:
-            spans = self._best_spans(questions, contexts)
+            spans = self._best_spans(asked, contexts)
         return [
             self._reply(q, ids, c, span)
             for q, ids, c, span in zip(questions, chosen, contexts, spans)
