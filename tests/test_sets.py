@@ -795,3 +795,37 @@ def test_the_ending_is_what_happened_not_the_narrators_aside(aside):
     )
     found = {i.question: i.answer for i in story_questions([Section(1, text)])}
     assert found["How does the story end?"] == "The farmer gave Tam a small farm of his own"
+
+
+def test_a_main_character_is_named_as_the_story_names_them_not_as_the_narrator_points():
+    text = (
+        "This clever cat served a poor lad named Olaf. The cat caught a fat hare in the "
+        "forest. The cat carried the hare to the king. The king praised the cat and the lad. "
+        "Olaf thanked the cat. The cat ran ahead of the royal carriage."
+    )
+    found = {i.question: i.answer for i in story_questions([Section(1, text)])}
+    who = found.get("Who is the main character of the story?") or found.get(
+        "Who are the two main characters of the story?"
+    )
+    assert who.startswith("the cat")
+
+
+def _why(text: str) -> dict[str, str]:
+    items = story_questions([Section(1, text)])
+    return {i.question: i.answer for i in items if i.question.startswith("Why")}
+
+
+def test_what_a_character_did_just_before_is_not_why():
+    went = (
+        "The cat lived with a miller by the river. One day the cat met a hunter on the "
+        "road. The cat walked beside him for a mile. The cat turned back at the old bridge. "
+        "The hunter went on alone into the hills."
+    )
+    assert "the cat met a hunter on the road" not in _why(went).values()
+    # What they saw is a reason.
+    saw = (
+        "The cat lived with a miller by the river. One day a hunter came along the road "
+        "with his dogs. The cat saw the dogs and ran up the old oak. The cat hid in the "
+        "branches until dark."
+    )
+    assert _why(saw) == {"Why did the cat hide in the branches until dark?": "the cat saw the dogs"}

@@ -27,6 +27,7 @@ from qg_studio.generation.lexicon import PLACE_NOUNS
 from qg_studio.generation.lexicon import PLACE_PREPOSITIONS
 from qg_studio.generation.mentions import PRONOUNS
 from qg_studio.generation.mentions import is_animate
+from qg_studio.generation.predictions import NOT_DEEDS
 from qg_studio.generation.predictions import part_end_predictions
 from qg_studio.nlp import gap
 from qg_studio.schema import Element
@@ -53,7 +54,8 @@ MOTION_PREPOSITIONS = (
     "past",
 )  # a door, a table: not a story's setting
 _SINGLE_QUOTE = re.compile(r"[,;.!?]'|(?:^|\s)'[A-Za-z]")  # 'They belong to you,' she cried
-NARRATOR = ("i", "we")  # outside quotes, the one telling the story
+NARRATOR = ("i", "we")
+POINTING = ("this", "that", "these", "those", "yonder")  # outside quotes, the one telling the story
 _MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
 
 
@@ -98,6 +100,9 @@ def main_characters(analyses: Sequence[Analysis]) -> list[str]:
                 name = clause.subject_text
                 if len(name.split()) > 4:
                     continue
+                if name.split()[0].lower() in POINTING:
+                    # "this wretched cat" is the narrator's voice; the answer says "the cat".
+                    name = "the " + name.split()[-1]
                 key = _key(name)
                 counts[key] += 1
                 first.setdefault(key, name)
@@ -324,6 +329,15 @@ def _why_act(sections, analyses, cast, ids) -> QAItem | None:
             if not before or not question or len(question.split()) > 14:
                 continue
             cause = before[0]
+            # What the same character (or "they", with them) did just before is what came
+            # first, not why: "They both set out again" does not answer "Why did the cat
+            # turn back?". A cause happens to them ("When a fox came sniffing, Pip rolled"),
+            # or is what they saw, heard, thought or wanted ("the cat saw the dogs").
+            who = _key(cause.subject_text)
+            if (
+                who == _key(clause.subject_text) or who.split()[:1] in (["they"], ["we"])
+            ) and cause.head.lemma_ not in NOT_DEEDS:
+                continue
             return found_item(
                 question,
                 state(cause, tense_past=True),
