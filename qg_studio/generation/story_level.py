@@ -332,11 +332,15 @@ def _why_act(sections, analyses, cast, ids) -> QAItem | None:
             # What the same character (or "they", with them) did just before is what came
             # first, not why: "They both set out again" does not answer "Why did the cat
             # turn back?". A cause happens to them ("When a fox came sniffing, Pip rolled"),
-            # or is what they saw, heard, thought or wanted ("the cat saw the dogs").
+            # is what they saw, heard, thought or wanted ("the cat saw the dogs"), or what
+            # they could not do ("the Otter could not dive").
             who = _key(cause.subject_text)
             if (
-                who == _key(clause.subject_text) or who.split()[:1] in (["they"], ["we"])
-            ) and cause.head.lemma_ not in NOT_DEEDS:
+                (who == _key(clause.subject_text) or who.split()[:1] in (["they"], ["we"]))
+                and cause.head.lemma_ not in NOT_DEEDS
+                and not cause.negated
+                and not any(t.tag_ == "MD" for t in cause.aux)
+            ):
                 continue
             return found_item(
                 question,
