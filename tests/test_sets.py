@@ -232,6 +232,18 @@ def test_a_mix_the_story_cannot_meet_says_what_fell_short_and_why():
     line = shortfall(items, request, [Section(1, text)], "embedded")
     assert "prediction" in line and str(short.given) in line
     assert mix.to_dict()["elements"]["prediction"]["asked"] == 2
+    # The teacher asked for a set of four: they get four, the rest from the other element.
+    assert len(items) == 4
+
+
+def test_a_set_of_one_element_is_not_filled_with_others():
+    text = (
+        "Tom found a red ball in the garden. Tom kicked the ball over the wall. "
+        "The ball landed in the pond, and Tom laughed."
+    )
+    request = GenerationRequest(count=None, elements={"prediction": 3})
+    items = generate_items([Section(1, text)], request, use_embeddings=False)
+    assert {i.element for i in items} <= {Element.PREDICTION}
 
 
 def test_a_met_request_has_no_notice():

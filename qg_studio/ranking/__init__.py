@@ -263,20 +263,19 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int, offset: in
             break
         take(item)
     # Short of the mix: any element with room (the explicitness the share still
-    # needs first), then, for a balanced set, anything left.
+    # needs first), then, for a balanced set or a mix of several elements, anything left:
+    # a teacher asking for ten questions gets ten, told which element fell short. Asked
+    # for one element alone, they get only that element.
+    fill_any = request.elements == "balanced" or len(targets) > 1
     while len(picked) < total:
         wanted = (
             Explicitness.IMPLICIT if implicit_count() < want_implicit else Explicitness.EXPLICIT
         )
         item = (
             best(lambda it: room(it) and it.explicitness == wanted)
-            or (
-                best(lambda it: it.explicitness == wanted)
-                if request.elements == "balanced"
-                else None
-            )
+            or (best(lambda it: it.explicitness == wanted) if fill_any else None)
             or best(room)
-            or (best(lambda it: True) if request.elements == "balanced" else None)
+            or (best(lambda it: True) if fill_any else None)
         )
         if item is None:
             break
