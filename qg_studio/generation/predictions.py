@@ -71,7 +71,7 @@ def _last_moment(analysis: Analysis):
             and not any(t.text in (":", '"', "\u201c", "\u201d") for t in c.tail)
             # "after they used to stop their games": a habit is no moment to guess from.
             and not no_event(c)
-            and _told(c)
+            and _in_tense(c)
         ]
         if good:
             return good[-1]
@@ -93,7 +93,7 @@ def _guesses(
                 or clause.head.pos_ != "VERB"
                 or clause.head.lemma_ in NOT_DEEDS
                 or not _by_character(clause)
-                or not _told(clause)
+                or not _in_tense(clause)
                 # "the prince had poured tar on the floor": told now, done before.
                 or any(t.lemma_ == "have" for t in clause.aux)
                 or not clause.tail
@@ -127,7 +127,7 @@ def _guesses(
                 yield item
 
 
-def _told(clause) -> bool:
+def _in_tense(clause) -> bool:
     """The clause tells an event as the story does, in a tense of its own: not "the King
     must do something", "the Queen summon the Wizard" or "after twelve returned"."""
     verb = next((t for t in clause.aux if t.dep_ in ("aux", "auxpass")), clause.head)
