@@ -6,6 +6,7 @@ The fables are the project's own (tests/fixtures/fable_*.txt)."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -232,8 +233,22 @@ def test_a_mix_the_story_cannot_meet_says_what_fell_short_and_why():
     line = shortfall(items, request, [Section(1, text)], "embedded")
     assert "prediction" in line and str(short.given) in line
     assert mix.to_dict()["elements"]["prediction"]["asked"] == 2
-    # The teacher asked for a set of four: they get four, the rest from the other element.
+    # The teacher asked for a set of four: they get four, from the other element.
     assert len(items) == 4
+
+
+def test_a_mix_is_filled_from_the_elements_asked_for_first():
+    text = (
+        "Tom found a red ball in the garden behind the mill. Tom kicked the ball over the "
+        "wall. The ball landed in the pond, and Tom laughed. Tom ran to the gate. He climbed "
+        "the old fence by the pond. Tom fetched a long stick from the shed. He pulled the "
+        "ball out of the water."
+    )
+    request = GenerationRequest(count=None, elements={"prediction": 2, "action": 2})
+    items = generate_items([Section(1, text)], request, use_embeddings=False)
+    given = Counter(i.element for i in items)
+    assert sum(given.values()) == 4 and given[Element.PREDICTION] < 2
+    assert set(given) <= {Element.PREDICTION, Element.ACTION}
 
 
 def test_a_set_of_one_element_is_not_filled_with_others():

@@ -267,14 +267,22 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int, offset: in
     # a teacher asking for ten questions gets ten, told which element fell short. Asked
     # for one element alone, they get only that element.
     fill_any = request.elements == "balanced" or len(targets) > 1
+
+    def asked_for(item: QAItem) -> bool:
+        # Filling a mix, an element the teacher asked for comes before one they did not,
+        # and before the implicit share.
+        return targets.get(item.element, 0) > 0
+
     while len(picked) < total:
         wanted = (
             Explicitness.IMPLICIT if implicit_count() < want_implicit else Explicitness.EXPLICIT
         )
         item = (
             best(lambda it: room(it) and it.explicitness == wanted)
-            or (best(lambda it: it.explicitness == wanted) if fill_any else None)
+            or (best(lambda it: asked_for(it) and it.explicitness == wanted) if fill_any else None)
             or best(room)
+            or (best(asked_for) if fill_any else None)
+            or (best(lambda it: it.explicitness == wanted) if fill_any else None)
             or (best(lambda it: True) if fill_any else None)
         )
         if item is None:
