@@ -221,6 +221,16 @@ def trim(tokens: list) -> list:
     return tokens
 
 
+# Determiners a question says "the" for: the reader knows the character by now.
+KNOWN_ALREADY = ("a", "an", "this", "these", "that", "those", "yonder")
+
+
+def as_known(name: str) -> str:
+    """A character named as a question names them: "these five men" are "the five men"."""
+    first, _, rest = name.partition(" ")
+    return f"the {rest}" if rest and first.lower() in KNOWN_ALREADY else name
+
+
 def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
     """The subject as a question can say it: pronouns replaced by who they stand for."""
     tokens = trim(list(tokens))
@@ -253,7 +263,7 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
     if len(tokens) == 1 and tokens[0].lower_ in PRONOUNS and resolver is not None:
         name = resolver.resolve(tokens[0])
         if name:
-            return name
+            return as_known(name)
     if (
         len(tokens) == 1
         and tokens[0].lower_ in ("i", "we")
@@ -268,11 +278,12 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
         if t.dep_ == "poss" and t.lower_ in ("his", "her", "their") and resolver is not None:
             name = resolver.resolve(t)
             if name:
-                parts.append(possessive(name) + gap(t))
+                parts.append(possessive(as_known(name)) + gap(t))
                 continue
         parts.append(t.text + gap(t))
-    if tokens[0].lower_ in ("a", "an") and tokens[0].dep_ == "det":
-        # In a question the character is already known: "the grey fox", not "a grey fox".
+    if len(tokens) > 1 and tokens[0].lower_ in KNOWN_ALREADY:
+        # In a question the character is already known: "the grey fox", not "a grey fox";
+        # and out of the story's flow, "these five men" are "the five men".
         parts[0] = "the "
     text = "".join(parts).strip()
     for q in ('"', "“", "”", "‘", "’"):
@@ -286,6 +297,7 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
 
 
 UNUSABLE_SUBJECTS = resources.words("unusable_subjects.txt")
+HYPOTHETICAL = ("might", "may", "mightst")
 
 
 def usable(clause: Clause) -> bool:
@@ -301,6 +313,8 @@ def usable(clause: Clause) -> bool:
         return False
     if any(t.lower_ == "to" for t in clause.aux):
         return False  # "believed the man to have obtained a branch": no event was told
+    if any(t.lower_ in HYPOTHETICAL for t in clause.aux):
+        return False  # "so that they might always stand outside": meant, not told
     words_low = set(low.replace(",", " ").split())
     if words_low & {
         "i",

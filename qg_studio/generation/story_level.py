@@ -100,9 +100,6 @@ def main_characters(analyses: Sequence[Analysis]) -> list[str]:
                 name = clause.subject_text
                 if len(name.split()) > 4:
                     continue
-                if name.split()[0].lower() in POINTING:
-                    # "this wretched cat" is the narrator's voice; the answer says "the cat".
-                    name = "the " + name.split()[-1]
                 key = _key(name)
                 counts[key] += 1
                 first.setdefault(key, name)
