@@ -212,6 +212,9 @@ def cmd_resume(args, work: Path) -> dict:
     kills = []
     targets = sorted(rng.sample(range(1, len(files)), min(args.kills, len(files) - 1)))
     for target in targets:
+        # Each kill after at least one more story is recorded: a run that is killed again
+        # while it loads its models proves less than one killed mid-corpus.
+        target = max(target, _done_count(out) + 1)
         proc = _start(work / "corpus", out)
         while _done_count(out) < target and proc.poll() is None:
             time.sleep(0.1)
