@@ -225,10 +225,18 @@ def trim(tokens: list) -> list:
 KNOWN_ALREADY = ("a", "an", "this", "these", "that", "those", "yonder")
 
 
+COUNTS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve")
+
+
 def as_known(name: str) -> str:
-    """A character named as a question names them: "these five men" are "the five men"."""
+    """A character named as a question names them: "these five men" are "the five men",
+    "Three young Hares" "the three young Hares"."""
     first, _, rest = name.partition(" ")
-    return f"the {rest}" if rest and first.lower() in KNOWN_ALREADY else name
+    if rest and first.lower() in KNOWN_ALREADY:
+        return f"the {rest}"
+    if rest and first.lower() in COUNTS:
+        return f"the {first.lower()} {rest}"
+    return name
 
 
 def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
@@ -285,6 +293,9 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
         # In a question the character is already known: "the grey fox", not "a grey fox";
         # and out of the story's flow, "these five men" are "the five men".
         parts[0] = "the "
+    elif len(tokens) > 1 and tokens[0].dep_ == "nummod" and tokens[0].pos_ == "NUM":
+        # "Three young Hares lived in a meadow": "the three young Hares" in a question.
+        parts[0] = "the " + tokens[0].lower_ + gap(tokens[0])
     text = "".join(parts).strip()
     for q in ('"', "“", "”", "‘", "’"):
         text = text.replace(q, "")
@@ -312,9 +323,9 @@ def usable(clause: Clause) -> bool:
     if heads and heads[0].pos_ not in ("NOUN", "PROPN", "PRON", "NUM", "ADJ"):
         return False
     if any(t.lower_ == "to" for t in clause.aux):
-        return False  # "believed the man to have obtained a branch": no event was told
+        return False  # "believed the pedlar to have found a key": no event was told
     if any(t.lower_ in HYPOTHETICAL for t in clause.aux):
-        return False  # "so that they might always stand outside": meant, not told
+        return False  # "so that they might see her every day": meant, not told
     words_low = set(low.replace(",", " ").split())
     if words_low & {
         "i",

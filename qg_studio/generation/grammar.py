@@ -8,6 +8,7 @@ after ...?" questions.
 from __future__ import annotations
 
 from qg_studio.generation.clauses import Clause
+from qg_studio.generation.clauses import as_known
 from qg_studio.generation.clauses import possessive
 from qg_studio.generation.clauses import trim
 from qg_studio.generation.inflect import do_support
@@ -73,13 +74,13 @@ def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = No
             and t.lower_ in OBJECT_PRONOUNS
             and t.dep_ in ("dobj", "pobj", "dative", "iobj")
         ):
-            name = resolver.resolve(t)
-            if name and name not in clause.subject_text:
+            name = _other(resolver.resolve(t), clause)
+            if name:
                 text = name + gap(t)
         elif resolver is not None and t.dep_ == "poss" and t.lower_ in ("his", "her", "their"):
             # "knocked at his door": whose door, when it is not the asker's own.
-            name = resolver.resolve(t)
-            if name and name not in clause.subject_text:
+            name = _other(resolver.resolve(t), clause)
+            if name:
                 text = possessive(name) + gap(t)
         parts.append(text)
     text = "".join(parts).strip()
@@ -89,6 +90,15 @@ def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = No
     while "  " in text:
         text = text.replace("  ", " ")
     return text.strip(" ,;:-")
+
+
+def _other(name: str | None, clause: Clause) -> str | None:
+    """The character a pronoun stands for, as a question names them, unless it is the
+    clause's own subject ("How did the three Hares feel about their long legs?")."""
+    if not name:
+        return None
+    name = as_known(name)
+    return None if name.lower() in clause.subject_text.lower() else name
 
 
 def finish(text: str) -> str:

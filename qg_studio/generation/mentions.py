@@ -103,11 +103,13 @@ def _after_good(head) -> bool:
 def is_animate(head) -> bool:
     if head.lower_ in NOT_CHARACTERS or is_greeting(head) or head.lemma_.lower() in PLACES:
         return False
-    if head.ent_type_ in ("PERSON", "NORP"):
+    # A fable's "the Beaver" or "the Snail" is an animal whatever entity label the parser
+    # guesses for the capital (FAC, LOC, ORG).
+    if head.ent_type_ in ("PERSON", "NORP") or head.lemma_.lower() in ANIMATE:
         return True
     if head.pos_ == "PROPN":
         return head.ent_type_ not in NOT_PERSON_LABELS
-    return head.lemma_.lower() in ANIMATE or head.text.lower() in ANIMATE
+    return head.text.lower() in ANIMATE
 
 
 def quoted_tokens(doc) -> set[int]:
@@ -131,6 +133,8 @@ def is_vocative(token, quoted: set[int]) -> bool:
         return False
     doc = token.doc
     start = token.left_edge.i
+    while start > 0 and doc[start - 1].is_space:
+        start -= 1  # a paragraph break before '"Slowcoach!"' opens the call as a comma does
     before = doc[start - 1] if start > 0 else None
     after = doc[token.i + 1] if token.i + 1 < len(doc) else None
     opens = (

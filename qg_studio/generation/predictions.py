@@ -63,7 +63,7 @@ def _last_moment(analysis: Analysis):
             c
             for c in clause_list
             if usable(c)
-            and c.head.lemma_ not in SAYING_VERBS
+            and c.head.lemma_ not in SAYING_VERBS | WEAK_VERBS  # not "after she lived"
             and c.head.i not in analysis.quoted
             and c.head.pos_ == "VERB"
             and not c.negated
@@ -94,7 +94,7 @@ def _guesses(
                 or clause.head.lemma_ in NOT_DEEDS
                 or not _by_character(clause)
                 or not _in_tense(clause)
-                # "the prince had poured tar on the floor": told now, done before.
+                # "the miller had poured oil on the floor": told now, done before.
                 or any(t.lemma_ == "have" for t in clause.aux)
                 or not clause.tail
                 or clause.head.i in next_analysis.quoted
@@ -129,14 +129,14 @@ def _guesses(
 
 def _in_tense(clause) -> bool:
     """The clause tells an event as the story does, in a tense of its own: not "the King
-    must do something", "the Queen summon the Wizard" or "after twelve returned"."""
+    must do something", "the Queen call the guards" or "after twelve returned"."""
     verb = next((t for t in clause.aux if t.dep_ in ("aux", "auxpass")), clause.head)
     subjects = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
     return verb.tag_ in ("VBD", "VBZ", "VBP") and not (subjects and subjects[0].tag_ == "CD")
 
 
 def _by_character(clause) -> bool:
-    """The clause's doer is someone ("he", "the bull"), not "the building of the church"."""
+    """The clause's doer is someone ("he", "the bull"), not "the building of the mill"."""
     heads = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
     if not heads:
         return clause.inherited

@@ -53,7 +53,7 @@ MOTION_PREPOSITIONS = (
     "across",
     "past",
 )  # a door, a table: not a story's setting
-_SINGLE_QUOTE = re.compile(r"[,;.!?]'|(?:^|\s)'[A-Za-z]")  # 'They belong to you,' she cried
+_SINGLE_QUOTE = re.compile(r"[,;.!?]'|(?:^|\s)'[A-Za-z]")  # 'Keep it well,' cried the farmer
 NARRATOR = ("i", "we")
 POINTING = ("this", "that", "these", "those", "yonder")  # outside quotes, the one telling the story
 _MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
@@ -163,7 +163,7 @@ def _where(section: Section, analysis: Analysis, ids) -> QAItem | None:
                 or token.i in analysis.quoted
             ):
                 continue
-            # "by gleaning in the fields", "by the name of Old Dschang": "by" tells where
+            # "by gleaning in the fields", "by the name of Old Tom": "by" tells where
             # only when what follows is a place itself ("by the river").
             if token.lower_ == "by" and not any(
                 c.dep_ == "pobj" and _place(c) for c in token.children
@@ -380,7 +380,7 @@ def moral_line(section: Section) -> tuple[int, int] | None:
     present = root.tag_ in ("VBZ", "VBP") or any(
         a.tag_ == "MD" or a.tag_ in ("VBZ", "VBP") for a in aux
     )
-    subject = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass")]
+    subject = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass", "csubj")]
     # "Pride closes the ears": a bare abstract noun, with no article, states a truth too.
     bare = (
         bool(subject)
@@ -389,7 +389,8 @@ def moral_line(section: Section) -> tuple[int, int] | None:
         and not any(c.dep_ in ("det", "poss") for c in subject[0].children)
     )
     generic = bool(subject) and (
-        subject[0].tag_ in ("NNS",)
+        subject[0].dep_ == "csubj"  # "Being slow is no shame"
+        or subject[0].tag_ in ("NNS",)
         or subject[0].lower_ in ("those", "who", "one", "he", "they", "a", "whoever")
         or any(c.lower_ in ("a", "an", "every", "those", "who") for c in subject[0].subtree)
         or bare
@@ -406,7 +407,7 @@ def _ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
         sent = analysis.sentences[index]
         if moral and sent.start_char >= moral[0]:
             continue
-        # "For no one is afraid to trust a boy who …", "I'm sure the mother lived happy":
+        # "For nobody doubts a boy who …", "I am sure the widow was proud of him":
         # the narrator's aside, not what happened.
         words = [t for t in sent if not t.is_punct and not t.is_space]
         if words and (
@@ -414,7 +415,7 @@ def _ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
             or any(t.lower_ in NARRATOR for t in words if t.dep_ == "nsubj")
         ):
             continue
-        # "'They belong to you,' she cried": speech, whatever quotes it is set in.
+        # "'Keep it well,' cried the farmer": speech, whatever quotes it is set in.
         if _SINGLE_QUOTE.search(sent.text):
             continue
         if any(t.i in analysis.quoted for t in sent) or '"' in sent.text or "“" in sent.text:
