@@ -385,7 +385,7 @@ def _so_cause(analysis: Analysis, clause: Clause, clause_list: list[Clause]) -> 
         return None
     index = analysis.sentence_clauses.index(clause_list)
     told = analysis.sentence_clauses[index - 1] if index > 0 else []
-    # The sentence's own event, however long ("found an ants' nest as large as a barrel,
+    # The sentence's own event, however long ("found a badger's den as wide as a cart,
     # in which ..."): the answer restates it short.
     return next(
         (

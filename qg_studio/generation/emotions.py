@@ -253,7 +253,7 @@ def _felt_before(analysis: Analysis, clause_list: list[Clause], clause: Clause) 
         return Felt(prior.subject_text, state(prior, skip=deed), span_of(prior.tokens))
     if follows and _experiencer(prior) == clause.subject_text:
         if usable(prior):
-            # "This advice pleased the cat, and she caught a mouse": the advice is why.
+            # "The warning frightened the fox, and he hid in the reeds": the warning is why.
             return Felt(clause.subject_text, state(prior), span_of(prior.tokens))
         feeling = CAUSING_VERBS[prior.head.lemma_.lower()]
         pronoun = analysis.resolver.pronoun_for(clause.subject_text) or clause.subject_text
