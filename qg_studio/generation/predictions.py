@@ -37,6 +37,9 @@ from qg_studio.schema import Section
 # The moment a guess starts from is restated whole: a longer event would be cut mid-phrase
 # ("after she let the travellers catch a glimpse of what was").
 MAX_ANCHOR_WORDS = 7
+# A state is no moment to guess from ("after the old Snail lived under a dock leaf");
+# beginning, getting, letting and looking are ("after the Fairies began to drink").
+STATES = WEAK_VERBS - {"begin", "get", "let", "look"}
 # What a character does next is a deed: not what they think, say, see or hear.
 NOT_DEEDS = WEAK_VERBS | MINDFUL_VERBS | resources.words("slight_verbs.txt")
 
@@ -63,7 +66,7 @@ def _last_moment(analysis: Analysis):
             c
             for c in clause_list
             if usable(c)
-            and c.head.lemma_ not in SAYING_VERBS | WEAK_VERBS  # not "after she lived"
+            and c.head.lemma_ not in SAYING_VERBS | STATES
             and c.head.i not in analysis.quoted
             and c.head.pos_ == "VERB"
             and not c.negated
