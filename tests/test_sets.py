@@ -923,22 +923,6 @@ def test_a_guess_starts_from_a_moment_not_from_where_someone_lived(snail):
     assert guesses and not [q for q in guesses if " lived " in q]
 
 
-def test_what_someone_wanted_just_before_is_why_they_acted():
-    text = (
-        "The Beaver decided to mend his dam before the rain. He cut young alders by the "
-        "pond and carried them home. The Magpie wanted a shiny button. She flew to the "
-        "farmhouse window. The fox tried to open the gate. He pushed it hard."
-    )
-    asked = _candidates(text)
-    cut = asked["Why did the Beaver cut young alders by the pond?"]
-    assert cut.answer == "the Beaver decided to mend his dam before the rain"
-    assert cut.explicitness == Explicitness.IMPLICIT
-    flew = asked["Why did the Magpie fly to the farmhouse window?"]
-    assert flew.answer == "the Magpie wanted a shiny button"
-    # Trying is no reason: "Why did the fox push it hard? – he tried to open the gate".
-    assert not [q for q in asked if q.startswith("Why did the fox push")]
-
-
 def test_beginning_to_do_something_is_a_moment_to_guess_from():
     first = "The elves sat at the long table. The elves began to drink from the silver cup."
     second = "The elves sang a merry song for the boy. They danced round the table."
