@@ -808,13 +808,18 @@ def test_a_prediction_asks_what_a_character_does_not_a_thing():
     assert [g.answer for g in guesses] == ["the giant carried great stones up the hill"]
 
 
+def _story_answers(text: str) -> dict[str, str]:
+    """The whole-story questions of a one-section story, with their answers."""
+    return {i.question: i.answer for i in story_questions([Section(1, text)])}
+
+
 def test_the_setting_is_a_place_not_how_they_lived():
     text = (
         "A poor widow earned her bread by gleaning in the fields. Her son Tam minded the "
         "geese for a farmer. One morning Tam lost the white gander, and he searched for it "
         "until dark."
     )
-    found = {i.question: i.answer for i in story_questions([Section(1, text)])}
+    found = _story_answers(text)
     assert found["Where does the story take place?"] == "in the fields"
 
 
@@ -831,7 +836,7 @@ def test_the_ending_is_what_happened_not_the_narrators_aside(aside):
         "Tam searched the marsh for the white gander. At last he found it under a willow "
         "and carried it home.\n\nThe farmer gave Tam a small farm of his own. " + aside
     )
-    found = {i.question: i.answer for i in story_questions([Section(1, text)])}
+    found = _story_answers(text)
     assert found["How does the story end?"] == "The farmer gave Tam a small farm of his own"
 
 
@@ -841,7 +846,7 @@ def test_a_main_character_is_named_as_the_story_names_them_not_as_the_narrator_p
         "forest. The cat carried the hare to the king. The king praised the cat and the lad. "
         "Olaf thanked the cat. The cat ran ahead of the royal carriage."
     )
-    found = {i.question: i.answer for i in story_questions([Section(1, text)])}
+    found = _story_answers(text)
     who = found.get("Who is the main character of the story?") or found.get(
         "Who are the two main characters of the story?"
     )
@@ -850,8 +855,7 @@ def test_a_main_character_is_named_as_the_story_names_them_not_as_the_narrator_p
 
 
 def _why(text: str) -> dict[str, str]:
-    items = story_questions([Section(1, text)])
-    return {i.question: i.answer for i in items if i.question.startswith("Why")}
+    return {q: a for q, a in _story_answers(text).items() if q.startswith("Why")}
 
 
 def test_what_a_character_did_just_before_is_not_why():
