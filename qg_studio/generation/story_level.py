@@ -54,8 +54,7 @@ MOTION_PREPOSITIONS = (
     "past",
 )  # a door, a table: not a story's setting
 _SINGLE_QUOTE = re.compile(r"[,;.!?]'|(?:^|\s)'[A-Za-z]")  # 'Keep it well,' cried the farmer
-NARRATOR = ("i", "we")
-POINTING = ("this", "that", "these", "those", "yonder")  # outside quotes, the one telling the story
+NARRATOR = ("i", "we")  # outside quotes, the one telling the story
 _MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
 
 
