@@ -223,8 +223,7 @@ def trim(tokens: list) -> list:
 
 # Determiners a question says "the" for: the reader knows the character by now.
 KNOWN_ALREADY = ("a", "an", "this", "these", "that", "those", "yonder")
-
-
+# A counted group a pronoun stands for ("Three young Hares"): "the three young Hares".
 COUNTS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve")
 
 
