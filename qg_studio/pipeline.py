@@ -140,7 +140,7 @@ def story_candidates(sections: Sequence[Section]) -> list[QAItem]:
 
 def _moral(sections: Sequence[Section]) -> tuple[int, int] | None:
     try:
-        from qg_studio.generation.story_level import moral_line
+        from qg_studio.generation.story_end import moral_line
 
         return moral_line(sections[-1])
     except Exception:

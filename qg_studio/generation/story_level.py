@@ -29,7 +29,9 @@ from qg_studio.generation.mentions import PRONOUNS
 from qg_studio.generation.mentions import is_animate
 from qg_studio.generation.predictions import NOT_DEEDS
 from qg_studio.generation.predictions import part_end_predictions
-from qg_studio.nlp import gap
+from qg_studio.generation.story_end import ending
+from qg_studio.generation.story_end import lesson
+from qg_studio.generation.story_end import moral_line
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
@@ -53,9 +55,6 @@ MOTION_PREPOSITIONS = (
     "across",
     "past",
 )  # a door, a table: not a story's setting
-_SINGLE_QUOTE = re.compile(r"[,;.!?]'|(?:^|\s)'[A-Za-z]")  # 'Keep it well,' cried the farmer
-NARRATOR = ("i", "we")  # outside quotes, the one telling the story
-_MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
 
 
 def story_questions(sections: Sequence[Section]) -> list[QAItem]:
@@ -73,8 +72,8 @@ def story_questions(sections: Sequence[Section]) -> list[QAItem]:
         _want(sections, analyses, cast, ids),
         _turning_point(sections, analyses, ids),
         _why_act(sections, analyses, cast, ids),
-        _ending(sections[-1], analyses[-1], moral, ids),
-        _lesson(sections[-1], moral, ids),
+        ending(sections[-1], analyses[-1], moral, ids),
+        lesson(sections[-1], moral, ids),
     ]
     items = [i for i in out if i is not None]
     for item in items:
@@ -350,123 +349,3 @@ def _why_act(sections, analyses, cast, ids) -> QAItem | None:
                 ids,
             )
     return None
-
-
-def moral_line(section: Section) -> tuple[int, int] | None:
-    """The span of a fable's closing moral: a last paragraph of one short sentence that
-    states a general truth ("Those who laugh at others may one day need their help."),
-    or one that starts "Moral:"."""
-    text = section.text.rstrip()
-    start = text.rfind("\n")
-    last = text[start + 1 :].strip()
-    if not last or start < 0:
-        return None
-    begin = text.index(last, start)
-    if _MORAL.match(last):
-        return begin, begin + len(last)
-    words = last.split()
-    if not 4 <= len(words) <= 25 or last.count(".") > 1 or any(q in last for q in '"“”'):
-        return None
-    from qg_studio.generation.analysis import analyse
-
-    doc = analyse(last).doc
-    roots = [t for t in doc if t.dep_ == "ROOT"]
-    if not roots:
-        return None
-    root = roots[0]
-    # "A kind deed is remembered ...": a passive's "is" says the present as well.
-    aux = [c for c in root.children if c.dep_ in ("aux", "auxpass")]
-    present = root.tag_ in ("VBZ", "VBP") or any(
-        a.tag_ == "MD" or a.tag_ in ("VBZ", "VBP") for a in aux
-    )
-    subject = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass", "csubj")]
-    # "Pride closes the ears": a bare abstract noun, with no article, states a truth too.
-    bare = (
-        bool(subject)
-        and subject[0].pos_ == "NOUN"
-        and subject[0].tag_ == "NN"
-        and not any(c.dep_ in ("det", "poss") for c in subject[0].children)
-    )
-    generic = bool(subject) and (
-        subject[0].dep_ == "csubj"  # "Being slow is no shame"
-        or subject[0].tag_ in ("NNS",)
-        or subject[0].lower_ in ("those", "who", "one", "he", "they", "a", "whoever")
-        or any(c.lower_ in ("a", "an", "every", "those", "who") for c in subject[0].subtree)
-        or bare
-    )
-    if present and generic:
-        return begin, begin + len(last)
-    return None
-
-
-def _ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
-    """How the story ends: its last sentence of narration (not speech, not the moral, not
-    the narrator's aside)."""
-    for index in range(len(analysis.sentences) - 1, -1, -1):
-        sent = analysis.sentences[index]
-        if moral and sent.start_char >= moral[0]:
-            continue
-        # "For nobody doubts a boy who …", "I am sure the widow was proud of him":
-        # the narrator's aside, not what happened.
-        words = [t for t in sent if not t.is_punct and not t.is_space]
-        if words and (
-            words[0].lower_ == "for"
-            or any(t.lower_ in NARRATOR for t in words if t.dep_ == "nsubj")
-        ):
-            continue
-        # "'Keep it well,' cried the farmer": speech, whatever quotes it is set in.
-        if _SINGLE_QUOTE.search(sent.text):
-            continue
-        if any(t.i in analysis.quoted for t in sent) or '"' in sent.text or "“" in sent.text:
-            continue
-        if len(sent.text.split()) > 30 or not any(t.pos_ in ("VERB", "AUX") for t in sent):
-            continue
-        # The sentence as the story tells it (a clause rebuilt from the parse loses what
-        # reported speech and "whenever" clauses say), its first "he"/"she" named.
-        return found_item(
-            "How does the story end?",
-            _told(sent, analysis),
-            Element.OUTCOME,
-            True,
-            section,
-            sent.start_char,
-            sent.end_char,
-            0.8,
-            ids,
-        )
-    return None
-
-
-def _told(sent, analysis: Analysis) -> str:
-    words, named = [], False
-    for t in sent:
-        if t.is_space:
-            continue
-        text = t.text
-        if not named and t.lower_ in PRONOUNS and t.dep_ in ("nsubj", "nsubjpass"):
-            name = analysis.resolver.resolve(t)
-            # "Bramble said that he ...": named already, the pronoun reads better.
-            if name and name not in sent.doc.text[sent.start_char : t.idx]:
-                text = name
-            named = True
-        words.append(text + gap(t))
-    told = "".join(words).strip().rstrip(".!")
-    return told[:1].upper() + told[1:]
-
-
-def _lesson(section: Section, moral, ids) -> QAItem | None:
-    if not moral:
-        return None
-    start, end = moral
-    answer = _MORAL.sub("", section.text[start:end])
-    return found_item(
-        "What lesson does the story teach?",
-        answer,
-        Element.OUTCOME,
-        False,
-        section,
-        start,
-        end,
-        0.8,
-        ids,
-    )
