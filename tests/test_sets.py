@@ -933,3 +933,14 @@ def test_beginning_to_do_something_is_a_moment_to_guess_from():
     assert [g.question for g in _guess(first, second)] == [
         "What will the elves do after they began to drink from the silver cup?"
     ]
+
+
+def test_the_turning_point_is_what_happened_not_the_scene_it_broke_into():
+    text = (
+        "A red fox lived in a den by the river. He hunted mice in the meadow every night. "
+        "The farmer's geese were safe behind a tall fence. The fox never went near the farm. "
+        "One morning the fox was sleeping under the hedge when he heard the hunter's horn. "
+        "He ran across the meadow and hid in the farmer's barn."
+    )
+    found = _story_answers(text)
+    assert found["What important thing happened one morning?"] == "the fox heard the hunter's horn"

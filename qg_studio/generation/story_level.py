@@ -264,6 +264,11 @@ def _turning_point(sections, analyses, ids) -> QAItem | None:
             0.75,
             ids,
         )
+    # "One morning the Giant was lying awake in bed when he heard some lovely music": the
+    # state sets the scene; what happens in it is the event.
+    sudden = [c for c in clause_list if c.marker == "when" and usable(c) and c is not clause]
+    if _ongoing(clause) and sudden and not sudden[0].negated:
+        clause = sudden[0]
     answer = state(clause, skip={t.i for t in clause.front})
     answer = re.sub(rf"^{re.escape(opener)}\s*,?\s*", "", answer, flags=re.I)
     when = opener.replace("but ", "").replace("then ", "")
@@ -278,6 +283,13 @@ def _turning_point(sections, analyses, ids) -> QAItem | None:
         clause.end_char,
         0.7,
         ids,
+    )
+
+
+def _ongoing(clause) -> bool:
+    """A state or a doing in progress ("was lying awake", "was sitting"), not an event."""
+    return clause.head.lemma_ == "be" or (
+        clause.head.tag_ == "VBG" and any(t.lemma_ == "be" for t in clause.aux)
     )
 
 
