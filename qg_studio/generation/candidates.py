@@ -89,19 +89,19 @@ def _sentence_of(analysis: Analysis, clause: Clause):
 
 
 def _character(section, analysis, clause, context, clause_list):
-    heads = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
-    if clause.inherited or not heads or not is_animate(heads[0]):
+    who = clause.subject_head
+    if clause.inherited or who is None or not is_animate(who):
         return None
     if clause.head.lemma_ in SAYING_VERBS or clause.tail_words < 2 or clause.tail_words > 14:
         return None
     question = ask_subject(clause, "Who")
     answer = clause.subject_text
     start, end = span_of(clause.subject)
-    if heads[0].lower_ in ("he", "she", "they"):
+    if who.lower_ in ("he", "she", "they"):
         # The text says "he": the answer names him, the evidence is the sentence.
         sent = _sentence_of(analysis, clause)
         start, end = sent.start_char, sent.end_char
-    named = heads[0].pos_ == "PROPN" or heads[0].ent_type_ == "PERSON"
+    named = who.pos_ == "PROPN" or who.ent_type_ == "PERSON"
     return found_item(
         question, answer, Element.CHARACTER, True, section, start, end, 0.6 + 0.15 * named
     )
@@ -154,8 +154,8 @@ def _setting(section, analysis, clause, context, clause_list):
 def _action(section, analysis, clause, context, clause_list):
     if clause.head.pos_ != "VERB" or clause.head.lemma_ in WEAK_VERBS | SAYING_VERBS:
         return None
-    heads = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
-    if not heads or not (is_animate(heads[0]) or heads[0].lower_ in ("he", "she", "they")):
+    who = clause.subject_head
+    if who is None or not (is_animate(who) or who.lower_ in ("he", "she", "they")):
         return None  # what characters do; "What did the mill do?" is not a question
     if not clause.tail or clause.tail_words > 16 or clause.negated:
         return None

@@ -75,6 +75,11 @@ class Clause:
             heads[0].tag_ in ("NNS", "NNPS") or heads[0].lower_ in ("they", "we", "you")
         )
 
+    @property
+    def subject_head(self):
+        """The subject's head word (the noun or pronoun doing it), or None."""
+        return next((t for t in self.subject if t.dep_ in ("nsubj", "nsubjpass")), None)
+
     def has_subject(self) -> bool:
         return bool(self.subject_text)
 

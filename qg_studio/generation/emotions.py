@@ -32,6 +32,7 @@ from qg_studio.generation.lexicon import WEAK_VERBS
 from qg_studio.generation.mentions import ANIMATE
 from qg_studio.generation.mentions import PRONOUNS
 from qg_studio.generation.mentions import is_animate
+from qg_studio.generation.mentions import is_someone
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
@@ -54,11 +55,10 @@ class Felt:
 
 def can_feel(analysis: Analysis, clause: Clause) -> bool:
     """Whether the clause's subject is someone who can feel."""
-    heads = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
-    if not heads:
+    head = clause.subject_head
+    if head is None:
         return True
-    head = heads[0]
-    if not (is_animate(head) or head.lower_ in PRONOUNS or analysis.resolver.name_of(head)):
+    if not (is_someone(head) or analysis.resolver.name_of(head)):
         return False  # "How did the Princess' commands feel?": only someone feels
     # "How did Downstairs feel?": a capital is not a name.
     return not (

@@ -193,11 +193,11 @@ def ask_do(clause: Clause, wh: str = "What", extra: str = "") -> str:
     if clause.head.lemma_ == "be":
         return finish(f"{wh} {clause.head.lower_} {subj} like {extra}") if False else ""
     tag = clause.head.tag_
-    heads = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
+    who = clause.subject_head
     if (
         tag == "VBP"
-        and heads
-        and (heads[0].tag_ in ("NN", "NNP") or heads[0].lower_ in ("he", "she", "it"))
+        and who is not None
+        and (who.tag_ in ("NN", "NNP") or who.lower_ in ("he", "she", "it"))
     ):
         tag = "VBD"  # "Tam swam" tagged VBP: one subject never takes VBP, so it is past
     return finish(f"{wh} {do_support(tag)} {subj} do {extra}")

@@ -112,6 +112,11 @@ def is_animate(head) -> bool:
     return head.text.lower() in ANIMATE
 
 
+def is_someone(head) -> bool:
+    """A subject that is a character: an animate noun or name, or a personal pronoun."""
+    return head.lower_ in PRONOUNS or is_animate(head)
+
+
 def quoted_tokens(doc) -> set[int]:
     """Indexes of the tokens inside quotation marks (someone's speech)."""
     inside, out = False, set()

@@ -25,9 +25,8 @@ from qg_studio.generation.items import span_of
 from qg_studio.generation.lexicon import SAYING_VERBS
 from qg_studio.generation.lexicon import WEAK_VERBS
 from qg_studio.generation.mentions import MINDFUL_VERBS
-from qg_studio.generation.mentions import PRONOUNS
 from qg_studio.generation.mentions import head_noun
-from qg_studio.generation.mentions import is_animate
+from qg_studio.generation.mentions import is_someone
 from qg_studio.schema import Element
 from qg_studio.schema import Evidence
 from qg_studio.schema import QAItem
@@ -134,16 +133,14 @@ def _in_tense(clause) -> bool:
     """The clause tells an event as the story does, in a tense of its own: not "the King
     must do something", "the Queen call the guards" or "after twelve returned"."""
     verb = next((t for t in clause.aux if t.dep_ in ("aux", "auxpass")), clause.head)
-    subjects = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
-    return verb.tag_ in ("VBD", "VBZ", "VBP") and not (subjects and subjects[0].tag_ == "CD")
+    who = clause.subject_head
+    return verb.tag_ in ("VBD", "VBZ", "VBP") and not (who is not None and who.tag_ == "CD")
 
 
 def _by_character(clause) -> bool:
     """The clause's doer is someone ("he", "the bull"), not "the building of the mill"."""
-    heads = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
-    if not heads:
-        return clause.inherited
-    return heads[0].lower_ in PRONOUNS or is_animate(heads[0])
+    who = clause.subject_head
+    return clause.inherited if who is None else is_someone(who)
 
 
 def part_end_predictions(sections: Sequence[Section], analyses: Sequence[Analysis]) -> list[QAItem]:

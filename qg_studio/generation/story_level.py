@@ -25,8 +25,7 @@ from qg_studio.generation.items import found_item
 from qg_studio.generation.items import span_item
 from qg_studio.generation.lexicon import PLACE_NOUNS
 from qg_studio.generation.lexicon import PLACE_PREPOSITIONS
-from qg_studio.generation.mentions import PRONOUNS
-from qg_studio.generation.mentions import is_animate
+from qg_studio.generation.mentions import is_someone
 from qg_studio.generation.predictions import NOT_DEEDS
 from qg_studio.generation.predictions import part_end_predictions
 from qg_studio.generation.story_end import ending
@@ -89,11 +88,10 @@ def main_characters(analyses: Sequence[Analysis]) -> list[str]:
     for analysis in analyses:
         for clause_list in analysis.sentence_clauses:
             for clause in clause_list:
-                heads = [t for t in clause.subject if t.dep_ in ("nsubj", "nsubjpass")]
-                if not heads or not usable(clause) or clause.head.i in analysis.quoted:
+                head = clause.subject_head
+                if head is None or not usable(clause) or clause.head.i in analysis.quoted:
                     continue
-                head = heads[0]
-                if not (is_animate(head) or head.lower_ in PRONOUNS):
+                if not is_someone(head):
                     continue
                 name = clause.subject_text
                 if len(name.split()) > 4:

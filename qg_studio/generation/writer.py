@@ -299,12 +299,11 @@ def main_character(analysis: Analysis) -> str:
     counts: Counter = Counter()
     for clause_list in analysis.sentence_clauses:
         for c in clause_list:
-            heads = [t for t in c.subject if t.dep_ in ("nsubj", "nsubjpass")]
+            who = c.subject_head
             if (
                 usable(c)
-                and heads
-                and is_animate(heads[0])
-                or (usable(c) and heads and heads[0].lower_ in ("he", "she", "they"))
+                and who is not None
+                and (is_animate(who) or who.lower_ in ("he", "she", "they"))
             ):
                 counts[c.subject_text] += 1
     return counts.most_common(1)[0][0] if counts else ""
@@ -313,8 +312,8 @@ def main_character(analysis: Analysis) -> str:
 def _animate_subject(c: Clause | None) -> bool:
     if c is None or not usable(c):
         return False
-    heads = [t for t in c.subject if t.dep_ in ("nsubj", "nsubjpass")]
-    return bool(heads) and (is_animate(heads[0]) or heads[0].lower_ in ("he", "she", "they"))
+    who = c.subject_head
+    return who is not None and (is_animate(who) or who.lower_ in ("he", "she", "they"))
 
 
 def _prediction(analysis: Analysis, loc: Location, answer: str = "") -> str:
