@@ -141,6 +141,16 @@ def test_state_restates_with_a_pronoun_for_the_same_character():
     assert state(first, resolver=analysis.resolver, same_as="the girl") == "she opened the gate"
 
 
+def test_a_participle_phrase_is_restated_as_the_event_it_tells():
+    # "How did the heron feel when he alighting on the jetty?" was a question once.
+    analysis = analyse(
+        "The heron left the reeds, and alighting on the jetty, bowed to the fisherman."
+    )
+    told = [state(c, tense_past=True) for c in analysis.sentence_clauses[0]]
+    assert "the heron alighted on the jetty" in told
+    assert not any("alighting" in t for t in told)
+
+
 def test_reason_clause_is_split_off_its_host():
     analysis = analyse("The king was angry because the princess had not come home.")
     markers = [c.marker for c in analysis.sentence_clauses[0]]

@@ -229,6 +229,10 @@ def state(
     head = clause.head.text
     if tense_past and not clause.aux and clause.head.tag_ in ("VBZ", "VBP"):
         head = past_of(lemma_of(clause.head.text, clause.head.lemma_))
+    elif not clause.aux and clause.head.tag_ == "VBG":
+        # A participle phrase given a subject ("alighting upon the bank") is told as the
+        # event it is: "when he alighted upon the bank", not "when he alighting".
+        head = past_of(lemma_of(clause.head.text, clause.head.lemma_))
     if clause.head.lower_ == "'s":
         head = "is"
     # A restated event is a reminder, not the news: keep it short.
