@@ -71,7 +71,21 @@ class Answerer:
         sections = [s for s in sections if s.text.strip()]
         if not sections:
             raise QuestionError("the story has no text to answer from")
-        return self.answer_checked(questions, sections, section_ids)
+        from qg_studio.answering.story_scope import story_replies
+
+        # A question about the whole story is answered from the whole story, whatever
+        # sections it was narrowed to; the rest go to the answerer's own reading.
+        replies = story_replies(questions, sections, self.name)
+        rest = [i for i, reply in enumerate(replies) if reply is None]
+        if rest:
+            read = self.answer_checked(
+                [questions[i] for i in rest],
+                sections,
+                None if section_ids is None else [section_ids[i] for i in rest],
+            )
+            for i, reply in zip(rest, read):
+                replies[i] = reply
+        return replies
 
     def answer_checked(
         self, questions: list[str], sections: list[Section], section_ids: SectionIds | None

@@ -34,6 +34,7 @@ from qg_studio.answering.retrieval import bm25_scores
 from qg_studio.answering.retrieval import choose_sections
 from qg_studio.answering.retrieval import content_words
 from qg_studio.answering.retrieval import rank_sections
+from qg_studio.generation.predictions import next_deed
 from qg_studio.loading import loads_model
 from qg_studio.nlp import sentences
 from qg_studio.schema import AnswerKind
@@ -53,6 +54,9 @@ SECTION_MARGIN = SECOND_SECTION_MARGIN
 # Below this span probability an "extractive" answer is more likely a guess than a
 # quotation, so it is not presented as stated in the text.
 EXPLICIT_FLOOR = 0.05
+# A prediction answered by the deed the story tells next is what happened, but the
+# question asked the reader to guess it: as sure as the generator's own predictions.
+DEED_CONFIDENCE = 0.6
 
 
 @dataclass
@@ -175,25 +179,41 @@ class ExtractiveAnswerer(Answerer):
             raise QuestionError(f"{len(section_ids)} section lists for {len(questions)} questions")
         if not questions:
             return []
-        chosen = self._choose(questions, sections, section_ids)
+        predictions = [read_prediction(q) for q in questions]
+        # A prediction is looked for where its moment is told, and read on into the next
+        # section: a guess asked where a section ends is answered by the next one.
+        found_by = [p.moment if p else q for q, p in zip(questions, predictions)]
+        chosen = self._choose(found_by, sections, section_ids)
+        order = [s.id for s in sections]
+        for i, prediction in enumerate(predictions):
+            if prediction and (section_ids is None or not section_ids[i]):
+                following = order.index(max(chosen[i], key=order.index)) + 1
+                chosen[i] = chosen[i] + order[following : following + 1]
         by_id = {s.id: s for s in sections}
         # Read in story order; ``chosen`` (and the reply's sections) stay best first.
         contexts = [_Context.build([by_id[i] for i in sorted(ids)]) for ids in chosen]
         asked = list(questions)
-        for i, question in enumerate(questions):
+        deeds = {}
+        for i, prediction in enumerate(predictions):
             # A prediction is read from the moment it starts from on: what the story tells next.
-            prediction = read_prediction(question)
             after = prediction and following_span(contexts[i].text, prediction.moment)
             if after:
                 contexts[i] = contexts[i].window(*after)
                 asked[i] = prediction.told
-        if self.fallback:
-            spans = [self._best_sentence(q, c) for q, c in zip(asked, contexts)]
+                # What the named character does next, as the story tells it: a span
+                # reader asked "what did the bull do?" takes any deed in the passage.
+                deed = prediction.who and next_deed(contexts[i].text, prediction.who)
+                if deed:
+                    deeds[i] = deed
+        rest = [i for i in range(len(questions)) if i not in deeds]
+        if self.fallback or not rest:
+            found = [self._best_sentence(asked[i], contexts[i]) for i in rest]
         else:
-            spans = self._best_spans(asked, contexts)
+            found = self._best_spans([asked[i] for i in rest], [contexts[i] for i in rest])
+        spans = dict(zip(rest, found))
         return [
-            self._reply(q, ids, c, span)
-            for q, ids, c, span in zip(questions, chosen, contexts, spans)
+            self._deed_reply(ids, c, deeds[i]) if i in deeds else self._reply(q, ids, c, spans[i])
+            for i, (q, ids, c) in enumerate(zip(questions, chosen, contexts))
         ]
 
     # ------------------------------------------------------------------ steps
@@ -332,6 +352,19 @@ class ExtractiveAnswerer(Answerer):
         j = max(range(len(spans)), key=lambda i: scores[i])
         top = scores[j]
         return spans[j][0], spans[j][1], round(min(0.5, top / (top + 5.0)), 3)
+
+    def _deed_reply(self, ids: list[int], context: _Context, deed) -> Answer:
+        text, start, end = deed
+        return Answer(
+            [text],
+            AnswerKind.ABSTRACTIVE,
+            [context.evidence(start, end)],
+            explicit=False,
+            confidence=DEED_CONFIDENCE,
+            sections=ids,
+            engine=self.name,
+            note="a guess for the reader; the story tells it next",
+        )
 
     def _reply(
         self, question: str, ids: list[int], context: _Context, span: tuple[int, int, float]

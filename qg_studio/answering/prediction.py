@@ -38,17 +38,19 @@ class Prediction:
 
     moment: str
     told: str
+    who: str | None  # the character whose next deed is asked for, when one is named
 
 
 def read_prediction(question: str) -> Prediction | None:
     """The moment and the told-next question of a prediction question, else None."""
     match = _DO.match(question)
     if match:
-        return Prediction(match["moment"], f"What did {match['who']} do?")
+        return Prediction(match["moment"], f"What did {match['who']} do?", match["who"])
     match = _HAPPEN.match(question)
     if match:
         who = match["who"]
-        return Prediction(match["moment"], f"What happened to {who}?" if who else "What happened?")
+        told = f"What happened to {who}?" if who else "What happened?"
+        return Prediction(match["moment"], told, None)
     return None
 
 

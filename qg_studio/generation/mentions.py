@@ -7,6 +7,8 @@ right most of the time in fairy-tale prose, where one or two characters hold the
 
 from __future__ import annotations
 
+import re
+
 from dataclasses import dataclass
 
 from qg_studio import resources
@@ -109,6 +111,9 @@ def is_animate(head) -> bool:
         return True
     if head.pos_ == "PROPN":
         return head.ent_type_ not in NOT_PERSON_LABELS
+    # A trade or a rank: the ferryman, the huntsman, the washerwoman.
+    if head.pos_ == "NOUN" and re.search(r"\w{3}(?:wo)?m[ae]n$", head.lower_):
+        return True
     return head.text.lower() in ANIMATE
 
 

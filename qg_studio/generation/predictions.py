@@ -15,6 +15,7 @@ from itertools import islice
 
 from qg_studio import resources
 from qg_studio.generation.analysis import Analysis
+from qg_studio.generation.analysis import analyse
 from qg_studio.generation.analysis import analyse_many
 from qg_studio.generation.clauses import no_event
 from qg_studio.generation.clauses import usable
@@ -90,20 +91,7 @@ def _guesses(
     }
     for clause_list in next_analysis.sentence_clauses[:4]:
         for clause in clause_list:
-            if (
-                not usable(clause)
-                or clause.head.pos_ != "VERB"
-                or clause.head.lemma_ in NOT_DEEDS
-                or not _by_character(clause)
-                or not _in_tense(clause)
-                # "the miller had poured oil on the floor": told now, done before.
-                or any(t.lemma_ == "have" for t in clause.aux)
-                or not clause.tail
-                or clause.head.i in next_analysis.quoted
-                or clause.negated
-                or no_event(clause)
-                or head_noun(clause.subject_text) not in actors
-            ):
+            if not is_deed(clause, next_analysis) or head_noun(clause.subject_text) not in actors:
                 continue
             after = state(
                 last, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text
@@ -127,6 +115,37 @@ def _guesses(
             )
             if item is not None:
                 yield item
+
+
+def is_deed(clause, analysis: Analysis) -> bool:
+    """The clause tells something a character did, as it happens in the story: the answer
+    to "what will they do next?"."""
+    return not (
+        not usable(clause)
+        or clause.head.pos_ != "VERB"
+        or clause.head.lemma_ in NOT_DEEDS
+        or not _by_character(clause)
+        or not _in_tense(clause)
+        # "the miller had poured oil on the floor": told now, done before.
+        or any(t.lemma_ == "have" for t in clause.aux)
+        or not clause.tail
+        or clause.head.i in analysis.quoted
+        or clause.negated
+        or no_event(clause)
+    )
+
+
+def next_deed(text: str, who: str):
+    """The first deed of ``who`` ("the bull", "he") that ``text`` tells, as
+    (answer, start, end), else None."""
+    analysis = analyse(text)
+    wanted = head_noun(who)
+    for clause_list in analysis.sentence_clauses:
+        for clause in clause_list:
+            if is_deed(clause, analysis) and head_noun(clause.subject_text) == wanted:
+                start, end = span_of(clause.tokens)
+                return state(clause), start, end
+    return None
 
 
 def _in_tense(clause) -> bool:
