@@ -46,6 +46,8 @@ def snail():
         ("Who is the main character's friend?", None),
         ("Where did the Snail live?", None),
         ("How did the Hare end up in the net?", None),
+        ("What important thing happened one hot afternoon?", "turn"),
+        ("What important thing happened to the smallest Hare?", None),
     ],
 )
 def test_a_whole_story_question_is_told_from_a_passage_question(question, kind):

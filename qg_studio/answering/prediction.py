@@ -13,6 +13,7 @@ from dataclasses import dataclass
 
 from qg_studio.answering.retrieval import bm25_scores
 from qg_studio.answering.retrieval import content_words
+from qg_studio.generation.predictions import NEXT_PART_SENTENCES
 from qg_studio.nlp import sentences
 
 # "What will the fox do after/when …?", "What do you think the fox will do when …?",
@@ -27,8 +28,9 @@ _HAPPEN = re.compile(
     r"(?:after|when|once|now that) (?P<moment>.+?)\s*\?*\s*$",
     re.I,
 )
-# The story tells what comes next within a few sentences of the moment.
-FOLLOWING_SENTENCES = 3
+# The story tells what comes next within a few sentences of the moment, as many as the
+# generator reads for the answer.
+FOLLOWING_SENTENCES = NEXT_PART_SENTENCES
 
 
 @dataclass(frozen=True)

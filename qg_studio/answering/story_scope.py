@@ -32,6 +32,12 @@ ASKS = {
         re.I,
     ),
     "where": re.compile(rf"^\s*where (?:does|did) {_STORY} (?:take place|happen){_END}", re.I),
+    # The turning point, asked with the time the story gives it ("one day", "at last").
+    "turn": re.compile(
+        rf"^\s*what (?:important|main) (?:thing|event) happened"
+        rf"(?: (?:one|that|at|in|on|suddenly|then|soon|later)\b[\w ]{{0,24}})?{_END}",
+        re.I,
+    ),
     "end": re.compile(rf"^\s*how (?:does|did) {_STORY} end{_END}", re.I),
     "lesson": re.compile(
         rf"^\s*(?:what (?:lesson|moral) (?:does|did|can) {_STORY} teach(?: us)?"
@@ -42,7 +48,7 @@ ASKS = {
 
 
 def story_question(question: str) -> str | None:
-    """Which whole-story question this is ("who", "where", "end", "lesson"), else None."""
+    """Which whole-story question this is (a key of :data:`ASKS`), else None."""
     return next((kind for kind, pattern in ASKS.items() if pattern.match(question)), None)
 
 

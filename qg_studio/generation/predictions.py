@@ -37,6 +37,8 @@ from qg_studio.schema import Section
 # The moment a guess starts from is restated whole: a longer event would be cut mid-phrase
 # ("after she let the travellers catch a glimpse of what was").
 MAX_ANCHOR_WORDS = 7
+# What a character does next is told early in the next part: within its first sentences.
+NEXT_PART_SENTENCES = 4
 # A state is no moment to guess from ("after the old Snail lived under a dock leaf");
 # beginning, getting, letting and looking are ("after the Fairies began to drink").
 STATES = WEAK_VERBS - {"begin", "get", "let", "look"}
@@ -89,7 +91,7 @@ def _guesses(
     actors = {
         head_noun(c.subject_text) for cl in analysis.sentence_clauses for c in cl if usable(c)
     }
-    for clause_list in next_analysis.sentence_clauses[:4]:
+    for clause_list in next_analysis.sentence_clauses[:NEXT_PART_SENTENCES]:
         for clause in clause_list:
             if not is_deed(clause, next_analysis) or head_noun(clause.subject_text) not in actors:
                 continue
