@@ -8,7 +8,6 @@ right most of the time in fairy-tale prose, where one or two characters hold the
 from __future__ import annotations
 
 import re
-
 from dataclasses import dataclass
 
 from qg_studio import resources
