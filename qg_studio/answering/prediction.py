@@ -28,9 +28,6 @@ _HAPPEN = re.compile(
     r"(?:after|when|once|now that) (?P<moment>.+?)\s*\?*\s*$",
     re.I,
 )
-# The story tells what comes next within a few sentences of the moment, as many as the
-# generator reads for the answer.
-FOLLOWING_SENTENCES = NEXT_PART_SENTENCES
 
 
 @dataclass(frozen=True)
@@ -57,8 +54,9 @@ def read_prediction(question: str) -> Prediction | None:
 
 
 def following_span(text: str, moment: str) -> tuple[int, int] | None:
-    """Where ``text`` goes on after the sentence that tells ``moment``: the next
-    :data:`FOLLOWING_SENTENCES` sentences (None when no sentence tells it, or none follows)."""
+    """Where ``text`` goes on after the sentence that tells ``moment``: as many sentences
+    as the generator reads for the answer (``NEXT_PART_SENTENCES``); None when no sentence
+    tells the moment, or none follows it."""
     spans = sentences(text)
     if len(spans) < 2:
         return None
@@ -66,8 +64,8 @@ def following_span(text: str, moment: str) -> tuple[int, int] | None:
     at = max(range(len(spans)), key=lambda i: scores[i])
     if scores[at] <= 0 or at + 1 >= len(spans):
         return None
-    after = spans[at + 1 : at + 1 + FOLLOWING_SENTENCES]
+    after = spans[at + 1 : at + 1 + NEXT_PART_SENTENCES]
     return after[0][0], after[-1][1]
 
 
-__all__ = ["Prediction", "read_prediction", "following_span", "FOLLOWING_SENTENCES"]
+__all__ = ["Prediction", "read_prediction", "following_span"]

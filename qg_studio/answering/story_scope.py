@@ -58,10 +58,10 @@ def story_replies(questions: Sequence[str], sections: Sequence[Section], engine:
     kinds = [story_question(q) for q in questions]
     if not any(kinds):
         return [None] * len(questions)
-    from qg_studio.generation.story_level import story_questions
+    from qg_studio.generation.story_level import whole_story_questions
 
     readings = {}
-    for item in story_questions(list(sections)):
+    for item in whole_story_questions(sections):
         kind = story_question(item.question)
         if kind:
             readings.setdefault(kind, item)

@@ -122,18 +122,18 @@ def _guesses(
 def is_deed(clause, analysis: Analysis) -> bool:
     """The clause tells something a character did, as it happens in the story: the answer
     to "what will they do next?"."""
-    return not (
-        not usable(clause)
-        or clause.head.pos_ != "VERB"
-        or clause.head.lemma_ in NOT_DEEDS
-        or not _by_character(clause)
-        or not _in_tense(clause)
+    return (
+        usable(clause)
+        and clause.head.pos_ == "VERB"
+        and clause.head.lemma_ not in NOT_DEEDS
+        and _by_character(clause)
+        and _in_tense(clause)
         # "the miller had poured oil on the floor": told now, done before.
-        or any(t.lemma_ == "have" for t in clause.aux)
-        or not clause.tail
-        or clause.head.i in analysis.quoted
-        or clause.negated
-        or no_event(clause)
+        and not any(t.lemma_ == "have" for t in clause.aux)
+        and bool(clause.tail)
+        and clause.head.i not in analysis.quoted
+        and not clause.negated
+        and not no_event(clause)
     )
 
 

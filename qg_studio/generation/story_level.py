@@ -62,6 +62,19 @@ def story_questions(sections: Sequence[Section]) -> list[QAItem]:
     if not sections:
         return []
     analyses = analyse_many([s.text for s in sections])
+    return whole_story_questions(sections, analyses) + part_end_predictions(sections, analyses)
+
+
+def whole_story_questions(
+    sections: Sequence[Section], analyses: Sequence[Analysis] | None = None
+) -> list[QAItem]:
+    """The questions about the story as a whole: who, where, what they want, the turning
+    point, why they act, how it ends, the lesson."""
+    sections = [s for s in sections if s.text.strip()]
+    if not sections:
+        return []
+    if analyses is None:
+        analyses = analyse_many([s.text for s in sections])
     ids = [s.id for s in sections]
     cast = main_characters(analyses)
     moral = moral_line(sections[-1])
@@ -77,7 +90,7 @@ def story_questions(sections: Sequence[Section]) -> list[QAItem]:
     items = [i for i in out if i is not None]
     for item in items:
         item.scores.story_level = True
-    return items + part_end_predictions(sections, analyses)
+    return items
 
 
 def main_characters(analyses: Sequence[Analysis]) -> list[str]:
