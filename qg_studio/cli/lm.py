@@ -18,6 +18,8 @@ LM_OPTIONS = (
     ("batch_size", None),
     ("learning_rate", None),
     ("save_steps", None),
+    ("warmup_steps", None),
+    ("seed", "the data order (a second pass over the data takes another)"),
 )
 
 
@@ -35,6 +37,11 @@ def register(commands) -> None:
         "--work",
         default=None,
         help="checkpoints (default OUT-checkpoints); a re-run resumes from them",
+    )
+    tr.add_argument(
+        "--init-adapter",
+        default=None,
+        help="go on training from this adapter (a fresh optimizer and schedule), not a new one",
     )
     add_setting_options(tr, LMTrainSettings, LM_OPTIONS)
     json_and_run(tr, cmd_train_lm)
@@ -54,6 +61,7 @@ def cmd_train_lm(args) -> int:
             args.out,
             settings,
             work=args.work,
+            init_adapter=args.init_adapter,
             progress=lambda line: print(line, flush=True),
         )
     except BaseModelMissing as exc:

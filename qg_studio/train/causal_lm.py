@@ -166,6 +166,21 @@ def _adapter_export_callback(out: Path, meta: dict[str, Any]):
     return ExportAdapter
 
 
+def _init_record(init_adapter: str | Path | None) -> dict[str, Any] | None:
+    """Where a warm-started run began: the adapter's own steps and log, so the card tells
+    the whole history."""
+    if not init_adapter:
+        return None
+    from qg_studio.causal_lm import read_adapter_meta
+
+    before = read_adapter_meta(Path(init_adapter))
+    return {
+        "steps": before.get("steps"),
+        "settings": before.get("settings"),
+        "log": before.get("log", []),
+    }
+
+
 def last_checkpoint(work: Path) -> str | None:
     from transformers.trainer_utils import get_last_checkpoint
 
@@ -179,9 +194,12 @@ def run(
     progress: Callable[[str], None] = print,
     work: str | Path | None = None,
     base: str | Path | None = None,
+    init_adapter: str | Path | None = None,
 ) -> dict[str, Any]:
     """Train (or resume) and leave the adapter in ``out``; ``base``: a model folder other
-    than the wheel's (the tests' tiny Llama)."""
+    than the wheel's (the tests' tiny Llama); ``init_adapter``: an adapter to go on
+    training from (a finished run's, with a fresh optimizer and schedule), instead of a
+    new one."""
     import torch
     from peft import LoraConfig
     from peft import get_peft_model
@@ -227,7 +245,12 @@ def run(
             "down_proj",
         ],
     )
-    model = get_peft_model(model, lora)
+    if init_adapter:
+        from peft import PeftModel
+
+        model = PeftModel.from_pretrained(model, str(init_adapter), is_trainable=True)
+    else:
+        model = get_peft_model(model, lora)
     counts = {r: sum(e.role == r for e in train) for r in ("qg", "qa")}
     meta = {
         "base": BASE_NAME,
@@ -239,6 +262,7 @@ def run(
         "settings": asdict(settings),
         "train_examples": counts,
         "data": str(Path(data).resolve().name),
+        "init_adapter": _init_record(init_adapter),
     }
     args = TrainingArguments(
         output_dir=str(work),
