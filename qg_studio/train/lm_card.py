@@ -12,7 +12,6 @@ reads its routes (which answerer takes which kind, by the measurement). ``card``
 
 from __future__ import annotations
 
-import hashlib
 import json
 import time
 from collections import defaultdict
@@ -20,18 +19,14 @@ from pathlib import Path
 from typing import Any
 from typing import Sequence
 
-from qg_studio.causal_lm import ADAPTER_FILES
 from qg_studio.causal_lm import ENGINE
 from qg_studio.causal_lm import VAL_FILE
+from qg_studio.causal_lm import adapter_digest
 from qg_studio.causal_lm import default_adapter
 from qg_studio.causal_lm import read_adapter_meta
 from qg_studio.causal_lm import read_val
 
 QA_ANSWERERS = ("smollm", "extractive")
-
-
-def adapter_digest(adapter: Path) -> str:
-    return hashlib.sha256((adapter / ADAPTER_FILES[1]).read_bytes()).hexdigest()[:16]
 
 
 def measure_qa(stories, adapter: Path) -> dict[str, Any]:
