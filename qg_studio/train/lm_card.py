@@ -161,24 +161,22 @@ def _table(rows: list[tuple[str, ...]]) -> str:
     return "\n".join(lines + ["| " + " | ".join(r) + " |" for r in body])
 
 
-def _fmt(value: Any) -> str:
-    return f"{value:.4f}" if isinstance(value, float) else str(value if value is not None else "—")
+def _fmt(value: Any, places: int = 4) -> str:
+    if isinstance(value, float):
+        return f"{value:.{places}f}"
+    return str(value if value is not None else "—")
 
 
 def card_text(adapter: Path) -> str:
     meta, val = read_adapter_meta(adapter), read_val(adapter)
     settings = meta.get("settings", {})
     log = meta.get("log", [])
-    losses = [(h["step"], h["loss"]) for h in log if "loss" in h]
+    losses = {h["step"]: h["loss"] for h in log if "loss" in h}
     evals = {h["step"]: h["eval_loss"] for h in log if "eval_loss" in h}
-    every = max(1, len(losses) // 16)
-    curve = [(str(s), f"{loss:.3f}", _fmt(evals.get(s))) for s, loss in losses[::every]]
-    curve += [
-        (str(s), "", f"{v:.3f}")
-        for s, v in sorted(evals.items())
-        if s not in {int(c[0]) for c in curve}
-    ]
-    curve.sort(key=lambda r: int(r[0]))
+    # Every step that was validated, and enough others to show the train loss's course.
+    steps = sorted(losses)
+    shown = set(steps[:: max(1, len(steps) // 16)]) | set(evals)
+    curve = [(str(s), _fmt(losses.get(s), 3), _fmt(evals.get(s), 3)) for s in sorted(shown)]
     parts = [
         "# smollm-qgqa: SmolLM2-135M-Instruct + LoRA, question writer and answerer",
         "",
