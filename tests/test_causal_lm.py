@@ -403,6 +403,6 @@ def test_model_card_reports_steps_loss_curve_and_val_figures(tmp_path):
         )
     )
     card = card_text(tmp_path)
-    assert "steps: 40 of 100" in card and "| 20 | 2.400 | 2.6000 |" in card
+    assert "steps: 40 of 100" in card and "| 20 | 2.400 | 2.600 |" in card
     assert "| eval qg | 0.4500 | embedded 0.4100 | 9 |" in card
     assert "| yesno | 0.9000 | 0.4000 | 2 | smollm |" in card
