@@ -258,6 +258,37 @@ def test_same_element_and_answer_is_a_duplicate():
     assert len(dedupe(named)) == 2  # one name answers two different questions
 
 
+def test_of_two_questions_asking_one_fact_the_set_takes_the_one_its_mix_needs():
+    from qg_studio.ranking import rank_and_select
+
+    # One fact asked twice: how the miller felt (explicit) and why he threw the sack down
+    # (implicit). A set wanting one question a reader must infer takes the why, and
+    # another feeling question for its feeling, never both askings of the one fact.
+    felt = _item(
+        "How did the miller feel when he threw the sack down?", Element.FEELING, "full of anger"
+    )
+    why = _item(
+        "Why did the miller throw the sack down?",
+        Element.CAUSAL,
+        "he was full of anger",
+        0.45,
+        explicit=False,
+    )
+    other = _item(
+        "How did the miller feel when the mill wheel stopped?", Element.FEELING, "worried", 0.4
+    )
+    did = _item("What did the miller carry up the hill?", Element.ACTION, "a sack of flour", 0.5)
+    request = GenerationRequest(
+        count=3,
+        implicit_share=0.34,
+        elements={Element.FEELING: 1, Element.CAUSAL: 1, Element.ACTION: 1},
+    )
+    picked = rank_and_select([felt, why, other, did], request, [Section(1, "x")])
+    assert {i.question for i in picked} == {why.question, other.question, did.question}
+    # They are one question to the set: kept alone, the better-ranked asking stays.
+    assert dedupe([felt, why]) == [felt]
+
+
 def test_balanced_targets_spread_evenly_and_respect_availability():
     available = Counter({e: 5 for e in Element})
     available[Element.PREDICTION] = 0

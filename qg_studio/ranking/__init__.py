@@ -12,10 +12,11 @@ from __future__ import annotations
 from collections import Counter
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Callable
 from typing import Sequence
 
 from qg_studio.ranking.repeats import WORD
-from qg_studio.ranking.repeats import dedupe
+from qg_studio.ranking.repeats import repeat_groups
 from qg_studio.schema import ELEMENTS
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
@@ -156,9 +157,16 @@ def element_targets(
 
 
 def select(
-    items: Sequence[QAItem], request: GenerationRequest, sections: Sequence[Section]
+    items: Sequence[QAItem],
+    request: GenerationRequest,
+    sections: Sequence[Section],
+    twins: dict[int, int] | None = None,
 ) -> list[QAItem]:
-    """Fill the request from ranked, deduplicated candidates, in story order."""
+    """Fill the request from ranked, deduplicated candidates, in story order. ``twins``
+    maps ``id(item)`` to its group of items asking the same thing
+    (:func:`~qg_studio.ranking.repeats.repeat_groups`): a set takes one of a group, the
+    one its mix needs; by default every item is its own group."""
+    group = _group_of(twins)
     if request.per_section is not None:
         out: list[QAItem] = []
         by_section: dict[int, list[QAItem]] = defaultdict(list)
@@ -166,13 +174,25 @@ def select(
             by_section[item.sections[0] if item.sections else 0].append(item)
         for offset, section in enumerate(sections):
             pool = by_section.get(section.id, [])
-            out.extend(_fill(pool, request, request.per_section, offset))
+            out.extend(_fill(pool, request, request.per_section, offset, group))
         return _story_order(out)
     total = request.total(len(sections))
-    return _story_order(_fill(list(items), request, total, 0))
+    return _story_order(_fill(list(items), request, total, 0, group))
 
 
-def _fill(pool: list[QAItem], request: GenerationRequest, total: int, offset: int) -> list[QAItem]:
+def _group_of(twins: dict[int, int] | None) -> Callable[[QAItem], int]:
+    if twins is None:
+        return id
+    return lambda item: twins.get(id(item), id(item))
+
+
+def _fill(
+    pool: list[QAItem],
+    request: GenerationRequest,
+    total: int,
+    offset: int,
+    group: Callable[[QAItem], int] = id,
+) -> list[QAItem]:
     if total <= 0 or not pool:
         return []
     pool = sorted(pool, key=lambda i: -rank_of(i))
@@ -182,6 +202,7 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int, offset: in
     want_implicit = round(total * request.implicit_share)
     picked: list[QAItem] = []
     taken: set[int] = set()
+    taken_groups: set[int] = set()
     per_element: Counter = Counter()
     per_section: Counter = Counter()
     # Each answer's content words, read once: best() compares them with every pick.
@@ -190,7 +211,9 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int, offset: in
     def best(predicate) -> QAItem | None:
         # Prefer sections with fewer picks so questions cover the whole story.
         candidates = [
-            (i, item) for i, item in enumerate(pool) if i not in taken and predicate(item)
+            (i, item)
+            for i, item in enumerate(pool)
+            if i not in taken and group(item) not in taken_groups and predicate(item)
         ]
         # A question whose answer the round trip could not find comes only when no
         # other one will do: a right key outweighs any rank.
@@ -207,6 +230,7 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int, offset: in
             ),
         )
         taken.add(index)
+        taken_groups.add(group(item))
         return item
 
     def room(item: QAItem, slack: int = 0) -> bool:
@@ -289,13 +313,20 @@ def _fill(pool: list[QAItem], request: GenerationRequest, total: int, offset: in
             break
         take(item)
     if whole_story:
-        _swap_for_share(picked, [it for i, it in enumerate(pool) if i not in taken], want_implicit)
+        rest = [it for i, it in enumerate(pool) if i not in taken]
+        _swap_for_share(picked, rest, want_implicit, group)
     return picked
 
 
-def _swap_for_share(picked: list[QAItem], rest: list[QAItem], want_implicit: int) -> None:
+def _swap_for_share(
+    picked: list[QAItem],
+    rest: list[QAItem],
+    want_implicit: int,
+    group: Callable[[QAItem], int] = id,
+) -> None:
     """Bring the implicit count to the share asked for by swapping a question for one of
-    the same element and the other explicitness (the mix stays as it is)."""
+    the same element and the other explicitness (the mix stays as it is) that asks
+    nothing the rest of the set asks."""
 
     def count() -> int:
         return sum(i.explicitness == Explicitness.IMPLICIT for i in picked)
@@ -308,7 +339,14 @@ def _swap_for_share(picked: list[QAItem], rest: list[QAItem], want_implicit: int
                 out = picked[index]
                 if out.explicitness != give or out.scores.story_level:
                     continue
-                options = [r for r in rest if r.element == out.element and r.explicitness != give]
+                others = {group(p) for p in picked if p is not out}
+                options = [
+                    r
+                    for r in rest
+                    if r.explicitness != give
+                    and group(r) not in others
+                    and r.element == out.element
+                ]
                 if options:
                     swap = (index, max(options, key=rank_of))
                     break
@@ -385,8 +423,9 @@ def rank_and_select(
     # Only the strongest few need the (slower) embedding check.
     items = sorted(items, key=lambda i: -i.scores.rank)
     strongest = shortlist(items, max(need * 3, 42))
-    unique = dedupe(strongest, use_embeddings=use_embeddings)
-    return select(unique, request, sections)
+    groups = repeat_groups(strongest, use_embeddings=use_embeddings)
+    twins = {id(item): n for n, members in enumerate(groups) for item in members}
+    return select([item for members in groups for item in members], request, sections, twins)
 
 
 def shortlist(items: list[QAItem], size: int) -> list[QAItem]:

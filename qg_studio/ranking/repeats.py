@@ -59,49 +59,67 @@ def _norm(text: str) -> str:
 def dedupe(
     items: Sequence[QAItem], threshold: float = DUPLICATE_COSINE, use_embeddings: bool = True
 ) -> list[QAItem]:
-    """Keep the best-ranked item of each group asking the same thing.
+    """Keep the best-ranked item of each group asking the same thing (:func:`repeat_groups`)."""
+    return [group[0] for group in repeat_groups(items, threshold, use_embeddings)]
 
-    Two items ask the same thing when their questions read the same (after
-    normalising), when their questions embed nearly alike, when they embed within
-    ``threshold`` cosine and expect the same answer, or when they share element and
-    answer and their questions are close.
+
+def repeat_groups(
+    items: Sequence[QAItem], threshold: float = DUPLICATE_COSINE, use_embeddings: bool = True
+) -> list[list[QAItem]]:
+    """The items grouped by what they ask, best-ranked first within and across groups.
+
+    Two items ask the same thing when their questions read the same (after normalising;
+    the second is dropped, it offers nothing), when their questions embed nearly alike,
+    when they embed within ``threshold`` cosine and expect the same answer, or when they
+    share element and answer and their questions are close. A set takes one item of a
+    group; which one can depend on the mix ("How did the giant feel when he threw the
+    stone?" and "Why did the giant throw the stone?" ask one fact as two elements).
     """
     ordered = sorted(items, key=lambda i: -(i.scores.rank or 0.0))
-    kept: list[QAItem] = []
+    groups: list[list[QAItem]] = []
     seen_q: set[str] = set()
-    seen_answer: set[tuple[str, str]] = set()
+    by_answer: dict[tuple[str, str], list[QAItem]] = {}
     for item in ordered:
         key = _norm(item.question)
         answer_key = (item.element.value, _norm(item.answer))
-        # A name can answer many questions ("Who ...? Mira"); a longer answer
-        # given twice under one element means the same thing was asked twice.
-        long_answer = len(answer_key[1].split()) >= 3
-        if key in seen_q or (long_answer and answer_key in seen_answer):
+        if key in seen_q:
             continue
         seen_q.add(key)
-        seen_answer.add(answer_key)
-        kept.append(item)
-    if not use_embeddings or len(kept) < 2:
-        return kept
+        # A name can answer many questions ("Who ...? Mira"); a longer answer
+        # given twice under one element means the same thing was asked twice.
+        if len(answer_key[1].split()) >= 3 and answer_key in by_answer:
+            by_answer[answer_key].append(item)
+            continue
+        group = [item]
+        by_answer.setdefault(answer_key, group)
+        groups.append(group)
+    if not use_embeddings or len(groups) < 2:
+        return groups
     wait_for_encoder()
     try:
         from qg_studio.embeddings import embed
 
-        vectors = embed([i.question for i in kept])
+        vectors = embed([g[0].question for g in groups])
     except Exception:  # no encoder installed: the surface checks above still hold
-        return kept
-    out: list[QAItem] = []
+        return groups
+    out: list[list[QAItem]] = []
     chosen: list[int] = []
-    for index, item in enumerate(kept):
+    for index, group in enumerate(groups):
         if chosen:
             sims = vectors[chosen] @ vectors[index]
-            if any(
-                same_question(kept[other], item, float(sim), threshold)
-                for other, sim in zip(chosen, sims)
-            ):
+            same = next(
+                (
+                    n
+                    for n, (other, sim) in enumerate(zip(chosen, sims))
+                    if same_question(groups[other][0], group[0], float(sim), threshold)
+                ),
+                None,
+            )
+            if same is not None:
+                out[same].extend(group)
                 continue
         chosen.append(index)
-        out.append(item)
+        out.append(group)
     return out
 
 

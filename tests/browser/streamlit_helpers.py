@@ -94,6 +94,10 @@ def run_app(
         "QG_STUDIO_HOME": str(data_dir),
         "HF_HUB_OFFLINE": "1",
         "STREAMLIT_BROWSER_GATHER_USAGE_STATS": "false",
+        # As in every other test (conftest.py): the shipped adapter would win `auto` and
+        # convert its base into the test's data folder; the flow is tested on the
+        # embedded engine, the SmolLM2 engine on tiny models.
+        "QG_STUDIO_SMOLLM": "off",
         **(env or {}),
     }
     log_path = data_dir / log_name
