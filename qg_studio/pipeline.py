@@ -56,13 +56,15 @@ def generate_items(
     progress: Progress | None = None,
     use_embeddings: bool = True,
     existing: Sequence[QAItem] = (),
+    title: str = "",
 ) -> QuestionSet:
     """The questions for a story's sections, as the teacher asked for them.
 
     Any engine's candidates are joined by the story-level ones (who, where, the turning
     point, the ending, the lesson, predictions where parts end) for a whole-story request,
-    and none may repeat a question of ``existing`` (the project's saved questions). The
-    result carries ``mix``: what fell short of the request, and why."""
+    and none may repeat a question of ``existing`` (the project's saved questions); the
+    story's ``title`` tells who its main characters are. The result carries ``mix``: what
+    fell short of the request, and why."""
     report = progress or (lambda fraction, message: None)
     sections = [s for s in sections if s.text.strip()]
     if not sections:
@@ -76,7 +78,7 @@ def generate_items(
     report(0.15, f"writing questions for {len(sections)} section(s)")
     candidates = generator.generate(sections, request)
     if request.per_section is None:
-        candidates = candidates + story_candidates(sections)
+        candidates = candidates + story_candidates(sections, title)
     moral = _moral(sections)
     candidates = [i for i in candidates if not on_moral(i, sections[-1].id, moral)]
     offered = Counter(i.element for i in candidates)
@@ -123,12 +125,12 @@ def generate_items(
     return chosen
 
 
-def story_candidates(sections: Sequence[Section]) -> list[QAItem]:
+def story_candidates(sections: Sequence[Section], title: str = "") -> list[QAItem]:
     """Whole-story questions for any engine; a story the parser cannot read gets none."""
     try:
         from qg_studio.generation.story_level import story_questions
 
-        items = story_questions(sections)
+        items = story_questions(sections, title)
     except Exception as exc:  # the section-level questions still make a set
         log.warning("no story-level questions: %s", exc)
         return []

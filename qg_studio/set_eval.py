@@ -145,7 +145,9 @@ def count_repeats(items: Sequence[QAItem], earlier: Sequence[QAItem], within: bo
     )
 
 
-def answerable(items: Sequence[QAItem], sections: Sequence[Section], answerer) -> list[bool]:
+def answerable(
+    items: Sequence[QAItem], sections: Sequence[Section], answerer, title: str = ""
+) -> list[bool]:
     """Per item: the answerer finds the key's answer, or answers from the sentence cited."""
     from qg_studio.answering.roundtrip import ANSWERABILITY_FLOOR
     from qg_studio.answering.roundtrip import agreement
@@ -153,7 +155,9 @@ def answerable(items: Sequence[QAItem], sections: Sequence[Section], answerer) -
 
     if not items:
         return []
-    replies = answerer.answer([i.question for i in items], sections, [None] * len(items))
+    replies = answerer.answer(
+        [i.question for i in items], sections, [None] * len(items), title=title
+    )
     texts = {s.id: s.text for s in sections}
     out = []
     for item, reply in zip(items, replies):
@@ -177,7 +181,12 @@ def stated(answer: str, story_text: str, sentences: Sequence[str]) -> bool:
 
 
 def measure_story(
-    name: str, sections: Sequence[Section], generate: Callable, answerer, figures: SetFigures
+    name: str,
+    sections: Sequence[Section],
+    generate: Callable,
+    answerer,
+    figures: SetFigures,
+    title: str = "",
 ) -> list[list[QAItem]]:
     """Generate the default set and the custom mix for one story, add up the figures, and
     ask the custom mix again after the default set (``second_run``)."""
@@ -199,7 +208,7 @@ def measure_story(
             if item.explicitness == Explicitness.EXPLICIT:
                 figures.explicit += 1
                 figures.explicit_in_text += stated(item.answer, story_text, sentences)
-        found = answerable(items, sections, answerer)
+        found = answerable(items, sections, answerer, title)
         figures.answerable += sum(found)
         local = [ok for item, ok in zip(items, found) if not item.scores.story_level]
         figures.section_level += len(local)

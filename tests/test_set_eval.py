@@ -54,7 +54,7 @@ class _Reader:
     def __init__(self, cannot: set[str]):
         self.cannot = cannot
 
-    def answer(self, questions, sections, section_ids):
+    def answer(self, questions, sections, section_ids, title=""):
         keys = {i.question: i.answer for i in DEFAULT_SET + CUSTOM_SET}
         return [
             Answer(["nobody" if q in self.cannot else keys[q]], AnswerKind.EXTRACTIVE)

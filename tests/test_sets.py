@@ -944,3 +944,38 @@ def test_the_turning_point_is_what_happened_not_the_scene_it_broke_into():
     )
     found = _story_answers(text)
     assert found["What important thing happened one morning?"] == "the fox heard the hunter's horn"
+
+
+# A fable in our own words whose keeper is talked about as often as one of its two animals.
+KEEPER = (
+    "A Hen and a Cat lived on the same farm. The farmer fed the Cat every evening, and the "
+    "farmer gave the Hen a warm box of straw. The Cat was jealous of the warm box. One night "
+    "she told the Hen that a fox was coming. The Hen ran into the barn and hid all night. "
+    "The farmer looked for the Hen in the morning. The farmer found the box empty and cold. "
+    "The farmer gave the box to the Cat, and the Hen slept on the floor after that. The "
+    "farmer never knew about the trick."
+)
+
+
+def test_the_title_names_the_main_characters():
+    from qg_studio.answering import get_answerer
+
+    sections = [Section(1, KEEPER)]
+
+    def heads(title: str = "") -> list[str]:
+        return [c.lower().split()[-1] for c in main_characters([analyse(KEEPER)], title)]
+
+    # Without a title the farmer, the subject of most clauses, comes first.
+    assert heads()[0] == "farmer"
+    titled = "The Hen and the Cat"
+    assert heads(titled)[:2] == ["hen", "cat"]
+    who = next(
+        i for i in story_questions(sections, titled) if i.question.startswith("Who are the two")
+    )
+    assert [w for w in who.answer.lower().split() if w in ("hen", "cat", "farmer")] == [
+        "hen",
+        "cat",
+    ]
+    # Ask reads the same title, so the key and the typed question's answer agree.
+    reply = get_answerer("extractive").answer([who.question], sections, title=titled)[0]
+    assert reply.answers == [who.answer]

@@ -63,8 +63,10 @@ class Answerer:
         questions: Sequence[str],
         sections: Sequence[Section],
         section_ids: SectionIds | None = None,
+        title: str = "",
     ) -> list[Answer]:
-        """Answer a batch of questions about one story; ``section_ids[i]`` narrows question i."""
+        """Answer a batch of questions about one story; ``section_ids[i]`` narrows question i;
+        ``title``: the story's, which names its main characters as Generate reads them."""
         questions = [str(q) for q in questions]
         if any(not q.strip() for q in questions):
             raise QuestionError("the question is empty: type a question about the story")
@@ -75,7 +77,7 @@ class Answerer:
 
         # A question about the whole story is answered from the whole story, whatever
         # sections it was narrowed to; the rest go to the answerer's own reading.
-        replies = story_replies(questions, sections, self.name)
+        replies = story_replies(questions, sections, self.name, title)
         rest = [i for i, reply in enumerate(replies) if reply is None]
         if rest:
             read = self.answer_checked(

@@ -122,6 +122,7 @@ class UnifiedSeq2SeqAnswerer(Answerer):
         sections: Sequence[Section],
         section_ids: Sequence[Sequence[int] | None] | None = None,
         kinds: Sequence[AnswerKind | str | None] | None = None,
+        title: str = "",  # the protocol's; this model reads whole-story questions itself
     ) -> list[Answer]:
         from qg_studio.seq2seq import generate_texts
         from qg_studio.seq2seq import score_targets

@@ -52,7 +52,9 @@ def story_question(question: str) -> str | None:
     return next((kind for kind, pattern in ASKS.items() if pattern.match(question)), None)
 
 
-def story_replies(questions: Sequence[str], sections: Sequence[Section], engine: str) -> list:
+def story_replies(
+    questions: Sequence[str], sections: Sequence[Section], engine: str, title: str = ""
+) -> list:
     """Per question, the story's own answer (an ``Answer``) when it asks about the whole
     story and the story answers it; else None, for the answerer to read passages."""
     kinds = [story_question(q) for q in questions]
@@ -61,7 +63,7 @@ def story_replies(questions: Sequence[str], sections: Sequence[Section], engine:
     from qg_studio.generation.story_level import whole_story_questions
 
     readings = {}
-    for item in whole_story_questions(sections):
+    for item in whole_story_questions(sections, title=title):
         kind = story_question(item.question)
         if kind:
             readings.setdefault(kind, item)

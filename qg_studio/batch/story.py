@@ -113,8 +113,8 @@ def process_story(job: StoryJob, worker: Worker) -> StoryOutcome:
     start, cpu = time.perf_counter(), time.process_time()
     where = f"{socket.gethostname()}:{os.getpid()}"
     try:
-        sections = _sections(job)
-        items = _questions(sections, worker)
+        title, sections = _sections(job)
+        items = _questions(sections, worker, title)
     except Exception as exc:  # any story-level failure is recorded, never raised
         return StoryOutcome(
             job.key,
@@ -138,21 +138,23 @@ def process_story(job: StoryJob, worker: Worker) -> StoryOutcome:
     )
 
 
-def _sections(job: StoryJob) -> list[Section]:
+def _sections(job: StoryJob) -> tuple[str, list[Section]]:
+    """The story's title (a corpus story's name as words) and its sections."""
     if job.kind == "fairytaleqa":
         # The corpus's own expert sections are kept; its questions are not read.
         from qg_studio.data.fairytaleqa import parse_story
 
         data = job.data if job.data is not None else job.source_file().read_bytes()
-        return parse_story(job.name, data, split=job.split).sections
+        story = parse_story(job.name, data, split=job.split)
+        return story.title, story.sections
     from qg_studio.services.stories import ingest
     from qg_studio.services.stories import read_story
 
     title, text = read_story(job.path, job.data)
-    return ingest(text, title=title).sections
+    return title, ingest(text, title=title).sections
 
 
-def _questions(sections: list[Section], worker: Worker) -> list[QAItem]:
+def _questions(sections: list[Section], worker: Worker, title: str = "") -> list[QAItem]:
     """The question set, as `qg-studio generate` makes it: a named engine that fails is
     an error, never a quiet fall-back to another engine's questions."""
     from qg_studio.services.generation import generate
@@ -164,6 +166,7 @@ def _questions(sections: list[Section], worker: Worker) -> list[QAItem]:
         engine_options=worker.options,
         answerer=worker.answerer,
         fallback=False,
+        title=title,
     ).items
 
 

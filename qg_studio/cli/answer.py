@@ -89,7 +89,7 @@ def cmd_answer(args) -> int:
         raise UserError('the question is empty: pass --question "..."')
     title, text = read_story(args.file)
     sections = ingest(text, title=title).sections
-    result = answer_and_label(args.question, sections, answerer=_answerer(args))
+    result = answer_and_label(args.question, sections, answerer=_answerer(args), title=title or "")
     if result.answerer_failed:
         raise UserError(result.notes[0])
     element, explicitness = result.element, result.explicitness

@@ -182,6 +182,7 @@ def cmd_generate(args) -> int:
         _options(args),
         answerer=answerer,
         fallback=args.engine == "auto",
+        title=title or "",
     )
     for notice in run.notices:
         _note(notice)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from functools import partial
 
 from qg_studio.cli.common import UserError
 from qg_studio.cli.common import dataset_options
@@ -67,7 +68,7 @@ def cmd_eval_sets(args) -> int:
         # Every figure that answers (the check, answerable) would read sentences instead.
         raise UserError(f"the answerer's model did not load: {answerer.load_error}")
 
-    def generate(sections, request, existing):
+    def generate(sections, request, existing, title=""):
         try:
             return generate_items(
                 sections,
@@ -76,6 +77,7 @@ def cmd_eval_sets(args) -> int:
                 options,
                 answerer if args.check else None,
                 existing=existing,
+                title=title,
             )
         except KeyError as exc:
             raise UserError(str(exc).strip("'\"")) from None
@@ -84,7 +86,14 @@ def cmd_eval_sets(args) -> int:
 
     figures = SetFigures()
     for story in stories:
-        made = measure_story(story.name, story.sections, generate, answerer, figures)
+        made = measure_story(
+            story.name,
+            story.sections,
+            partial(generate, title=story.title),
+            answerer,
+            figures,
+            story.title,
+        )
         done = figures.stories
         # A long run says how far it is, with the figures so far.
         print(

@@ -79,6 +79,12 @@ class FtqaStory:
     meta_basis: dict[str, int] | None = None
 
     @property
+    def title(self) -> str:
+        """The story's name as words ("why-dog-and-cat-are-enemies": "why dog and cat are
+        enemies"), the title a teacher would paste above it."""
+        return self.name.replace("-", " ").replace("_", " ")
+
+    @property
     def words(self) -> int:
         return sum(len(s.text.split()) for s in self.sections)
 

@@ -56,30 +56,33 @@ MOTION_PREPOSITIONS = (
 )  # a door, a table: not a story's setting
 
 
-def story_questions(sections: Sequence[Section]) -> list[QAItem]:
+def story_questions(sections: Sequence[Section], title: str = "") -> list[QAItem]:
     """Story-level candidates (scope summary) and predictions at the ends of parts."""
     sections = [s for s in sections if s.text.strip()]
     if not sections:
         return []
     analyses = analyse_many([s.text for s in sections])
-    return whole_story_questions(sections, analyses) + part_end_predictions(sections, analyses)
+    return whole_story_questions(sections, analyses, title) + part_end_predictions(
+        sections, analyses
+    )
 
 
 def whole_story_questions(
-    sections: Sequence[Section], analyses: Sequence[Analysis] | None = None
+    sections: Sequence[Section], analyses: Sequence[Analysis] | None = None, title: str = ""
 ) -> list[QAItem]:
     """The questions about the story as a whole: who, where, what they want, the turning
-    point, why they act, how it ends, the lesson."""
+    point, why they act, how it ends, the lesson. ``title``: the story's own, when it has
+    one ("The Goat and the Donkey" names its main characters)."""
     sections = [s for s in sections if s.text.strip()]
     if not sections:
         return []
     if analyses is None:
         analyses = analyse_many([s.text for s in sections])
     ids = [s.id for s in sections]
-    cast = main_characters(analyses)
+    cast = main_characters(analyses, title)
     moral = moral_line(sections[-1])
     out: list[QAItem | None] = [
-        _who(sections, analyses, cast, ids),
+        _who(sections, analyses, cast, ids, title),
         _where(sections[0], analyses[0], ids),
         _want(sections, analyses, cast, ids),
         _turning_point(sections, analyses, ids),
@@ -93,9 +96,10 @@ def whole_story_questions(
     return items
 
 
-def main_characters(analyses: Sequence[Analysis]) -> list[str]:
-    """The story's characters, most talked about first: subjects of clauses, with each
-    pronoun counted for the character it stands for."""
+def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
+    """The story's characters, those the title names first (in its order), then the most
+    talked about: subjects of clauses, with each pronoun counted for the character it
+    stands for."""
     counts: Counter = Counter()
     first: dict[str, str] = {}
     for analysis in analyses:
@@ -119,7 +123,18 @@ def main_characters(analyses: Sequence[Analysis]) -> list[str]:
         if len(longer) == 1:
             counts[short] += counts.pop(longer[0])
             first[short] = first[longer[0]]
-    return [first[k] for k, _ in counts.most_common() if counts[k] >= 2]
+    cast = [k for k, _ in counts.most_common() if counts[k] >= 2]
+    named = {k: _named_at(k, title) for k in cast}
+    cast.sort(key=lambda k: named[k] if named[k] is not None else len(title) + 1)
+    return [first[k] for k in cast]
+
+
+def _named_at(key: str, title: str) -> int | None:
+    """Where the title names a character by its head noun ("goat" of "the old goat"), or
+    None: a fable's or folk tale's title most often names its main characters."""
+    head = key.split()[-1] if key else ""
+    found = re.search(rf"\b{re.escape(head)}\b", title.lower()) if head else None
+    return found.start() if found else None
 
 
 def _key(name: str) -> str:
@@ -135,11 +150,11 @@ def _first_sentence_with(sections, analyses, name: str):
     return sections[0], analyses[0].sentences[0]
 
 
-def _who(sections, analyses, cast, ids) -> QAItem | None:
+def _who(sections, analyses, cast, ids, title: str = "") -> QAItem | None:
     if not cast or not analyses[0].sentences:
         return None
-    counts = len(cast)
-    if counts >= 2 and _pair(analyses, cast):
+    both_named = len(cast) >= 2 and all(_named_at(_key(c), title) is not None for c in cast[:2])
+    if both_named or len(cast) >= 2 and _pair(analyses, cast):
         answer = f"{cast[0]} and {cast[1]}"
         question = "Who are the two main characters of the story?"
     else:

@@ -149,6 +149,7 @@ def answer_and_label(
     typed_answer: str = "",
     answerer=None,
     label: bool = True,
+    title: str = "",
 ) -> LabelledQuestion:
     """Answer ``question`` (unless the teacher typed the answer) and tag it.
 
@@ -175,7 +176,10 @@ def answer_and_label(
         try:
             answerer = answerer or best_answerer()
             reply = answerer.answer(
-                [question], list(sections), [list(section_ids)] if section_ids else None
+                [question],
+                list(sections),
+                [list(section_ids)] if section_ids else None,
+                title=title,
             )[0]
         except QuestionError as exc:
             raise ServiceError(str(exc)) from None

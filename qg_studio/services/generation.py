@@ -75,8 +75,9 @@ def generate(
     use_embeddings: bool = True,
     fallback: bool = True,
     existing: Sequence[QAItem] = (),
+    title: str = "",
 ) -> GenerationRun:
-    """The set a teacher asked for. With ``fallback`` a failing model gives way to the
+    """The set a teacher asked for (about the story called ``title``, if it has one). With ``fallback`` a failing model gives way to the
     embedded engine and the run says so; without it (the CLI's named ``--engine``) the
     failure is a :class:`ServiceError`. No new question repeats one of ``existing``."""
     from qg_studio.generation import GENERATORS
@@ -89,7 +90,15 @@ def generate(
     notices = [notice] if notice else []
     try:
         items = generate_items(
-            sections, request, engine, options, answerer, progress, use_embeddings, existing
+            sections,
+            request,
+            engine,
+            options,
+            answerer,
+            progress,
+            use_embeddings,
+            existing,
+            title,
         )
     except Exception as exc:
         if not fallback or engine == FALLBACK_ENGINE:
@@ -103,7 +112,15 @@ def generate(
         )
         engine, options = FALLBACK_ENGINE, {}
         items = generate_items(
-            sections, request, engine, options, answerer, progress, use_embeddings, existing
+            sections,
+            request,
+            engine,
+            options,
+            answerer,
+            progress,
+            use_embeddings,
+            existing,
+            title,
         )
     short = shortfall(items, request, sections, engine)
     return GenerationRun(
@@ -157,7 +174,15 @@ def regenerate(
     # What stays in the project (all but the unkept questions being replaced) is not
     # asked again.
     stays = [i for i in items if i not in group or i.status == ReviewStatus.KEPT]
-    run = generate(sections, request, engine, options, use_embeddings=False, existing=stays)
+    run = generate(
+        sections,
+        request,
+        engine,
+        options,
+        use_embeddings=False,
+        existing=stays,
+        title=story.title,
+    )
     kept = {_norm(i.question) for i in group if i.status == ReviewStatus.KEPT}
     fresh = [
         i

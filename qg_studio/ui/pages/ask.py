@@ -47,7 +47,9 @@ def render() -> None:
         try:
             answerer = engines.answerer()
             with st.spinner("Answering…"):
-                reply = answer_and_label(question, sections, chosen or None, answerer=answerer)
+                reply = answer_and_label(
+                    question, sections, chosen or None, answerer=answerer, title=story.title
+                )
             if reply.answerer_failed:
                 raise RuntimeError(reply.notes[0])
         except Exception as exc:  # noqa: BLE001 - show the reason, keep the page usable

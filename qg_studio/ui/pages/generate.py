@@ -167,6 +167,7 @@ def _run(story, request: GenerationRequest, engine: str, options: dict, check: b
             answerer=answerer,
             progress=progress,
             existing=get_store().list_items(story.id),
+            title=story.title,
         )
     except Exception as exc:
         bar.empty()
