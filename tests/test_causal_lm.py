@@ -137,9 +137,13 @@ def test_batched_decoding_equals_one_by_one(tiny):
     )
 
 
-def test_generator_writes_several_questions_per_answer_slot(tiny, sections):
+def test_generator_writes_several_questions_per_answer_slot(tiny, sections, monkeypatch):
+    from qg_studio.generation import causal_lm
     from qg_studio.generation.causal_lm import CausalLMGenerator
 
+    # The untrained model writes random words, which the grounding check would refuse.
+    monkeypatch.setattr(causal_lm, "unfounded", lambda questions, story: [[] for _ in questions])
+    monkeypatch.setattr(causal_lm, "gives_away", lambda question, answer: False)
     base, adapter = tiny
     generator = CausalLMGenerator(model=str(adapter), base=str(base), questions_per_answer=2)
     items = generator.generate(sections, GenerationRequest(count=3))
@@ -151,6 +155,29 @@ def test_generator_writes_several_questions_per_answer_slot(tiny, sections):
         sections[:1], "in the barn", Element.SETTING, Explicitness.EXPLICIT
     )
     assert written.answers == ["in the barn"] and written.evidence[0].text == "in the barn"
+
+
+def test_a_question_about_someone_the_story_lacks_never_reaches_the_teacher(tiny, sections):
+    from qg_studio.generation.causal_lm import CausalLMGenerator
+    from qg_studio.generation.causal_lm import gives_away
+    from qg_studio.generation.causal_lm import unfounded
+
+    story = "The old miller carried two sacks to the mill. His daughters sang by the river."
+    assert unfounded(
+        ["What did the youngest prince do?", "Where did the daughter sing?"], story
+    ) == [["prince"], []]
+    assert gives_away("Where did the girls sing by the river?", "by the river")
+    assert not gives_away("Where did the girls sing?", "by the river")
+
+    base, adapter = tiny
+    generator = CausalLMGenerator(model=str(adapter), base=str(base), questions_per_answer=2)
+    text = " ".join(s.text for s in sections)
+    invented = "What did the youngest prince do with the dragon?"
+    assert unfounded([invented], text) == [["prince", "dragon"]]
+    generator._decode = lambda prompts, settings: [[(invented, 0.9)] for _ in prompts]
+    items = generator.generate(sections, GenerationRequest(count=3))
+    # Every slot keeps the embedded engine's own question, labelled as its own.
+    assert items and all(i.question != invented and i.engine == "embedded" for i in items)
 
 
 def test_answerer_routes_each_kind(tiny, sections):

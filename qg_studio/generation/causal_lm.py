@@ -6,6 +6,11 @@ them, ``answers_per_slot`` times as many as the teacher asked for, each get a qu
 from the model (or ``questions_per_answer`` sampled ones), and the pipeline's ranking,
 round trip and quotas choose among all of them. ``write_question`` is the answer-aware mode for a given answer (``eval qg``).
 
+A small model writes fluent questions about people the story does not have ("What did
+the youngest prince do?" in a story with no prince) and sometimes puts the answer in the
+question. Such a question never reaches the teacher: the slot keeps another of the
+model's questions, else the embedded engine's own (:func:`unfounded`, :func:`gives_away`).
+
 Prompts come only from :func:`qg_studio.prompts.lm_qg_prompt`, the function the training
 recipe uses, with the window the adapter was trained on (its ``qg_studio.json``).
 """
@@ -14,6 +19,7 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 from typing import Any
 from typing import Sequence
 
@@ -137,17 +143,23 @@ class CausalLMGenerator(QuestionGenerator):
             )
             for slot in slots
         ]
+        decoded = self._decode(prompts, self.sampled)
+        story = " ".join(s.text for s in sections)
+        flawed = unfounded([q for options in decoded for q, _ in options], story)
         items: list[QAItem] = []
-        for slot, options in zip(slots, self._decode(prompts, self.sampled)):
+        for slot, options in zip(slots, decoded):
             seen: set[str] = set()
             for question, confidence in options:
-                if question.lower() in seen:
+                strangers = flawed.pop(0)
+                if question.lower() in seen or strangers or gives_away(question, slot.answer):
                     continue
                 seen.add(question.lower())
                 item = copy.deepcopy(slot)
                 item.question, item.engine = question, self.name
                 item.scores = ItemScores(confidence=confidence)
                 items.append(item)
+            if not seen:
+                items.append(slot)  # the embedded engine's question, labelled as its own
         return items
 
     def prompt(
@@ -163,6 +175,34 @@ class CausalLMGenerator(QuestionGenerator):
             [(as_question(text), conf) for text, conf in options]
             for options in generate(self.loaded, prompts, settings)
         ]
+
+
+def unfounded(questions: Sequence[str], story: str) -> list[list[str]]:
+    """Per question, the nouns it uses that the story never does (by stem, so "kings" is
+    told by "king"): someone or something the model made up."""
+    from qg_studio.nlp import get_nlp
+    from qg_studio.nlp import stem
+
+    told = {stem(w) for w in re.findall(r"[a-z]+", story.lower())}
+
+    def known(token) -> bool:
+        return any(stem(w) in told for w in (token.lower_, token.lemma_.lower()))
+
+    return [
+        [t.text for t in doc if t.pos_ in ("NOUN", "PROPN") and t.is_alpha and not known(t)]
+        for doc in get_nlp().pipe(list(questions), batch_size=32)
+    ]
+
+
+def gives_away(question: str, answer: str) -> bool:
+    """Whether every content word of the answer is already in the question ("Where did the
+    birds sit on the trees? – on the trees")."""
+    from qg_studio.generation.analysis import content
+    from qg_studio.nlp import stem
+
+    said = {stem(w) for w in content(question)}
+    words = [stem(w) for w in content(answer)]
+    return bool(words) and all(w in said for w in words)
 
 
 def oversampled(request: GenerationRequest, factor: int) -> GenerationRequest:
