@@ -374,6 +374,18 @@ def lm_val_verdict(val: dict[str, Any], role: str) -> tuple[bool, str]:
         said.append(f"{measure} {mine:.3f} vs {theirs:.3f}")
         if mine <= theirs:
             return False, f"loses to {fallback} on val ({', '.join(said)})"
+    if role == "qg":
+        # ROUGE-L rewards wording like the experts'; a teacher hands out a set only when its
+        # questions are right. A person's reading of the default sets (``reading`` in
+        # val.json: good and wrong questions per engine, the same stories) has the last word.
+        reading = val.get("reading") or {}
+        mine, theirs = reading.get(ENGINE), reading.get(fallback)
+        if mine and theirs and (mine["wrong"] > theirs["wrong"] or mine["good"] < theirs["good"]):
+            return False, (
+                f"wins on val ROUGE-L ({', '.join(said)}) but reads worse to a teacher: "
+                f"{mine['good']} good and {mine['wrong']} wrong of {mine['read']} questions "
+                f"against {theirs['good']} and {theirs['wrong']} for {fallback}"
+            )
     return True, f"val ROUGE-L {', '.join(said)} for {fallback}"
 
 

@@ -236,7 +236,7 @@ def test_auto_falls_back_with_a_notice_when_the_wheel_is_missing(tmp_path, tiny,
         assert "base model is not installed" in choice.notice and fallback in choice.notice
 
 
-@pytest.mark.parametrize("damage", ["missing", "broken", "loses", "subset", "stale"])
+@pytest.mark.parametrize("damage", ["missing", "broken", "loses", "subset", "stale", "reads"])
 def test_auto_falls_back_with_a_notice_when_the_adapter_is_missing_broken_or_worse(
     tmp_path, tiny, damage
 ):
@@ -256,6 +256,13 @@ def test_auto_falls_back_with_a_notice_when_the_adapter_is_missing_broken_or_wor
         (folder / "val.json").write_text(
             json.dumps({"qg": {"smollm": 0.5, "embedded": 0.4}, "limit": 3})
         )
+    elif damage == "reads":  # better by ROUGE-L, worse in a teacher's reading of the sets
+        val = json.loads((folder / "val.json").read_text())
+        reading = {
+            "smollm": {"read": 30, "good": 14, "wrong": 9},
+            "embedded": {"read": 30, "good": 19, "wrong": 4},
+        }
+        (folder / "val.json").write_text(json.dumps({**val, "reading": reading}))
     else:  # retrained after the figures were measured: they are another adapter's
         val = json.loads((folder / "val.json").read_text())
         (folder / "val.json").write_text(json.dumps({**val, "adapter_sha256": "0123456789abcdef"}))
@@ -267,6 +274,7 @@ def test_auto_falls_back_with_a_notice_when_the_adapter_is_missing_broken_or_wor
         "loses": "loses to embedded on val",
         "subset": "first 3 val stories only",
         "stale": "for earlier weights",
+        "reads": "reads worse to a teacher: 14 good and 9 wrong",
     }[damage]
     assert said in choice.notice
 
