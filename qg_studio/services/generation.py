@@ -88,18 +88,14 @@ def generate(
             f"unknown question engine {engine!r}; known: {', '.join(GENERATORS.names())}"
         )
     notices = [notice] if notice else []
-    try:
-        items = generate_items(
-            sections,
-            request,
-            engine,
-            options,
-            answerer,
-            progress,
-            use_embeddings,
-            existing,
-            title,
+
+    def write(engine: str, options: dict[str, Any]):
+        return generate_items(
+            sections, request, engine, options, answerer, progress, use_embeddings, existing, title
         )
+
+    try:
+        items = write(engine, options)
     except Exception as exc:
         if not fallback or engine == FALLBACK_ENGINE:
             if isinstance(exc, OSError):  # a missing or broken checkpoint (models.ModelError)
@@ -111,17 +107,7 @@ def generate(
             f"these questions come from the {FALLBACK_ENGINE} engine instead."
         )
         engine, options = FALLBACK_ENGINE, {}
-        items = generate_items(
-            sections,
-            request,
-            engine,
-            options,
-            answerer,
-            progress,
-            use_embeddings,
-            existing,
-            title,
-        )
+        items = write(engine, options)
     short = shortfall(items, request, sections, engine)
     return GenerationRun(
         items, engine, options, notices + ([short] if short else []), getattr(items, "mix", None)
