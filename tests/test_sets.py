@@ -979,3 +979,17 @@ def test_the_title_names_the_main_characters():
     # Ask reads the same title, so the key and the typed question's answer agree.
     reply = get_answerer("extractive").answer([who.question], sections, title=titled)[0]
     assert reply.answers == [who.answer]
+
+
+def test_one_character_named_two_ways_is_not_the_two_main_characters():
+    text = (
+        "Martha lived with her aunt by the harbour. Poor Martha mended nets all day. Little "
+        "Martha sang at her work. Poor Martha never complained, and little Martha never cried. "
+        "The aunt sold the nets at the market. The aunt counted the coins each night. One day "
+        "a gull stole a net, and Martha chased the gull along the quay."
+    )
+    heads = [c.lower().split()[-1] for c in main_characters([analyse(text)])]
+    assert heads[:2] == ["martha", "aunt"]
+    # Told apart by a word, two sailors are two characters.
+    sailors = "The First Sailor rowed. The Second Sailor sang. The First Sailor slept. " * 2
+    assert len(main_characters([analyse(sailors)])) == 2

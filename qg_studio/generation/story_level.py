@@ -37,6 +37,7 @@ from qg_studio.schema import Section
 
 # The word lists are data files under qg_studio/resources/.
 TURNS = resources.words("turn_openers.txt")  # "One day, ...": where the story turns
+TELLING_APART = resources.words("telling_apart.txt")  # "the Second Knight" is not "the Knight"
 WANTS = resources.words("want_verbs.txt")  # "What did the Heron want to do?"
 # Seeing, saying, being and going: not acting on the story's turn.
 NON_ACTION_VERBS = resources.words("non_action_verbs.txt")
@@ -116,17 +117,37 @@ def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
                 key = _key(name)
                 counts[key] += 1
                 first.setdefault(key, name)
-    # "the old woodcutter" and later "the woodcutter" are one character; "the First
-    # Knight" and "the Second Knight" are two, so "the knight" joins neither.
-    for short in list(counts):
-        longer = [k for k in counts if k.endswith(" " + short)]
+    # "the old woodcutter" and later "the woodcutter" are one character, as are "Kari" and
+    # "Kari Woodencoat"; "the First Knight" and "the Second Knight" are two, so "the
+    # knight" joins neither.
+    for short in sorted(counts, key=lambda k: len(k.split())):
+        if short not in counts:
+            continue
+        words = set(short.split())
+        longer = [k for k in counts if k != short and words < set(k.split())]
         if len(longer) == 1:
             counts[short] += counts.pop(longer[0])
             first[short] = first[longer[0]]
-    cast = [k for k, _ in counts.most_common() if counts[k] >= 2]
+    cast: list[str] = []
+    for key, _ in counts.most_common():
+        if counts[key] < 2:
+            break
+        # "the boy" and "the lovely boy", "Assipattle" and "poor Assipattle": one character
+        # named two ways, not the story's two main characters.
+        if not any(_one_named_twice(key, other) for other in cast):
+            cast.append(key)
     named = {k: _named_at(k, title) for k in cast}
     cast.sort(key=lambda k: named[k] if named[k] is not None else len(title) + 1)
     return [first[k] for k in cast]
+
+
+def _one_named_twice(a: str, b: str) -> bool:
+    """Whether two mentions' keys name one character: the same head noun, or the words of
+    one within the other's, unless a word tells them apart ("the second knight")."""
+    x, y = a.split(), b.split()
+    if not x or not y or TELLING_APART & (set(x) ^ set(y)):
+        return False
+    return x[-1] == y[-1] or set(x) <= set(y) or set(y) <= set(x)
 
 
 def _named_at(key: str, title: str) -> int | None:
