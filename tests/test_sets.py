@@ -993,3 +993,21 @@ def test_one_character_named_two_ways_is_not_the_two_main_characters():
     # Told apart by a word, two sailors are two characters.
     sailors = "The First Sailor rowed. The Second Sailor sang. The First Sailor slept. " * 2
     assert len(main_characters([analyse(sailors)])) == 2
+
+
+def test_a_trailing_as_gives_a_reason_only_for_a_state():
+    from qg_studio.generation import get_generator
+
+    text = (
+        "Every morning the lark sang as she climbed toward the clouds. The old goat waited "
+        "by the gate, as she was too tired to climb the hill. The farmer opened the gate."
+    )
+    found = {
+        i.question: i.answer
+        for i in get_generator("embedded").generate([Section(1, text)], GenerationRequest(count=10))
+        if i.element == Element.CAUSAL
+    }
+    # Climbing is when the lark sang, not why.
+    assert not any(q.startswith("Why did the lark sing") for q in found)
+    why = next(q for q in found if q.startswith("Why did the old goat wait"))
+    assert "tired" in found[why]

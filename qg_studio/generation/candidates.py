@@ -7,6 +7,7 @@ returns items whose evidence is the exact span of the section that answers them
 
 from __future__ import annotations
 
+from qg_studio import resources
 from qg_studio.generation.analysis import Analysis
 from qg_studio.generation.clauses import Clause
 from qg_studio.generation.clauses import event_before
@@ -41,6 +42,7 @@ from qg_studio.schema import QAItem
 from qg_studio.schema import Section
 
 REASON = {"because", "since", "for"}
+STATES = resources.words("state_verbs.txt")  # "as he was tired": a reason, not a time
 WHEN = {"when", "after", "as", "once", "whenever", "before", "until", "till", "while"}
 
 
@@ -278,10 +280,24 @@ def _host(clause_list: list[Clause], clause: Clause) -> Clause | None:
     return None
 
 
+def _a_state(clause) -> bool:
+    """Whether a clause tells a state ("as he was tired", "as she could not swim", "as they
+    knew the way"), which a trailing "as" gives as the reason; an action after "as" is the
+    time of the other ("she sang as she climbed"), not why."""
+    head = clause.head
+    return head.lemma_.lower() in STATES or any(
+        c.dep_ in ("neg", "aux") and c.lower_ in ("not", "n't", "never", "could", "can", "must")
+        for c in head.children
+    )
+
+
 def _causal(section, analysis, clause, context, clause_list):
     # "X because Y": Y answers why X.
     if clause.marker in REASON or (
-        clause.marker == "as" and clause.head.dep_ == "advcl" and clause.head.i > clause.head.head.i
+        clause.marker == "as"
+        and clause.head.dep_ == "advcl"
+        and clause.head.i > clause.head.head.i
+        and _a_state(clause)
     ):
         host = _host(clause_list, clause)
         if (
