@@ -268,6 +268,28 @@ def card_text(adapter: Path) -> str:
                 f" {_fmt(qa.get('smollm_alone'))}. The routes were chosen on these val "
                 "questions, so the routed figure is optimistic by that choice.",
             ]
+    reading = val.get("reading")
+    if reading:
+        parts += [
+            "",
+            f"A teacher's reading ({reading.get('what', 'default sets')}; "
+            f"{', '.join(reading.get('stories', []))}), which `auto` also requires:",
+            "",
+            _table(
+                [("engine", "read", "good", "awkward", "wrong")]
+                + [
+                    (
+                        name,
+                        *(
+                            str(reading[name].get(k, "—"))
+                            for k in ("read", "good", "awkward", "wrong")
+                        ),
+                    )
+                    for name in (ENGINE, "embedded")
+                    if name in reading
+                ]
+            ),
+        ]
     return "\n".join(parts) + "\n"
 
 
