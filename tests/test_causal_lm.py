@@ -180,6 +180,30 @@ def test_a_question_about_someone_the_story_lacks_never_reaches_the_teacher(tiny
     assert items and all(i.question != invented and i.engine == "embedded" for i in items)
 
 
+def test_a_question_names_only_who_its_answer_is_about(sections):
+    from qg_studio.generation.causal_lm import _told_there
+    from qg_studio.generation.causal_lm import unfounded
+    from qg_studio.schema import Evidence
+    from qg_studio.schema import QAItem
+
+    text = sections[0].text
+    start = text.index("in the barn")
+    slot = QAItem(
+        question="Where did the hen sit?",
+        answers=["in the barn"],
+        element=Element.SETTING,
+        explicitness=Explicitness.EXPLICIT,
+        sections=[1],
+        evidence=[Evidence(1, start, start + len("in the barn"), "in the barn")],
+    )
+    told = _told_there(slot, {s.id: s for s in sections})
+    # The fox is in the story, but not in the sentence this answer comes from.
+    assert unfounded(["Where did the fox sit?", "Where did the hen sit?"], [told, told]) == [
+        ["fox"],
+        [],
+    ]
+
+
 def test_answerer_routes_each_kind(tiny, sections):
     from qg_studio.answering.causal_lm import CausalLMAnswerer
 

@@ -144,8 +144,10 @@ class CausalLMGenerator(QuestionGenerator):
             for slot in slots
         ]
         decoded = self._decode(prompts, self.sampled)
-        story = " ".join(s.text for s in sections)
-        flawed = unfounded([q for options in decoded for q, _ in options], story)
+        flawed = unfounded(
+            [q for options in decoded for q, _ in options],
+            [_told_there(slot, by_id) for slot, options in zip(slots, decoded) for _ in options],
+        )
         items: list[QAItem] = []
         for slot, options in zip(slots, decoded):
             seen: set[str] = set()
@@ -177,20 +179,44 @@ class CausalLMGenerator(QuestionGenerator):
         ]
 
 
-def unfounded(questions: Sequence[str], story: str) -> list[list[str]]:
-    """Per question, the nouns it uses that the story never does (by stem, so "kings" is
-    told by "king"): someone or something the model made up."""
+def _told_there(slot: QAItem, by_id: dict[int, Section]) -> str:
+    """What a question about ``slot`` may name: the embedded engine's own question and
+    answer for it and the sentence its answer is in. A character from elsewhere in the
+    story is someone else's deed ("How did the Donkey feel?" where the Goat was jealous)."""
+    from qg_studio.nlp import sentences
+
+    told = [slot.question, slot.answer]
+    for evidence in slot.evidence[:1]:
+        section = by_id.get(evidence.section)
+        if section is not None:
+            told += [
+                section.text[start:end]
+                for start, end in sentences(section.text)
+                if start <= evidence.start < end or start < evidence.end <= end
+            ]
+    return " ".join(told)
+
+
+def unfounded(questions: Sequence[str], told: str | Sequence[str]) -> list[list[str]]:
+    """Per question, the nouns it uses that ``told`` (one text for all, or one per
+    question) never does, by stem, so "kings" is told by "king": someone or something the
+    model made up, or brought in from another part of the story."""
     from qg_studio.nlp import get_nlp
     from qg_studio.nlp import stem
 
-    told = {stem(w) for w in re.findall(r"[a-z]+", story.lower())}
+    texts = [told] * len(questions) if isinstance(told, str) else list(told)
+    vocabularies = {text: {stem(w) for w in re.findall(r"[a-z]+", text.lower())} for text in texts}
 
-    def known(token) -> bool:
-        return any(stem(w) in told for w in (token.lower_, token.lemma_.lower()))
+    def known(token, vocabulary) -> bool:
+        return any(stem(w) in vocabulary for w in (token.lower_, token.lemma_.lower()))
 
     return [
-        [t.text for t in doc if t.pos_ in ("NOUN", "PROPN") and t.is_alpha and not known(t)]
-        for doc in get_nlp().pipe(list(questions), batch_size=32)
+        [
+            t.text
+            for t in doc
+            if t.pos_ in ("NOUN", "PROPN") and t.is_alpha and not known(t, vocabularies[text])
+        ]
+        for doc, text in zip(get_nlp().pipe(list(questions), batch_size=32), texts)
     ]
 
 
