@@ -1011,3 +1011,11 @@ def test_a_trailing_as_gives_a_reason_only_for_a_state():
     assert not any(q.startswith("Why did the lark sing") for q in found)
     why = next(q for q in found if q.startswith("Why did the old goat wait"))
     assert "tired" in found[why]
+
+
+def test_a_negated_noun_is_nobody_a_pronoun_stands_for():
+    text = (
+        "The shepherd climbed the hill, but never a sheep was to be found that morning. "
+        "At last he grew so weary that he sat down on a stone."
+    )
+    assert _resolved(text)["At last he|he"] == "the shepherd"

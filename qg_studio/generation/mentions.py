@@ -256,8 +256,10 @@ class Resolver:
                 continue
             chunk = chunk_at.get(token.i)
             named = self.name_of(token)
-            if chunk is not None and any(t.lower_ == "no" and t.dep_ == "det" for t in chunk):
-                continue  # "they had no child": nobody a pronoun can stand for
+            if chunk is not None and any(
+                t.lower_ in ("no", "never", "not") and t.i < token.i for t in chunk
+            ):
+                continue  # "they had no child", "never a bird was seen": nobody to stand for
             if named is None and (chunk is None or token.pos_ == "PRON" or not is_animate(token)):
                 continue
             if token.dep_ not in MENTION_ROLES or is_vocative(token, self.quoted):
