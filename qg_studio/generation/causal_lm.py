@@ -144,15 +144,21 @@ class CausalLMGenerator(QuestionGenerator):
             for slot in slots
         ]
         decoded = self._decode(prompts, self.sampled)
-        flawed = unfounded(
-            [q for options in decoded for q, _ in options],
-            [_told_there(slot, by_id) for slot, options in zip(slots, decoded) for _ in options],
+        flawed = iter(
+            unfounded(
+                [q for options in decoded for q, _ in options],
+                [
+                    _told_there(slot, by_id)
+                    for slot, options in zip(slots, decoded)
+                    for _ in options
+                ],
+            )
         )
         items: list[QAItem] = []
         for slot, options in zip(slots, decoded):
             seen: set[str] = set()
             for question, confidence in options:
-                strangers = flawed.pop(0)
+                strangers = next(flawed)
                 if question.lower() in seen or strangers or gives_away(question, slot.answer):
                     continue
                 seen.add(question.lower())

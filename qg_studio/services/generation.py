@@ -77,9 +77,10 @@ def generate(
     existing: Sequence[QAItem] = (),
     title: str = "",
 ) -> GenerationRun:
-    """The set a teacher asked for (about the story called ``title``, if it has one). With ``fallback`` a failing model gives way to the
-    embedded engine and the run says so; without it (the CLI's named ``--engine``) the
-    failure is a :class:`ServiceError`. No new question repeats one of ``existing``."""
+    """The set a teacher asked for (about the story called ``title``, if it has one). With
+    ``fallback`` a failing model gives way to the embedded engine and the run says so;
+    without it (the CLI's named ``--engine``) the failure is a :class:`ServiceError`. No new
+    question repeats one of ``existing``."""
     from qg_studio.generation import GENERATORS
 
     engine, options, notice = resolve_engine(engine, engine_options)
