@@ -465,3 +465,22 @@ def test_model_card_reports_steps_loss_curve_and_val_figures(tmp_path):
     assert "steps: 40 of 100" in card and "| 20 | 2.400 | 2.600 |" in card
     assert "| eval qg | 0.4500 | embedded 0.4100 | 9 |" in card
     assert "| yesno | 0.9000 | 0.4000 | 2 | smollm |" in card
+
+
+def test_measuring_new_weights_drops_the_old_weights_figures_and_reading(tmp_path):
+    from qg_studio.causal_lm import adapter_digest
+    from qg_studio.train.lm_card import measure
+
+    data = write_ftqa(tmp_path / "data", "val", "toy-val", [TEXT], QUESTIONS[:2])
+    adapter = tmp_path / "adapter"
+    adapter.mkdir()
+    (adapter / "adapter_model.safetensors").write_bytes(b"weights one")
+    old = {"qg": {"smollm": 0.5}, "reading": {"smollm": {"good": 9}}}
+    (adapter / "val.json").write_text(
+        json.dumps({**old, "adapter_sha256": adapter_digest(adapter)})
+    )
+    kept = measure(data, adapter, parts=(), progress=lambda line: None)
+    assert kept["qg"] == old["qg"] and kept["reading"] == old["reading"]
+    (adapter / "adapter_model.safetensors").write_bytes(b"weights two")
+    fresh = measure(data, adapter, parts=(), progress=lambda line: None)
+    assert "qg" not in fresh and "reading" not in fresh
