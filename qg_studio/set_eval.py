@@ -75,6 +75,8 @@ class SetFigures:
     # Stories: those short of the count (150+ words, given < asked), those with a
     # story-level question.
     short_stories: list[str] = field(default_factory=list)
+    # The questions the answerer could not answer, "story: question", for --show to mark.
+    unanswered: list[str] = field(default_factory=list)
     stories: int = 0
     stories_with_story_level: int = 0
     # The custom mix asked again after the default set, in the same project.
@@ -210,6 +212,7 @@ def measure_story(
                 figures.explicit_in_text += stated(item.answer, story_text, sentences)
         found = answerable(items, sections, answerer, title)
         figures.answerable += sum(found)
+        figures.unanswered += [f"{name}: {i.question}" for i, ok in zip(items, found) if not ok]
         local = [ok for item, ok in zip(items, found) if not item.scores.story_level]
         figures.section_level += len(local)
         figures.section_level_answerable += sum(local)

@@ -90,3 +90,5 @@ def test_each_set_is_asked_on_its_own_and_the_second_run_counts_its_repeats():
     assert result["answerable_section_level"] == round(5 / 6, 4)  # none is story-level
     assert result["second_run"] == {"asked": 10, "given": 2, "repeats": 1}
     assert figures.short_stories == ["wren"]
+    # The one the reader could not answer is named, for --show to mark.
+    assert figures.unanswered == ["wren: Who came to buy bread?"]

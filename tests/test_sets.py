@@ -670,6 +670,44 @@ def test_a_feeling_told_with_mocking_is_why_someone_mocks():
     )
 
 
+def test_what_happened_just_before_a_feeling_is_why_it_was_felt():
+    # No "because" in the text: an implicit why, the kind experts ask most.
+    text = (
+        "The Squire kept a field of golden corn. One night the cows broke the fence and ate "
+        "the golden corn. The Squire was very angry."
+    )
+    why = _candidates(text)["Why was the Squire very angry?"]
+    assert why.answer == "the cows ate the golden corn"
+    assert (why.element, why.explicitness) == (Element.CAUSAL, Explicitness.IMPLICIT)
+    saw = _answers("Pip walked into the dark wood. Pip saw a grey wolf. She was afraid.")
+    assert saw["Why was Pip afraid?"] == "Pip saw a grey wolf"
+
+
+def test_time_passing_or_a_bare_seeing_does_not_explain_a_feeling():
+    # "Why was Tephany tired? – night had fallen" and "– she saw" answer nothing.
+    for text in (
+        "Tephany worked in the fields all day. Night had fallen. Tephany was very tired.",
+        "The farmer looked up. He saw. He was very afraid.",
+    ):
+        assert not [q for q in _candidates(text) if q.startswith("Why was")], text
+
+
+def test_what_someone_meant_to_do_is_why_they_acted_next():
+    text = (
+        "The fox was very hungry. He wanted the grapes on the high vine. "
+        "He jumped as high as he could, but he could not reach them."
+    )
+    why = _candidates(text)["Why did the fox jump as high as he could?"]
+    assert why.answer == "the fox wanted the grapes on the high vine"
+    assert (why.element, why.explicitness) == (Element.CAUSAL, Explicitness.IMPLICIT)
+    # Doing what they wanted asks nothing; someone else acting next is not an answer.
+    assert not [
+        q for q in _candidates("Tom wanted to go home. He went home at once.") if "Why" in q
+    ]
+    other = "The king wished to marry his daughter to a brave man. The princess laughed at him."
+    assert not [q for q in _candidates(other) if q.startswith("Why")]
+
+
 def test_a_name_that_thinks_is_someone_even_if_the_parser_calls_it_a_place():
     # The parser labels "St. Paul" a city; a city does not think, so "he" is St. Paul.
     text = "St. Paul thought sadly about the old bridge, for he did not know the troll's name."

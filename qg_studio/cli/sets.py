@@ -35,7 +35,11 @@ def register(commands) -> None:
         help="K/N: only every N-th story from the K-th (0-based), to spread a "
         "long run over processes; the raw counts print for merging",
     )
-    sets.add_argument("--show", action="store_true", help="print every set")
+    sets.add_argument(
+        "--show",
+        action="store_true",
+        help="print every set, marking with x each question the answerer could not answer",
+    )
     json_and_run(sets, cmd_eval_sets, "print the figures as JSON last line")
 
 
@@ -104,9 +108,11 @@ def cmd_eval_sets(args) -> int:
         if args.show:
             for label, items in zip(("default set", "custom mix", "custom mix again"), made):
                 print(f"== {story.name}, {label}: {len(items)} questions")
+                missed = set(figures.unanswered)
                 for item in items:
+                    mark = "x" if f"{story.name}: {item.question}" in missed else " "
                     print(
-                        f"  ({item.element.value}, {item.explicitness.value}) "
+                        f" {mark}({item.element.value}, {item.explicitness.value}) "
                         f"{item.question} -> {item.answer}"
                     )
     result = figures.result(len(stories))

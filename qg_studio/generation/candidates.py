@@ -13,16 +13,19 @@ from qg_studio.generation.clauses import Clause
 from qg_studio.generation.clauses import event_before
 from qg_studio.generation.clauses import no_event
 from qg_studio.generation.clauses import usable
+from qg_studio.generation.emotions import PERCEIVING
 from qg_studio.generation.emotions import can_feel
 from qg_studio.generation.emotions import emotion_items
 from qg_studio.generation.emotions import feeling_phrase
 from qg_studio.generation.emotions import mocks
+from qg_studio.generation.emotions import sets_off
 from qg_studio.generation.grammar import ask
 from qg_studio.generation.grammar import ask_do
 from qg_studio.generation.grammar import ask_subject
 from qg_studio.generation.grammar import finish
 from qg_studio.generation.grammar import state
 from qg_studio.generation.grammar import words
+from qg_studio.generation.intentions import intention_items
 from qg_studio.generation.items import found_item
 from qg_studio.generation.items import span_item
 from qg_studio.generation.items import span_of
@@ -63,6 +66,7 @@ def find_candidates(
                 if item is not None:
                     out.append(item)
     out.extend(emotion_items(section, analysis))
+    out.extend(intention_items(section, analysis))
     if following is not None and next_analysis is not None:
         out.extend(predictions_between(section, analysis, following, next_analysis))
     return [i for i in out if _well_formed(i)]
@@ -342,12 +346,9 @@ def _causal(section, analysis, clause, context, clause_list):
     if (clause.head.lemma_ == "be" and feel) or reacts:
         if any(c.marker in REASON for c in clause_list if c is not clause):
             return None  # the reason is explicit; the finder above asks it
-        if context is not None:
-            cause = context
-        elif reacts:
-            # The event that set off the reaction is told in the sentence before.
-            cause = event_before(analysis, clause_list, clause)
-        else:
+        # Else the event that set off the feeling or the reaction is the one told just before.
+        cause = context if context is not None else event_before(analysis, clause_list, clause)
+        if context is None and (cause is None or not sets_off(cause, clause)):
             return None
         # A feeling answers why someone acted ("She was proud, and she laughed at them"),
         # not why someone felt.
@@ -360,9 +361,14 @@ def _causal(section, analysis, clause, context, clause_list):
             return None
         if clause.head.dep_ in ("ccomp", "xcomp") and cause.head in clause.head.ancestors:
             return None  # "he saw how her paws trembled": seeing it is not why they did
-        if cause.subject_text == clause.subject_text and cause.head.lemma_ != "be":
+        if (
+            cause.subject_text == clause.subject_text
+            and cause.head.lemma_ != "be"
+            and not (cause.head.lemma_ in PERCEIVING and sets_off(cause, clause))
+        ):
             # "Pip knocked at the door. Pip was shivering": her own deed before is not
-            # why she shivers; what happened to her, or a state of hers, can be.
+            # why she shivers; what happened to her, a state of hers, or what she found
+            # out ("Pip saw the wolf. She was afraid") can be.
             return None
         question = ask(clause, "Why")
         start, end = span_of(cause.tokens)

@@ -28,6 +28,7 @@ from qg_studio.generation.lexicon import FEELING_NOUNS
 from qg_studio.generation.lexicon import FEELINGS
 from qg_studio.generation.lexicon import REACTIONS
 from qg_studio.generation.lexicon import SAYING_VERBS
+from qg_studio.generation.lexicon import TIME_WORDS
 from qg_studio.generation.lexicon import WEAK_VERBS
 from qg_studio.generation.mentions import ANIMATE
 from qg_studio.generation.mentions import PRONOUNS
@@ -40,6 +41,7 @@ from qg_studio.schema import Section
 OBJECT_FORM = {"he": "him", "she": "her", "they": "them"}
 # Verbs that put someone into a state: "she grew afraid", "he became angry".
 STATE_VERBS = frozenset(resources.data("feeling_forms.json")["state_verbs"])
+PERCEIVING = resources.words("perceiving_verbs.txt")
 
 
 @dataclass
@@ -281,3 +283,24 @@ def _why_deed(section, analysis, clause_list, clause) -> QAItem | None:
     if len(question.split()) < 4:
         return None
     return found_item(question, felt.said, Element.CAUSAL, False, section, *felt.span, 0.7)
+
+
+def sets_off(cause: Clause, felt: Clause) -> bool:
+    """Whether an event told just before a feeling ("The cows ate the golden corn. The
+    Squire was very angry") can be why it was felt: an event with something in it (not "the
+    farmer saw", "she heard this"), not time passing ("night had fallen"), not a state
+    ("she was hungry also", unless what followed was a deed: "she was sad. She wept") and
+    not a guess ("would have been miserable")."""
+    head = cause.subject_head
+    return (
+        any(t.pos_ not in ("PRON", "PUNCT", "ADV") for t in cause.tail)
+        and not (head is not None and head.lower_ in TIME_WORDS)
+        # A state is why someone wept ("she was sad"), not why someone else was angry.
+        and (cause.head.lemma_.lower() not in WEAK_VERBS or _a_state_before_a_deed(cause, felt))
+        and not any(t.tag_ == "MD" for t in felt.aux + cause.aux)
+        and not felt.subject_text.lower().startswith(("what ", "who ", "which "))
+    )
+
+
+def _a_state_before_a_deed(cause: Clause, felt: Clause) -> bool:
+    return cause.head.lemma_ == "be" and felt.head.lemma_ != "be"
