@@ -245,7 +245,7 @@ def as_known(name: str) -> str:
 
 def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
     """The subject as a question can say it: pronouns replaced by who they stand for."""
-    tokens = trim(list(tokens))
+    tokens = trim(_without_aside(list(tokens)))
     # "Blushing with pleasure Tephany went home": a participle opening the sentence, parsed
     # as the subject, ends in the name of who did it.
     if len(tokens) > 1 and tokens[0].dep_ == "csubj" and tokens[-1].pos_ == "PROPN":
@@ -309,6 +309,26 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
     if text.lower().startswith(tokens[0].lower_):
         return _lower_first(text, tokens[0])
     return text
+
+
+def _without_aside(tokens: list) -> list:
+    """The subject without a relative clause set off by commas: "the Goat, who only gave a
+    little milk," is "the Goat" in a question ("Who was jealous of the oats?" asks it
+    without telling more about her) and in its answer."""
+    ids = {t.i for t in tokens}
+    for t in tokens:
+        if t.dep_ != "relcl" or t.head.i not in ids:
+            continue
+        aside = sorted(t.subtree, key=lambda x: x.i)
+        first = aside[0]
+        if first.i == 0 or first.doc[first.i - 1].text != ",":
+            continue  # "the man who sold the cow": it says which man
+        cut = {x.i for x in aside} | {first.i - 1}
+        after = aside[-1].i + 1
+        if after < len(first.doc) and first.doc[after].text == ",":
+            cut.add(after)
+        return [x for x in tokens if x.i not in cut]
+    return tokens
 
 
 UNUSABLE_SUBJECTS = resources.words("unusable_subjects.txt")

@@ -228,6 +228,8 @@ class Resolver:
         self._gender: dict[str, str] = {}
         mentions: list[tuple[Mention, bool]] = []  # (mention, was a subject)
         # "a badger named Bramble": the name and "the badger" are one character.
+        from qg_studio.generation.names import named_characters
+
         self.names, self._alias = named_characters(doc)
         self._verb_args: dict[int, set[int]] = {}
         for token in doc:
@@ -275,8 +277,18 @@ class Resolver:
             plural = token.tag_ in ("NNS", "NNPS") or token.lemma_.lower() == "people"
             if plural:
                 self._plural.add(text)
-            gender = _gender(token) or self._gender.get(text, "")
+            gender = (
+                _gender(token)
+                or self._gender.get(text, "")
+                or self._gender.get(_name_word(text) or text, "")
+            )
             mentions.append((Mention(text, gender, plural, token.i), holds_stage(token)))
+
+    @property
+    def aliases(self) -> dict[str, str]:
+        """The nouns the story gave names to: ``{"cat": "Smudge"}`` for "a grey cat called
+        Smudge"."""
+        return dict(self._alias)
 
     def name_of(self, token) -> str | None:
         """The character's name when ``token`` is it, or a noun it was given to."""
@@ -292,11 +304,11 @@ class Resolver:
         kind = PRONOUNS[token.lower_]
         if not token.lower_.endswith(("self", "selves")) and token.dep_ != "poss":
             return None
-        subjects = {
-            c.i
-            for c in token.doc[_governor(token)].children
-            if c.dep_ in SUBJECT_ROLES and c.i < token.i
-        }
+        verb = token.doc[_governor(token)]
+        # "Marta slipped and hurt her knee": a second verb's subject is the first one's.
+        while verb.dep_ == "conj" and not any(c.dep_ in SUBJECT_ROLES for c in verb.children):
+            verb = verb.head
+        subjects = {c.i for c in verb.children if c.dep_ in SUBJECT_ROLES and c.i < token.i}
         found = next((m for m, _ in reversed(mentions) if m.index in subjects), None)
         if found is None or token.dep_ != "poss":
             return found
@@ -305,10 +317,14 @@ class Resolver:
         return found if fits else None
 
     def _learn(self, mentions, text: str, kind: str) -> None:
+        # "Old Bronwen ... she" tells that "Bronwen" is a she too: one name, said two ways.
+        name = _name_word(text)
         self._gender[text] = kind
+        if name:
+            self._gender.setdefault(name, kind)
         for mention, _ in mentions:
-            if mention.text == text:
-                mention.gender = kind
+            if mention.text == text or (name and _name_word(mention.text) == name):
+                mention.gender = mention.gender or kind
 
     def gender_of(self, mention: str) -> str:
         """ "m", "f" or "" as the text has shown it (a pronoun) or the noun says."""
@@ -388,46 +404,10 @@ class Resolver:
         return None
 
 
-NAMING_WORDS = ("named", "called")
-
-
-def named_characters(doc) -> tuple[set[str], dict[str, str]]:
-    """Names the story gives ("a hedgehog called Pip", "a badger named Bramble") and the
-    nouns they were given to (``{"hedgehog": "Pip"}``).
-
-    The parser often tags such a name as a common noun, or a place, where it opens a
-    sentence ("Bramble frowned"); the naming phrase is the surer sign. A noun given two
-    names (two foxes) is left out of the aliases."""
-    names: set[str] = set()
-    alias: dict[str, str] = {}
-    doubled: set[str] = set()
-    for t in doc:
-        if t.lower_ not in NAMING_WORDS or t.i + 1 >= len(doc):
-            continue
-        words = []
-        for nxt in doc[t.i + 1 : t.i + 4]:
-            if not nxt.text[:1].isupper() or nxt.is_punct:
-                break
-            words.append(nxt.text)
-        noun = next((n for n in reversed(doc[max(0, t.i - 3) : t.i]) if n.pos_ == "NOUN"), None)
-        if len(words) != 1 or noun is None or not is_animate(noun):
-            continue  # "a village called Hill End": a place, or no noun it names
-        names.add(words[0])
-        key = noun.lemma_.lower()
-        if key in alias and alias[key] != words[0]:
-            doubled.add(key)
-        alias[key] = words[0]
-    # A name that thinks or speaks is someone, even one labelled a place ("St. Lawrence"
-    # is a river to the parser): "St. Lawrence thought ..., for he did not know ...".
-    names |= {
-        t.text
-        for t in doc
-        if t.pos_ == "PROPN"
-        and t.dep_ == "nsubj"
-        and t.head.lemma_ in MINDFUL_VERBS
-        and not is_animate(t)
-    }
-    return names, {k: v for k, v in alias.items() if k not in doubled}
+def _name_word(text: str) -> str:
+    """The name a mention ends in ("Bronwen" of "Old Bronwen"), or "" for a noun."""
+    last = text.split()[-1] if text.split() else ""
+    return last if last[:1].isupper() else ""
 
 
 def _governor(token) -> int:

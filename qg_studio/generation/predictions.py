@@ -24,6 +24,7 @@ from qg_studio.generation.grammar import state
 from qg_studio.generation.items import found_item
 from qg_studio.generation.items import span_of
 from qg_studio.generation.lexicon import SAYING_VERBS
+from qg_studio.generation.lexicon import TIME_WORDS
 from qg_studio.generation.lexicon import WEAK_VERBS
 from qg_studio.generation.mentions import MINDFUL_VERBS
 from qg_studio.generation.mentions import head_noun
@@ -76,6 +77,7 @@ def _last_moment(analysis: Analysis):
             and not any(t.text in (":", '"', "\u201c", "\u201d") for t in c.tail)
             # "after they used to stop their games": a habit is no moment to guess from.
             and not no_event(c)
+            and not _every_time(c)
             and _in_tense(c)
         ]
         if good:
@@ -148,6 +150,14 @@ def next_deed(text: str, who: str):
                 start, end = span_of(clause.tokens)
                 return state(clause), start, end
     return None
+
+
+def _every_time(clause) -> bool:
+    """ "Every evening she lit the lamp": what she always did, not what happened next."""
+    return any(
+        t.lower_ in ("every", "each") and t.head.lemma_.lower() in TIME_WORDS
+        for t in clause.head.sent
+    )
 
 
 def _in_tense(clause) -> bool:

@@ -136,7 +136,12 @@ def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
         # named two ways, not the story's two main characters.
         if not any(_one_named_twice(key, other) for other in cast):
             cast.append(key)
+    # "The Cat Who Kept the Light" names "a grey cat called Smudge": Smudge.
+    given = {name.lower(): noun for a in analyses for noun, name in a.resolver.aliases.items()}
     named = {k: _named_at(k, title) for k in cast}
+    named = {
+        k: at if at is not None else _named_at(given.get(k, ""), title) for k, at in named.items()
+    }
     cast.sort(key=lambda k: named[k] if named[k] is not None else len(title) + 1)
     return [first[k] for k in cast]
 
