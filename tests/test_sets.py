@@ -1106,3 +1106,25 @@ def test_what_someone_did_every_evening_is_no_moment_to_guess_from():
     then = Section(2, "One winter night Bronwen slipped on the wet steps and hurt her ankle.")
     guesses = predictions_between(first, analyse(first.text), then, analyse(then.text))
     assert not [g for g in guesses if "lit the great lamp" in g.question]
+
+
+def test_a_feeling_someone_did_without_is_not_theirs_nor_is_a_scene_an_outcome():
+    text = (
+        "The gardener's wife had to fetch water and build the kitchen fire herself. But she "
+        "did her work without false shame. When the Giant heard the lovely music, he was "
+        "lying awake in bed."
+    )
+    asked = _candidates(text)
+    assert not [q for q, i in asked.items() if i.answer == "shame"]
+    assert not [q for q in asked if q.startswith("What happened when the Giant heard")]
+
+
+def test_a_guess_is_a_deed_done_not_one_under_way_nor_cut_short():
+    from qg_studio.generation.predictions import predictions_between
+
+    first = Section(1, "The Giant came into the kailyard at night. He caught the Princess.")
+    then = Section(
+        2, "The Giant was carrying her up the hill. The Giant set her down in his kitchen."
+    )
+    guesses = predictions_between(first, analyse(first.text), then, analyse(then.text))
+    assert [g.answer for g in guesses] == ["the Giant set her down in his kitchen"]

@@ -11,6 +11,7 @@ from qg_studio import resources
 from qg_studio.generation.analysis import Analysis
 from qg_studio.generation.clauses import Clause
 from qg_studio.generation.clauses import event_before
+from qg_studio.generation.clauses import in_progress
 from qg_studio.generation.clauses import no_event
 from qg_studio.generation.clauses import usable
 from qg_studio.generation.emotions import PERCEIVING
@@ -46,6 +47,7 @@ from qg_studio.schema import Section
 
 REASON = {"because", "since", "for"}
 STATES = resources.words("state_verbs.txt")  # "as he was tired": a reason, not a time
+WHEN_AFTER = ("when", "after", "as", "once")
 WHEN = {"when", "after", "as", "once", "whenever", "before", "until", "till", "while"}
 
 
@@ -230,6 +232,8 @@ def _feeling(section, analysis, clause, context, clause_list):
         word = None if mocks(t) else feeling_word(t.lemma_.lower(), t.text)
         if t.pos_ == "NOUN" and t.lemma_.lower() not in FEELINGS and t.lower_ not in FEELINGS:
             word = None  # a reaction is something done: "stormed out", not "the storm"
+        if t.head.lower_ == "without" or any(c.lower_ in ("no", "not") for c in t.children):
+            word = None  # "did her work without false shame": a feeling she did not have
         if word and (
             t.i == clause.head.i
             or t.dep_ in ("acomp", "attr", "oprd", "dobj")
@@ -241,7 +245,8 @@ def _feeling(section, analysis, clause, context, clause_list):
         return None
     token, word = found
     shown = token.lower_ in FEELINGS and token.pos_ == "ADJ"
-    verb = "does" if clause.head.tag_ in ("VBZ", "VBP") else "did"
+    present = clause.head.tag_ in ("VBZ", "VBP")
+    verb = ("do" if clause.plural else "does") if present else "did"  # "How do the people feel"
     if context is not None:
         extra = f"{_when(context)} {state(context, resolver=analysis.resolver, same_as=clause.subject_text)}"
     else:
@@ -379,7 +384,8 @@ def _causal(section, analysis, clause, context, clause_list):
 def _outcome(section, analysis, clause, context, clause_list):
     if clause.head.lemma_ in SAYING_VERBS:
         return None  # "What happened? - the Giant said": what he said is the event
-    if context is not None and context.marker in ("when", "after", "as", "once"):
+    # "When the Giant heard the music, he was lying awake": the scene, not what happened.
+    if context is not None and context.marker in WHEN_AFTER and not in_progress(clause):
         question = finish(f"What happened {_when(context)} {state(context, tense_past=True)}")
         answer = state(clause)
         start, end = span_of(clause.tokens)

@@ -409,6 +409,11 @@ def event_before(
     return None
 
 
+def in_progress(clause: Clause) -> bool:
+    """A doing told as under way ("was lying awake", "was sitting"): a scene, not an event."""
+    return clause.head.tag_ == "VBG" and any(t.lemma_ == "be" for t in clause.aux)
+
+
 def no_event(clause: Clause) -> bool:
     """Neither an event to ask from nor an answer: a participle ("the children playing in
     the garden") or a habit ("they used to stop their games")."""

@@ -17,6 +17,7 @@ from qg_studio import resources
 from qg_studio.generation.analysis import Analysis
 from qg_studio.generation.analysis import analyse
 from qg_studio.generation.analysis import analyse_many
+from qg_studio.generation.clauses import in_progress
 from qg_studio.generation.clauses import no_event
 from qg_studio.generation.clauses import usable
 from qg_studio.generation.grammar import finish
@@ -77,6 +78,7 @@ def _last_moment(analysis: Analysis):
             and not any(t.text in (":", '"', "\u201c", "\u201d") for t in c.tail)
             # "after they used to stop their games": a habit is no moment to guess from.
             and not no_event(c)
+            and not in_progress(c)  # "after she was eating her porridge": a scene
             and not _every_time(c)
             and _in_tense(c)
         ]
@@ -136,6 +138,8 @@ def is_deed(clause, analysis: Analysis) -> bool:
         and clause.head.i not in analysis.quoted
         and not clause.negated
         and not no_event(clause)
+        and not in_progress(clause)  # "the Giant was carrying her off": under way, not done
+        and clause.tail[-1].dep_ != "prep"  # "the boy came from": cut short
     )
 
 

@@ -17,6 +17,7 @@ from typing import Sequence
 from qg_studio import resources
 from qg_studio.generation.analysis import Analysis
 from qg_studio.generation.analysis import analyse_many
+from qg_studio.generation.clauses import in_progress
 from qg_studio.generation.clauses import usable
 from qg_studio.generation.grammar import ask
 from qg_studio.generation.grammar import finish
@@ -340,9 +341,7 @@ def _turning_point(sections, analyses, ids) -> QAItem | None:
 
 def _ongoing(clause) -> bool:
     """A state or a doing in progress ("was lying awake", "was sitting"), not an event."""
-    return clause.head.lemma_ == "be" or (
-        clause.head.tag_ == "VBG" and any(t.lemma_ == "be" for t in clause.aux)
-    )
+    return clause.head.lemma_ == "be" or in_progress(clause)
 
 
 def _why_act(sections, analyses, cast, ids) -> QAItem | None:
