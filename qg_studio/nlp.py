@@ -73,9 +73,11 @@ def gap(token) -> str:
     return " " if token.whitespace_ or follows else ""
 
 
-# A sentence ends after . ! or ? (closing quotes and brackets stay with it) and at a line
-# break; a paragraph break is always a boundary.
-_SENTENCE_BREAK = re.compile(r"(?<=[.!?])([\"'\u201d\u2019)]*)\s+|\n+")
+# A sentence ends after . ! or ? (closing quotes and brackets stay with it); a paragraph
+# break is always a boundary. A single line break is not: stories pasted from a book are
+# hard-wrapped ("save the\nKing and his old Kemperman, the King returned"), and a line
+# is no sentence.
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])([\"'\u201d\u2019)]*)\s+|\n\s*\n+")
 
 
 def sentences(text: str) -> list[tuple[int, int]]:

@@ -119,6 +119,19 @@ def test_sentences_keep_closing_quotes_and_split_paragraphs():
     assert nlp.sentence_start(text, text.index("hen")) == text.index("cried")
 
 
+def test_a_hard_wrapped_line_is_not_a_sentence():
+    # A story pasted from a book breaks its lines mid-sentence.
+    text = (
+        "When the feast was over, and everybody had gone to rest, save the\n"
+        "King and his old servant, the King returned to the great hall.\n"
+        "He took out the sword."
+    )
+    assert [text[a:b] for a, b in nlp.sentences(text)] == [
+        text[: text.index("He took")].strip(),
+        "He took out the sword.",
+    ]
+
+
 def test_stop_words_stems_and_numbers():
     assert "the" in nlp.stop_words() and "fox" not in nlp.stop_words()
     # The measured lists keep words spaCy drops: "give" matters to a question about a gift.
