@@ -1128,3 +1128,27 @@ def test_a_guess_is_a_deed_done_not_one_under_way_nor_cut_short():
     )
     guesses = predictions_between(first, analyse(first.text), then, analyse(then.text))
     assert [g.answer for g in guesses] == ["the Giant set her down in his kitchen"]
+
+
+def test_thanks_show_gratitude_but_the_moment_is_not_why():
+    text = (
+        "The Hare led the lost Hedgehog home through the dark wood. When the moon rose, "
+        "the Hedgehog thanked her with a deep bow."
+    )
+    asked = _candidates(text)
+    assert not [q for q in asked if q.startswith("Why did the Hedgehog thank")]
+    feel = asked["How did the Hedgehog feel when the moon rose?"]
+    assert (feel.answer, feel.explicitness) == ("grateful", Explicitness.IMPLICIT)
+
+
+def test_a_possessive_tells_which_pronoun_a_character_takes():
+    text = (
+        '"Why do you sing all day?" grumbled the Badger, poking his nose out of the earth. '
+        "The Badger snorted and went back underground."
+    )
+    assert "What did the Badger do after he snorted?" in _candidates(text)
+
+
+def test_a_place_someone_came_from_is_asked_where_from():
+    asked = _answers("One winter night a great storm blew in from the grey sea.")
+    assert asked["Where did the great storm blow in from?"] == "from the grey sea"

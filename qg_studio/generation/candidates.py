@@ -31,14 +31,14 @@ from qg_studio.generation.items import found_item
 from qg_studio.generation.items import span_item
 from qg_studio.generation.items import span_of
 from qg_studio.generation.lexicon import FEELINGS
-from qg_studio.generation.lexicon import PLACE_NOUNS
-from qg_studio.generation.lexicon import PLACE_PREPOSITIONS
+from qg_studio.generation.lexicon import NO_WHY
 from qg_studio.generation.lexicon import REACTIONS
 from qg_studio.generation.lexicon import SAYING_VERBS
 from qg_studio.generation.lexicon import TIME_WORDS
 from qg_studio.generation.lexicon import WEAK_VERBS
 from qg_studio.generation.lexicon import feeling_word
 from qg_studio.generation.mentions import is_animate
+from qg_studio.generation.places import setting_item
 from qg_studio.generation.predictions import predictions_between
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
@@ -63,7 +63,7 @@ def find_candidates(
             if not usable(clause) or clause.head.i in analysis.quoted:
                 continue
             context = _context(clause_list, clause)
-            for finder in (_character, _setting, _action, _object, _feeling, _causal, _outcome):
+            for finder in (_character, setting_item, _action, _object, _feeling, _causal, _outcome):
                 item = finder(section, analysis, clause, context, clause_list)
                 if item is not None:
                     out.append(item)
@@ -113,50 +113,6 @@ def _character(section, analysis, clause, context, clause_list):
     return found_item(
         question, answer, Element.CHARACTER, True, section, start, end, 0.6 + 0.15 * named
     )
-
-
-WHEN_PREPOSITIONS = ("in", "on", "at", "during", "before", "after", "until", "till", "since")
-
-
-def _place_phrase(clause: Clause):
-    for t in clause.tail:
-        if t.dep_ == "prep" and t.head.i == clause.head.i and t.lower_ in PLACE_PREPOSITIONS:
-            objs = [c for c in t.children if c.dep_ == "pobj"]
-            if not objs:
-                continue
-            obj = objs[0]
-            if obj.lower_ in TIME_WORDS or obj.ent_type_ in ("DATE", "TIME"):
-                # "in winter", "on the third day"; "by one day" is no time a child can say.
-                if t.lower_ in WHEN_PREPOSITIONS:
-                    return "When", t
-                continue
-            if obj.lemma_.lower() in PLACE_NOUNS or obj.ent_type_ in ("GPE", "LOC", "FAC"):
-                return "Where", t
-    return None
-
-
-def _setting(section, analysis, clause, context, clause_list):
-    found = _place_phrase(clause)
-    if found is None or clause.head.lemma_ in SAYING_VERBS:
-        return None
-    wh, prep = found
-    if prep.lower_ == "from" and any(
-        t.dep_ == "prep" and t.lower_ in ("to", "into") and t.head.i == prep.head.i
-        for t in clause.tail
-    ):
-        return None  # "from one room to the other": asking one end garbles the other
-    phrase = list(prep.subtree)
-    gap = {t.i for t in phrase}
-    if any(
-        t.dep_ == "cc" and t.i not in gap and t.head.pos_ != "VERB" and t.head.head == clause.head
-        for t in clause.tail
-    ):
-        return None  # "on the hill above and in the valley below": one half garbles
-    question = ask(clause, wh, gap=gap)
-    if len(question.split()) < 4:
-        return None
-    start, end = span_of(phrase)
-    return span_item(question, Element.SETTING, section, (start, end), 0.7)
 
 
 def _action(section, analysis, clause, context, clause_list):
@@ -347,7 +303,8 @@ def _causal(section, analysis, clause, context, clause_list):
     # A feeling or a reaction and the event before it: why the character felt or
     # acted so (implicit: the text does not say "because").
     feel = [t for t in clause.tail if t.dep_ == "acomp" and t.lower_ in FEELINGS]
-    reacts = clause.head.lemma_.lower() in REACTIONS and not mocks(clause.head)
+    lemma = clause.head.lemma_.lower()
+    reacts = lemma in REACTIONS and lemma not in NO_WHY and not mocks(clause.head)
     if (clause.head.lemma_ == "be" and feel) or reacts:
         if any(c.marker in REASON for c in clause_list if c is not clause):
             return None  # the reason is explicit; the finder above asks it

@@ -10,6 +10,7 @@ from qg_studio import resources
 FEELINGS = resources.words("feelings.txt")
 # Verb reactions (lemma) that show a feeling the question may ask about.
 REACTIONS: dict[str, str] = resources.data("shown_feelings.json")["by_lemma"]
+NO_WHY = frozenset(resources.data("shown_feelings.json")["no_why"])
 # "This angered the fox": a verb's lemma and how the one it acts on feels.
 CAUSING_VERBS: dict[str, str] = resources.data("feeling_forms.json")["causing_verbs"]
 # "ran home, full of fear", "in a rage": feeling nouns that make a phrase on a deed.

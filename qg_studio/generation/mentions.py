@@ -374,6 +374,10 @@ class Resolver:
             return found
         if mention in self._plural:
             return "they"
+        # "poking his nose": the text has told the Mole is a he, though no "he" stood for him.
+        told = {"m": "he", "f": "she"}.get(self._gender.get(mention, ""))
+        if told:
+            return told
         head = head_noun(mention)
         if head in MALE:
             return "he"

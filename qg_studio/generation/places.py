@@ -1,0 +1,60 @@
+"""Setting questions: where or when a clause happens, from its place or time phrase."""
+
+from __future__ import annotations
+
+from qg_studio.generation.clauses import Clause
+from qg_studio.generation.grammar import ask
+from qg_studio.generation.items import span_item
+from qg_studio.generation.items import span_of
+from qg_studio.generation.lexicon import PLACE_NOUNS
+from qg_studio.generation.lexicon import PLACE_PREPOSITIONS
+from qg_studio.generation.lexicon import SAYING_VERBS
+from qg_studio.generation.lexicon import TIME_WORDS
+from qg_studio.schema import Element
+from qg_studio.schema import QAItem
+
+WHEN_PREPOSITIONS = ("in", "on", "at", "during", "before", "after", "until", "till", "since")
+
+
+def _place_phrase(clause: Clause):
+    for t in clause.tail:
+        if t.dep_ == "prep" and t.head.i == clause.head.i and t.lower_ in PLACE_PREPOSITIONS:
+            objs = [c for c in t.children if c.dep_ == "pobj"]
+            if not objs:
+                continue
+            obj = objs[0]
+            if obj.lower_ in TIME_WORDS or obj.ent_type_ in ("DATE", "TIME"):
+                # "in winter", "on the third day"; "by one day" is no time a child can say.
+                if t.lower_ in WHEN_PREPOSITIONS:
+                    return "When", t
+                continue
+            if obj.lemma_.lower() in PLACE_NOUNS or obj.ent_type_ in ("GPE", "LOC", "FAC"):
+                return "Where", t
+    return None
+
+
+def setting_item(section, analysis, clause, context, clause_list) -> QAItem | None:
+    """Where (or when) the clause happens, asked of its place phrase: "Where did the
+    fox hide? – in the reeds"."""
+    found = _place_phrase(clause)
+    if found is None or clause.head.lemma_ in SAYING_VERBS:
+        return None
+    wh, prep = found
+    if prep.lower_ == "from" and any(
+        t.dep_ == "prep" and t.lower_ in ("to", "into") and t.head.i == prep.head.i
+        for t in clause.tail
+    ):
+        return None  # "from one room to the other": asking one end garbles the other
+    phrase = list(prep.subtree)
+    gap = {t.i for t in phrase}
+    if any(
+        t.dep_ == "cc" and t.i not in gap and t.head.pos_ != "VERB" and t.head.head == clause.head
+        for t in clause.tail
+    ):
+        return None  # "on the hill above and in the valley below": one half garbles
+    # "A storm blew in from the sea": "Where did the storm blow in from?"
+    question = ask(clause, wh, gap=gap, extra="from" if prep.lower_ == "from" else "")
+    if len(question.split()) < 4:
+        return None
+    start, end = span_of(phrase)
+    return span_item(question, Element.SETTING, section, (start, end), 0.7)
