@@ -1152,3 +1152,14 @@ def test_a_possessive_tells_which_pronoun_a_character_takes():
 def test_a_place_someone_came_from_is_asked_where_from():
     asked = _answers("One winter night a great storm blew in from the grey sea.")
     assert asked["Where did the great storm blow in from?"] == "from the grey sea"
+
+
+def test_a_pronoun_beside_someones_heart_is_theirs():
+    # "The Giant's heart melted as he looked out": he is the Giant, not the boy named last.
+    text = (
+        "The little boy stretched out his two arms to the Giant. And the Giant's heart "
+        "melted as he looked out."
+    )
+    asked = _candidates(text)
+    assert not [q for q in asked if "the boy looked out" in q or "little boy looked" in q]
+    assert "What happened when the Giant looked out?" in asked

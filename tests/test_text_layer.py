@@ -171,8 +171,8 @@ def test_every_data_file_loads_and_ships(path):
 
 def test_the_lexicons_hold_what_the_engines_rely_on():
     from qg_studio.answering.feeling import feeling_answer
+    from qg_studio.generation.dialogue import GREETINGS
     from qg_studio.generation.lexicon import feeling_word
-    from qg_studio.generation.mentions import GREETINGS
 
     assert feeling_word("tremble", "trembling") == "afraid"  # shown, by lemma
     assert feeling_word("happy", "happy") == "happy"  # named

@@ -9,8 +9,8 @@ from dataclasses import dataclass
 from qg_studio.generation.clauses import Clause
 from qg_studio.generation.clauses import clauses
 from qg_studio.generation.clauses import usable
+from qg_studio.generation.dialogue import quoted_tokens
 from qg_studio.generation.mentions import Resolver
-from qg_studio.generation.mentions import quoted_tokens
 from qg_studio.nlp import get_nlp
 from qg_studio.nlp import stop_words
 

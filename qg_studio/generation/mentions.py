@@ -11,6 +11,9 @@ import re
 from dataclasses import dataclass
 
 from qg_studio import resources
+from qg_studio.generation.dialogue import is_greeting
+from qg_studio.generation.dialogue import is_vocative
+from qg_studio.generation.dialogue import quoted_tokens
 from qg_studio.generation.lexicon import CAUSING_VERBS
 from qg_studio.generation.lexicon import SAYING_VERBS
 from qg_studio.nlp import gap
@@ -20,9 +23,6 @@ MALE = resources.words("male_nouns.txt")
 FEMALE = resources.words("female_nouns.txt")
 ANIMATE = MALE | FEMALE | resources.words("animate_nouns.txt")
 MINDFUL_VERBS = SAYING_VERBS | resources.words("mind_verbs.txt")
-# Greetings and thanks in dialogue are parsed as nouns, even names ("Good-morning,
-# Camel"): none of them is a character.
-GREETINGS = resources.words("greetings.txt")
 # Entity labels a spaCy model gives a name that is never a character; an animal's name in
 # a fable ("the Heron", "the Monkey") is often labelled ORG or PRODUCT, so those stay in.
 NOT_PERSON_LABELS = (
@@ -76,31 +76,6 @@ def _gender(head) -> str:
     return ""
 
 
-def is_greeting(head) -> bool:
-    """ "Good-morning", "Good day", "Farewell": a greeting, never a character."""
-    word = head.lower_
-    if word in GREETINGS and (
-        word not in ("morning", "evening", "night", "day", "afternoon") or _after_good(head)
-    ):
-        return True
-    return (
-        word == "good"
-        and head.i + 1 < len(head.doc)
-        and head.doc[head.i + 1].lower_ in GREETINGS | {"-"}
-    )
-
-
-def _after_good(head) -> bool:
-    doc = head.doc
-    for back in (1, 2):
-        j = head.i - back
-        if j >= 0 and doc[j].lower_ == "good":
-            return True
-        if j < 0 or doc[j].text != "-":
-            break
-    return False
-
-
 def is_animate(head) -> bool:
     if head.lower_ in NOT_CHARACTERS or is_greeting(head) or head.lemma_.lower() in PLACES:
         return False
@@ -119,41 +94,6 @@ def is_animate(head) -> bool:
 def is_someone(head) -> bool:
     """A subject that is a character: an animate noun or name, or a personal pronoun."""
     return head.lower_ in PRONOUNS or is_animate(head)
-
-
-def quoted_tokens(doc) -> set[int]:
-    """Indexes of the tokens inside quotation marks (someone's speech)."""
-    inside, out = False, set()
-    for t in doc:
-        if t.text in ('"', "“", "”", "``", "''"):
-            inside = not inside if t.text in ('"', "``", "''") else t.text == "“"
-            continue
-        if t.is_space and "\n" in t.text:
-            inside = False  # a paragraph break closes an unbalanced quote
-        if inside:
-            out.add(t.i)
-    return out
-
-
-def is_vocative(token, quoted: set[int]) -> bool:
-    """A name the speaker calls out ("Good-morning, Camel," / "Thank you, Heron"):
-    set off by commas or quotes inside speech. The parser often makes it a subject."""
-    if token.i not in quoted:
-        return False
-    doc = token.doc
-    start = token.left_edge.i
-    while start > 0 and doc[start - 1].is_space:
-        start -= 1  # a paragraph break before '"Slowcoach!"' opens the call as a comma does
-    before = doc[start - 1] if start > 0 else None
-    after = doc[token.i + 1] if token.i + 1 < len(doc) else None
-    opens = (
-        before is None
-        or before.is_punct
-        or before.lower_ in GREETINGS
-        or before.lower_ in ("you", "o", "oh", "dear", "hello", "hey")
-    )
-    closes = after is None or after.text in (",", "!", "?", ".", '"', "”", ";")
-    return opens and closes
 
 
 def mention_text(tokens) -> str:
@@ -348,6 +288,9 @@ class Resolver:
                 return m.plural
             return not m.plural and m.gender in ("", kind)
 
+        owner = self._owner(mentions, token, fits)
+        if owner is not None:
+            return owner
         if token.dep_ in SUBJECT_ROLES:
             sent_start = token.sent.start
             # Within this sentence and the one before, the latest subject wins.
@@ -362,6 +305,23 @@ class Resolver:
             if fits(m):
                 return m
         return None
+
+    def _owner(self, mentions, token, fits) -> Mention | None:
+        """ "The Giant's heart melted as he looked out": "he" is the Giant, whose heart it
+        is, not the boy named last."""
+        verb = self.doc[_governor(token)]
+        if token.dep_ not in SUBJECT_ROLES or verb.dep_ != "advcl":
+            return None
+        owners = {
+            head_noun(p.text)
+            for subject in verb.head.children
+            if subject.dep_ in SUBJECT_ROLES
+            for p in subject.children
+            if p.dep_ == "poss" and p.pos_ in ("NOUN", "PROPN")
+        }
+        return next(
+            (m for m, _ in reversed(mentions) if head_noun(m.text) in owners and fits(m)), None
+        )
 
     def resolve(self, token) -> str | None:
         """The mention ``token`` (a third-person pronoun) most likely stands for."""
