@@ -312,16 +312,26 @@ class Resolver:
         verb = self.doc[_governor(token)]
         if token.dep_ not in SUBJECT_ROLES or verb.dep_ != "advcl":
             return None
-        owners = {
-            head_noun(p.text)
+        owners = [
+            p
             for subject in verb.head.children
             if subject.dep_ in SUBJECT_ROLES
             for p in subject.children
-            if p.dep_ == "poss" and p.pos_ in ("NOUN", "PROPN")
-        }
-        return next(
-            (m for m, _ in reversed(mentions) if head_noun(m.text) in owners and fits(m)), None
-        )
+            if p.dep_ == "poss" and p.pos_ in ("NOUN", "PROPN") and is_animate(p)
+        ]
+        for owner in owners:
+            named = head_noun(owner.text)
+            found = next((m for m, _ in reversed(mentions) if head_noun(m.text) == named), None)
+            # Named only as the owner so far in this part: the owner is who "he" is.
+            found = found or Mention(
+                mention_text([t for t in owner.subtree if t.dep_ != "case"]),
+                _gender(owner),
+                False,
+                owner.i,
+            )
+            if fits(found):
+                return found
+        return None
 
     def resolve(self, token) -> str | None:
         """The mention ``token`` (a third-person pronoun) most likely stands for."""
