@@ -1163,3 +1163,12 @@ def test_a_pronoun_beside_someones_heart_is_theirs():
     asked = _candidates(text)
     assert not [q for q in asked if "the boy looked out" in q or "little boy looked" in q]
     assert "What happened when the Giant looked out?" in asked
+
+
+def test_a_sentence_opening_with_where_someone_went_does_not_make_it_a_character():
+    text = (
+        "The Giant saw the little boy from his window. Downstairs ran the Giant in great joy. "
+        "When he came quite close, his face grew red with anger."
+    )
+    asked = _candidates(text)
+    assert not [q for q in asked if "Downstairs" in q + asked[q].answer]
