@@ -75,7 +75,7 @@ def gap(token) -> str:
 
 # A sentence ends after . ! or ? (closing quotes and brackets stay with it); a paragraph
 # break is always a boundary. A single line break is not: stories pasted from a book are
-# hard-wrapped ("save the\nKing and his old Kemperman, the King returned"), and a line
+# hard-wrapped ("all but the\nMiller and his old dog, the Miller walked back"), and a line
 # is no sentence.
 _SENTENCE_BREAK = re.compile(r"(?<=[.!?])([\"'\u201d\u2019)]*)\s+|\n\s*\n+")
 

@@ -673,11 +673,11 @@ def test_a_feeling_told_with_mocking_is_why_someone_mocks():
 def test_what_happened_just_before_a_feeling_is_why_it_was_felt():
     # No "because" in the text: an implicit why, the kind experts ask most.
     text = (
-        "The Squire kept a field of golden corn. One night the cows broke the fence and ate "
-        "the golden corn. The Squire was very angry."
+        "The farmer kept a field of cabbages. One night the goats broke the fence and ate "
+        "the cabbages. The farmer was very angry."
     )
-    why = _candidates(text)["Why was the Squire very angry?"]
-    assert why.answer == "the cows ate the golden corn"
+    why = _candidates(text)["Why was the farmer very angry?"]
+    assert why.answer == "the goats ate the cabbages"
     assert (why.element, why.explicitness) == (Element.CAUSAL, Explicitness.IMPLICIT)
     saw = _answers("Pip walked into the dark wood. Pip saw a grey wolf. She was afraid.")
     assert saw["Why was Pip afraid?"] == "Pip saw a grey wolf"
@@ -694,9 +694,9 @@ def test_a_subject_aside_is_left_out_of_questions_and_keys():
 
 
 def test_time_passing_or_a_bare_seeing_does_not_explain_a_feeling():
-    # "Why was Tephany tired? – night had fallen" and "– she saw" answer nothing.
+    # "Why was Marta tired? – night had fallen" and "– he saw" answer nothing.
     for text in (
-        "Tephany worked in the fields all day. Night had fallen. Tephany was very tired.",
+        "Marta worked in the fields all day. Night had fallen. Marta was very tired.",
         "The farmer looked up. He saw. He was very afraid.",
     ):
         assert not [q for q in _candidates(text) if q.startswith("Why was")], text
@@ -1110,24 +1110,22 @@ def test_what_someone_did_every_evening_is_no_moment_to_guess_from():
 
 def test_a_feeling_someone_did_without_is_not_theirs_nor_is_a_scene_an_outcome():
     text = (
-        "The gardener's wife had to fetch water and build the kitchen fire herself. But she "
-        "did her work without false shame. When the Giant heard the lovely music, he was "
+        "The miller's wife had to carry the water and light the stove herself. But she "
+        "sang on without fear. When the church bell rang, the miller was "
         "lying awake in bed."
     )
     asked = _candidates(text)
-    assert not [q for q, i in asked.items() if i.answer == "shame"]
-    assert not [q for q in asked if q.startswith("What happened when the Giant heard")]
+    assert not [q for q, i in asked.items() if i.answer == "fear"]
+    assert not [q for q in asked if q.startswith("What happened when the church bell")]
 
 
 def test_a_guess_is_a_deed_done_not_one_under_way_nor_cut_short():
     from qg_studio.generation.predictions import predictions_between
 
-    first = Section(1, "The Giant came into the kailyard at night. He caught the Princess.")
-    then = Section(
-        2, "The Giant was carrying her up the hill. The Giant set her down in his kitchen."
-    )
+    first = Section(1, "The wolf crept into the farmyard at night. He caught the white hen.")
+    then = Section(2, "The wolf was dragging her over the hill. The wolf set her down in his den.")
     guesses = predictions_between(first, analyse(first.text), then, analyse(then.text))
-    assert [g.answer for g in guesses] == ["the Giant set her down in his kitchen"]
+    assert [g.answer for g in guesses] == ["the wolf set her down in his den"]
 
 
 def test_thanks_show_gratitude_but_the_moment_is_not_why():
@@ -1155,20 +1153,20 @@ def test_a_place_someone_came_from_is_asked_where_from():
 
 
 def test_a_pronoun_beside_someones_heart_is_theirs():
-    # "The Giant's heart melted as he looked out": he is the Giant, not the boy named last.
+    # "The miller's heart sank as he looked out": he is the miller, not the boy named last.
     text = (
-        "The little boy stretched out his two arms to the Giant. And the Giant's heart "
-        "melted as he looked out."
+        "The little boy waved both his arms at the old miller. And the miller's heart "
+        "sank as he looked out."
     )
     asked = _candidates(text)
     assert not [q for q in asked if "the boy looked out" in q or "little boy looked" in q]
-    assert "What happened when the Giant looked out?" in asked
+    assert "What happened when the old miller looked out?" in asked
 
 
 def test_a_sentence_opening_with_where_someone_went_does_not_make_it_a_character():
     text = (
-        "The Giant saw the little boy from his window. Downstairs ran the Giant in great joy. "
-        "When he came quite close, his face grew red with anger."
+        "The cook saw the little boy from her window. Downstairs ran the cook in great haste. "
+        "When she came quite close, her face grew red with anger."
     )
     asked = _candidates(text)
     assert not [q for q in asked if "Downstairs" in q + asked[q].answer]

@@ -189,7 +189,7 @@ def _feeling(section, analysis, clause, context, clause_list):
         if t.pos_ == "NOUN" and t.lemma_.lower() not in FEELINGS and t.lower_ not in FEELINGS:
             word = None  # a reaction is something done: "stormed out", not "the storm"
         if t.head.lower_ == "without" or any(c.lower_ in ("no", "not") for c in t.children):
-            word = None  # "did her work without false shame": a feeling she did not have
+            word = None  # "sang on without fear": a feeling she did not have
         if word and (
             t.i == clause.head.i
             or t.dep_ in ("acomp", "attr", "oprd", "dobj")
@@ -341,7 +341,7 @@ def _causal(section, analysis, clause, context, clause_list):
 def _outcome(section, analysis, clause, context, clause_list):
     if clause.head.lemma_ in SAYING_VERBS:
         return None  # "What happened? - the Giant said": what he said is the event
-    # "When the Giant heard the music, he was lying awake": the scene, not what happened.
+    # "When the bell rang, the miller was lying awake": the scene, not what happened.
     if context is not None and context.marker in WHEN_AFTER and not in_progress(clause):
         question = finish(f"What happened {_when(context)} {state(context, tense_past=True)}")
         answer = state(clause)

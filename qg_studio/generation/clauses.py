@@ -246,12 +246,12 @@ def as_known(name: str) -> str:
 def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
     """The subject as a question can say it: pronouns replaced by who they stand for."""
     tokens = trim(_without_aside(list(tokens)))
-    # "Blushing with pleasure Tephany went home": a participle opening the sentence, parsed
+    # "Blushing with pleasure Nell went home": a participle opening the sentence, parsed
     # as the subject, ends in the name of who did it.
     if len(tokens) > 1 and tokens[0].dep_ == "csubj" and tokens[-1].pos_ == "PROPN":
         name = tokens[-1]
         tokens = [t for t in tokens if t.pos_ == "PROPN" and (t == name or t.head == name)]
-    # "So poor Assipattle sat ...": the sentence's linking word parsed into its subject.
+    # "So poor Tam sat ...": the sentence's linking word parsed into its subject.
     while len(tokens) > 1 and tokens[0].pos_ in ("ADV", "CCONJ", "SCONJ", "INTJ"):
         tokens = tokens[1:]
     # "On the way home Elsa passed ...": a stray lower-case word parsed onto a name.
@@ -268,7 +268,7 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
     heads = [t for t in tokens if t.dep_ in SUBJECT_DEPS]
     if heads and resolver is not None and resolver.name_of(heads[0]):
         # "a little hedgehog called Pip knocked": the story has named her; so does the
-        # question, whole where the text says the name whole ("St. Lawrence").
+        # question, whole where the text says the name whole ("St. Paul").
         if all(t.pos_ == "PROPN" or t.is_punct for t in tokens):
             return mention_text(tokens)
         return resolver.name_of(heads[0])

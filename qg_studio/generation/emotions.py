@@ -62,7 +62,7 @@ def can_feel(analysis: Analysis, clause: Clause) -> bool:
         return True
     if not (is_someone(head) or analysis.resolver.name_of(head)):
         return False  # "How did the Princess' commands feel?": only someone feels
-    # "How did Downstairs feel?": a capital is not a name.
+    # "How did Upstairs feel?": a capital is not a name.
     return not (
         head.pos_ == "PROPN"
         and not head.ent_type_
@@ -286,11 +286,11 @@ def _why_deed(section, analysis, clause_list, clause) -> QAItem | None:
 
 
 def sets_off(cause: Clause, felt: Clause) -> bool:
-    """Whether an event told just before a feeling ("The cows ate the golden corn. The
-    Squire was very angry") can be why it was felt: an event with something in it (not "the
+    """Whether an event told just before a feeling ("The goats ate the cabbages. The
+    farmer was very angry") can be why it was felt: an event with something in it (not "the
     farmer saw", "she heard this"), not time passing ("night had fallen"), not a state
-    ("she was hungry also", unless what followed was a deed: "she was sad. She wept") and
-    not a guess ("would have been miserable")."""
+    ("she was cold as well", unless what followed was a deed: "she was sad. She wept") and
+    not a guess ("would have been glad")."""
     head = cause.subject_head
     return (
         any(t.pos_ not in ("PRON", "PUNCT", "ADV") for t in cause.tail)

@@ -207,7 +207,7 @@ class Resolver:
             if token.dep_ not in MENTION_ROLES or is_vocative(token, self.quoted):
                 continue
             tokens = [t for t in chunk or [token] if not (t.dep_ == "poss" and t.pos_ == "PRON")]
-            # A name is said whole where the text says it so ("St. Lawrence").
+            # A name is said whole where the text says it so ("St. Paul").
             whole = chunk is not None and all(t.pos_ == "PROPN" or t.is_punct for t in tokens)
             text = (mention_text(tokens) if named and whole else named) or mention_text(tokens)
             if not text:
@@ -307,7 +307,7 @@ class Resolver:
         return None
 
     def _owner(self, mentions, token, fits) -> Mention | None:
-        """ "The Giant's heart melted as he looked out": "he" is the Giant, whose heart it
+        """ "The miller's face fell as he read the letter": "he" is the miller, whose face it
         is, not the boy named last."""
         verb = self.doc[_governor(token)]
         if token.dep_ not in SUBJECT_ROLES or verb.dep_ != "advcl":

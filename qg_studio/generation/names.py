@@ -39,8 +39,8 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
         if key in alias and alias[key] != words[0]:
             doubled.add(key)
         alias[key] = words[0]
-    # A name that thinks or speaks is someone, even one labelled a place ("St. Lawrence"
-    # is a river to the parser): "St. Lawrence thought ..., for he did not know ...".
+    # A name that thinks or speaks is someone, even one labelled a place ("St. Paul"
+    # is a city to the parser): "St. Paul thought ..., for he did not know ...".
     names |= {
         t.text
         for t in doc

@@ -78,7 +78,7 @@ def _last_moment(analysis: Analysis):
             and not any(t.text in (":", '"', "\u201c", "\u201d") for t in c.tail)
             # "after they used to stop their games": a habit is no moment to guess from.
             and not no_event(c)
-            and not in_progress(c)  # "after she was eating her porridge": a scene
+            and not in_progress(c)  # "after she was sweeping the hearth": a scene
             and not _every_time(c)
             and _in_tense(c)
         ]
@@ -138,7 +138,7 @@ def is_deed(clause, analysis: Analysis) -> bool:
         and clause.head.i not in analysis.quoted
         and not clause.negated
         and not no_event(clause)
-        and not in_progress(clause)  # "the Giant was carrying her off": under way, not done
+        and not in_progress(clause)  # "the wolf was dragging the sack off": under way, not done
         and clause.tail[-1].dep_ != "prep"  # "the boy came from": cut short
     )
 

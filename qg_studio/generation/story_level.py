@@ -118,8 +118,8 @@ def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
                 key = _key(name)
                 counts[key] += 1
                 first.setdefault(key, name)
-    # "the old woodcutter" and later "the woodcutter" are one character, as are "Kari" and
-    # "Kari Woodencoat"; "the First Knight" and "the Second Knight" are two, so "the
+    # "the old woodcutter" and later "the woodcutter" are one character, as are "Nell" and
+    # "Nell Greenhood"; "the First Knight" and "the Second Knight" are two, so "the
     # knight" joins neither.
     for short in sorted(counts, key=lambda k: len(k.split())):
         if short not in counts:
@@ -133,7 +133,7 @@ def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
     for key, _ in counts.most_common():
         if counts[key] < 2:
             break
-        # "the boy" and "the lovely boy", "Assipattle" and "poor Assipattle": one character
+        # "the boy" and "the lovely boy", "Tam" and "poor Tam": one character
         # named two ways, not the story's two main characters.
         if not any(_one_named_twice(key, other) for other in cast):
             cast.append(key)
@@ -317,7 +317,7 @@ def _turning_point(sections, analyses, ids) -> QAItem | None:
             0.75,
             ids,
         )
-    # "One morning the Giant was lying awake in bed when he heard some lovely music": the
+    # "One night the miller was lying awake when the bell rang": the
     # state sets the scene; what happens in it is the event.
     sudden = [c for c in clause_list if c.marker == "when" and usable(c) and c is not clause]
     if _ongoing(clause) and sudden and not sudden[0].negated:
