@@ -26,6 +26,7 @@ from qg_studio.generation.grammar import ask_subject
 from qg_studio.generation.grammar import finish
 from qg_studio.generation.grammar import state
 from qg_studio.generation.grammar import words
+from qg_studio.generation.inferred_feelings import inferred_feeling_items
 from qg_studio.generation.intentions import intention_items
 from qg_studio.generation.items import found_item
 from qg_studio.generation.items import span_item
@@ -69,6 +70,7 @@ def find_candidates(
                     out.append(item)
     out.extend(emotion_items(section, analysis))
     out.extend(intention_items(section, analysis))
+    out.extend(inferred_feeling_items(section, analysis))
     if following is not None and next_analysis is not None:
         out.extend(predictions_between(section, analysis, following, next_analysis))
     return [i for i in out if _well_formed(i)]

@@ -9,6 +9,7 @@ the goose hide her goslings? – she grew afraid" (the text says "and", not "bec
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from qg_studio import resources
@@ -16,6 +17,8 @@ from qg_studio.generation.analysis import Analysis
 from qg_studio.generation.clauses import Clause
 from qg_studio.generation.clauses import event_before
 from qg_studio.generation.clauses import no_event
+from qg_studio.generation.clauses import possessive
+from qg_studio.generation.clauses import subject_phrase
 from qg_studio.generation.clauses import usable
 from qg_studio.generation.grammar import ask
 from qg_studio.generation.grammar import finish
@@ -38,7 +41,8 @@ from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
 
-OBJECT_FORM = {"he": "him", "she": "her", "they": "them"}
+OBJECT_FORM = {"he": "him", "she": "her", "they": "them", "it": "it"}
+POSSESSIVE_FORM = {"he": "his", "she": "her", "they": "their", "it": "its"}
 # Verbs that put someone into a state: "she grew afraid", "he became angry".
 STATE_VERBS = frozenset(resources.data("feeling_forms.json")["state_verbs"])
 PERCEIVING = resources.words("perceiving_verbs.txt")
@@ -135,13 +139,42 @@ def _experiencer(clause: Clause) -> str:
         return ""
     for t in clause.tail:
         if t.dep_ == "dobj" and t.head.i == clause.head.i:
-            if t.lower_ in PRONOUNS:
-                return (clause.resolver.resolve(t) if clause.resolver else None) or ""
-            if is_animate(t) or t.pos_ == "PROPN":
-                tokens = [x for x in t.subtree if x.i <= t.i]
-                text = words(tokens)
-                return text if text[:1].isupper() or tokens[0].dep_ in ("det", "poss") else ""
+            return named_someone(t, clause.resolver)
     return ""
+
+
+def named_someone(token, resolver) -> str:
+    """The character a word stands for, as a mention ("the fox", "Pip"; "him" resolved;
+    "the miller's" as "the miller"), else "" (a thing, or a pronoun not resolved)."""
+    if token.lower_ in PRONOUNS:
+        return (resolver.resolve(token) if resolver else None) or ""
+    if not (is_animate(token) or token.pos_ == "PROPN"):
+        return ""
+    if resolver is not None and resolver.name_of(token):
+        return resolver.name_of(token)  # "a hen called Pip" is Pip
+    tokens = [x for x in token.subtree if x.i <= token.i and x.dep_ != "case"]
+    if not (words(tokens)[:1].isupper() or tokens[0].dep_ in ("det", "poss")):
+        return ""  # "chased hares": no one in particular
+    return subject_phrase(tokens, resolver)
+
+
+def feel_when(analysis: Analysis, who: str, moment: Clause, written: str = "") -> str:
+    """The moment of "How did X feel when ...?", told with X as a pronoun where X is in
+    it: "when the wolf chased her", "when the princess stole his cap". ``written`` is X as
+    the moment says it, where that differs ("his youngest son" for the king's)."""
+    when = state(moment, tense_past=True, resolver=analysis.resolver, same_as=who)
+    pronoun = analysis.resolver.pronoun_for(who)
+    if pronoun is None:
+        return when  # "it" would do for the hare, not for the doctor: the name it is
+    # The subject, if it is who feels, is a pronoun already (``same_as``).
+    first, rest = when[:1], when[1:]
+    rest = rest.replace(possessive(who) + " ", POSSESSIVE_FORM[pronoun] + " ")
+    # A name stays a name: a pronoun learned wrong would make "forgave Denis" "forgave her".
+    for said in {who, written} - {""} if who[:1].islower() else ():
+        rest = re.sub(rf"\b{re.escape(said)}\b", OBJECT_FORM[pronoun], rest)
+    # A pronoun comes before its verb's particle: "carried her off", not "carried off her".
+    rest = re.sub(r"\b(off|away|up|out|down) (him|her|it|them)\b", r"\2 \1", rest)
+    return first + rest
 
 
 def _caused_feeling(section, analysis, clause_list, clause) -> QAItem | None:
@@ -185,11 +218,7 @@ def _caused_feeling(section, analysis, clause_list, clause) -> QAItem | None:
             )
             if before is None:
                 return None
-        when = state(before, tense_past=True, resolver=analysis.resolver, same_as=who)
-        pronoun = OBJECT_FORM.get(analysis.resolver.pronoun_for(who) or "")
-        if pronoun and when.endswith(" " + who):
-            when = when[: -len(who)] + pronoun  # "when the boy laughed at him"
-        question = finish(f"How did {who} feel when {when}")
+        question = finish(f"How did {who} feel when {feel_when(analysis, who, before)}")
     start, end = span_of(clause.tokens)
     return found_item(question, feeling, Element.FEELING, explicit, section, start, end, 0.75)
 
@@ -237,7 +266,7 @@ def _felt_before(analysis: Analysis, clause_list: list[Clause], clause: Clause) 
         return Felt(phrase.who, f"{pronoun} {_was(pronoun)} {said}", phrase.span, phrase.tokens)
     earlier = [c for c in clause_list if c.head.i < clause.head.i]
     if not earlier:
-        return None
+        return _felt_just_before(analysis, clause_list, clause)
     prior = earlier[-1]
     # The deed goes on from the feeling: "she grew afraid, and she hid ...", "he was so
     # angry that he flung ..."; not a deed inside it ("sorry to say she believed").
@@ -263,6 +292,21 @@ def _felt_before(analysis: Analysis, clause_list: list[Clause], clause: Clause) 
             clause.subject_text, f"{pronoun} {_was(pronoun)} {feeling}", span_of(prior.tokens)
         )
     return None
+
+
+def _felt_just_before(analysis: Analysis, clause_list: list[Clause], clause: Clause) -> Felt | None:
+    """A feeling the sentence before ends on, the one who felt it acting first in this one:
+    "The miller was very angry. He sent the boy away" (why he sent him: he was angry)."""
+    index = analysis.sentence_clauses.index(clause_list)
+    if index == 0:
+        return None
+    told = [c for c in analysis.sentence_clauses[index - 1] if c.head.i not in analysis.quoted]
+    if not told:
+        return None
+    prior = told[-1]
+    if prior.negated or prior.subject_text != clause.subject_text or not _feeling_state(prior):
+        return None
+    return Felt(prior.subject_text, state(prior), span_of(prior.tokens))
 
 
 def _why_deed(section, analysis, clause_list, clause) -> QAItem | None:

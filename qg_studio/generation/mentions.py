@@ -291,7 +291,11 @@ class Resolver:
         owner = self._owner(mentions, token, fits)
         if owner is not None:
             return owner
-        if token.dep_ in SUBJECT_ROLES:
+        # "He had a wife and a dog. One winter his wife died": a subject's owner, like a
+        # subject, is the one holding the stage, not the dog named last.
+        if token.dep_ in SUBJECT_ROLES or (
+            token.dep_ == "poss" and token.head.dep_ in SUBJECT_ROLES
+        ):
             sent_start = token.sent.start
             # Within this sentence and the one before, the latest subject wins.
             window = [

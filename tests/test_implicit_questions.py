@@ -1,0 +1,102 @@
+"""Implicit questions a child answers by inference: a feeling the story does not name,
+and a deed explained by a feeling told the sentence before."""
+
+from __future__ import annotations
+
+from qg_studio.generation.embedded import EmbeddedGenerator
+from qg_studio.schema import Element
+from qg_studio.schema import Explicitness
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
+
+
+def _candidates(text: str) -> dict[str, QAItem]:
+    items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
+    return {i.question: i for i in items}
+
+
+def _feelings(text: str) -> dict[str, str]:
+    return {
+        q: i.answer
+        for q, i in _candidates(text).items()
+        if i.element == Element.FEELING and i.explicitness == Explicitness.IMPLICIT
+    }
+
+
+def test_what_is_done_to_someone_tells_how_they_felt():
+    chased = _candidates(
+        "The hare lived at the edge of the meadow. She had a nest under the hedge. One "
+        "evening the wolf chased the hare across the field. The hare hid in a hollow log."
+    )
+    feel = chased["How did the hare feel when the wolf chased her across the field?"]
+    assert (feel.answer, feel.element, feel.explicitness) == (
+        "afraid",
+        Element.FEELING,
+        Explicitness.IMPLICIT,
+    )
+    assert "chased the hare across the field" in feel.evidence[0].text
+    # Done to what is theirs: the owner feels it, named once and then "his".
+    stolen = _feelings(
+        "The lad slept under an oak with his cap beside him. The princess stole the lad's "
+        "cap and ran back to the castle."
+    )
+    assert stolen == {"How did the lad feel when the princess stole his cap?": "upset"}
+    lost = _feelings(
+        "Old Tom mended nets by the harbour. He had a wife and a little dog. "
+        "One winter his wife died. After that he lived alone with the dog."
+    )
+    assert lost == {"How did Old Tom feel when his wife died?": "sad"}
+
+
+def test_a_feeling_the_story_tells_is_not_guessed():
+    for text in (
+        # Told in the next sentence: the told feeling is the answer, not a guess.
+        "The wolf chased the hare across the field. The hare laughed at the slow wolf.",
+        "The wolf chased the hare across the field. The hare was not afraid of him.",
+        # Told in the same sentence, whoever's it is.
+        "The dog grew angry at the cat, because she had robbed him of his reward.",
+    ):
+        assert _feelings(text) == {}, text
+
+
+def test_nothing_is_guessed_of_a_thing_a_report_or_a_threat():
+    for text in (
+        "The boy saved his pennies for a whole year.",
+        "Then the old woman told him how she had driven the bird away.",
+        "The king said that he would punish the thief at dawn.",
+    ):
+        assert _feelings(text) == {}, text
+
+
+def test_a_feeling_the_sentence_before_ends_on_is_why_they_acted():
+    why = _candidates("The miller was very angry. He sent the boy away from the mill.")[
+        "Why did the miller send the boy away from the mill?"
+    ]
+    assert why.answer == "the miller was very angry"
+    assert (why.element, why.explicitness) == (Element.CAUSAL, Explicitness.IMPLICIT)
+    # Someone else's feeling, or a feeling denied, explains nothing they did.
+    for text in (
+        "The miller was very angry. The boy ran away from the mill.",
+        "The miller was not angry. He sent the boy away from the mill.",
+    ):
+        asked = _candidates(text)
+        assert not [q for q, i in asked.items() if q.startswith("Why") and "angry" in i.answer]
+
+
+def test_a_gift_of_worth_tells_how_its_receiver_felt():
+    given = _feelings(
+        "The lad cut wood for the king all winter. The king gave the lad a bag of gold."
+    )
+    assert given == {"How did the lad feel when the king gave him a bag of gold?": "happy"}
+    # A bag of meal is no treasure; a name stays a name; a pronoun goes before "off".
+    assert _feelings("The king gave the lad a bag of meal.") == {}
+    assert _feelings("Queen Mab forgave Denis for breaking the jug.") == {
+        "How did Denis feel when Queen Mab forgave Denis for breaking the jug?": "relieved"
+    }
+    carried = _feelings("The giant carried off the princess to his castle on the hill.")
+    assert carried == {
+        "How did the princess feel when the giant carried her off to his castle on the hill?": (
+            "afraid"
+        )
+    }
