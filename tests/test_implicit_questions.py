@@ -100,3 +100,20 @@ def test_a_gift_of_worth_tells_how_its_receiver_felt():
             "afraid"
         )
     }
+
+
+def test_a_reaction_told_by_its_start_shows_a_feeling_and_asks_why():
+    asked = _candidates(
+        "The queen took the lad's purse and flew back to her castle. The lad began to cry."
+    )
+    why = asked["Why did the lad begin to cry?"]
+    assert (why.answer, why.explicitness) == (
+        "the queen flew back to her castle",
+        Explicitness.IMPLICIT,
+    )
+    feel = asked["How did the lad feel when the queen flew back to her castle?"]
+    assert (feel.answer, feel.element) == ("sad", Element.FEELING)
+    # "began to dig" shows nothing.
+    assert not [
+        q for q in _candidates("The dog saw a bone. He began to dig in the garden.") if "feel" in q
+    ]

@@ -416,3 +416,27 @@ def test_the_shortlist_keeps_implicit_questions_for_the_implicit_share():
     assert len(kept) == 40
     assert sum(i.explicitness == Explicitness.IMPLICIT for i in kept) == 3
     assert kept[:3] == explicit[:3]  # the best of each kind, then by rank
+
+
+def test_an_implicit_why_is_not_kept_out_by_its_explicit_twin_of_another_element():
+    # "How did the giant feel when he flung the stone? – full of rage" and "Why did the
+    # giant fling the stone? – he was full of rage" ask one event: a set holds one of
+    # them. Taking the feeling first must not cost the set its implicit share when
+    # another feeling question can stand in for it.
+    feel = _item("How did the giant feel when he flung the stone?", Element.FEELING, "rage", 0.9)
+    why = _item("Why did the giant fling the stone?", Element.CAUSAL, "rage", 0.5, explicit=False)
+    other_why = _item("Why did the saint run back?", Element.CAUSAL, "he knew the name", 0.8)
+    other_feel = _item(
+        "How did the saint feel when he heard the song?", Element.FEELING, "happy", 0.6
+    )
+    items = [feel, why, other_why, other_feel]
+    score_items(items)
+    request = GenerationRequest(
+        count=None, implicit_share=0.5, elements={Element.FEELING: 1, Element.CAUSAL: 1}
+    )
+    sections = [Section(1, "x")]
+    picked = select(items, request, sections, twins={id(feel): 1, id(why): 1})
+    assert {i.question for i in picked} == {why.question, other_feel.question}
+    # Without a stand-in feeling, the mix as asked comes first.
+    alone = select([feel, why, other_why], request, sections, twins={id(feel): 1, id(why): 1})
+    assert {i.element for i in alone} == {Element.FEELING, Element.CAUSAL}

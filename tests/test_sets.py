@@ -1170,3 +1170,12 @@ def test_a_sentence_opening_with_where_someone_went_does_not_make_it_a_character
     )
     asked = _candidates(text)
     assert not [q for q in asked if "Downstairs" in q + asked[q].answer]
+
+
+def test_what_never_happened_is_no_moment_to_count_from():
+    asked = _answers(
+        "The miller had a daughter so fair that the prince had never seen her like, and he "
+        "rode to the mill that very day."
+    )
+    assert not [q for q in asked if "after he had never" in q]
+    assert asked["What did the prince do?"] == "rode to the mill that very day"

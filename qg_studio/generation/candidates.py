@@ -38,6 +38,7 @@ from qg_studio.generation.lexicon import SAYING_VERBS
 from qg_studio.generation.lexicon import TIME_WORDS
 from qg_studio.generation.lexicon import WEAK_VERBS
 from qg_studio.generation.lexicon import feeling_word
+from qg_studio.generation.lexicon import reaction_lemma
 from qg_studio.generation.mentions import is_animate
 from qg_studio.generation.places import setting_item
 from qg_studio.generation.predictions import predictions_between
@@ -137,8 +138,9 @@ def _action(section, analysis, clause, context, clause_list):
         when = _time_phrase(clause)
         if when:
             extra = when  # "What did Bramble do every autumn?"
-        elif before is not None and before.head.lemma_ not in ("be", "have"):
-            # A state is no moment to count from: not "after he was slow and careful".
+        elif before is not None and before.head.lemma_ not in ("be", "have") and not before.negated:
+            # A state is no moment to count from: not "after he was slow and careful";
+            # nor is what never happened: not "after he had never seen her like".
             extra = f"after {state(before, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text)}"
     question = ask_do(clause, extra=extra)
     vp = [clause.head] + clause.tail
@@ -195,6 +197,7 @@ def _feeling(section, analysis, clause, context, clause_list):
         if word and (
             t.i == clause.head.i
             or t.dep_ in ("acomp", "attr", "oprd", "dobj")
+            or (t.head.i == clause.head.i and reaction_lemma(clause.head) == t.lemma_.lower())
             or (t.dep_ == "pobj" and t.pos_ == "NOUN")
         ):
             found = (t, word)
@@ -305,8 +308,8 @@ def _causal(section, analysis, clause, context, clause_list):
     # A feeling or a reaction and the event before it: why the character felt or
     # acted so (implicit: the text does not say "because").
     feel = [t for t in clause.tail if t.dep_ == "acomp" and t.lower_ in FEELINGS]
-    lemma = clause.head.lemma_.lower()
-    reacts = lemma in REACTIONS and lemma not in NO_WHY and not mocks(clause.head)
+    lemma = reaction_lemma(clause.head)
+    reacts = bool(lemma) and lemma not in NO_WHY and not mocks(clause.head)
     if (clause.head.lemma_ == "be" and feel) or reacts:
         if any(c.marker in REASON for c in clause_list if c is not clause):
             return None  # the reason is explicit; the finder above asks it

@@ -15,6 +15,8 @@ NO_WHY = frozenset(resources.data("shown_feelings.json")["no_why"])
 CAUSING_VERBS: dict[str, str] = resources.data("feeling_forms.json")["causing_verbs"]
 # "ran home, full of fear", "in a rage": feeling nouns that make a phrase on a deed.
 FEELING_NOUNS = frozenset(resources.data("feeling_forms.json")["nouns"])
+# "began to weep", "started laughing", "burst out laughing": a reaction told by its start.
+STARTING = frozenset({"begin", "start", "burst"})
 TIME_WORDS = resources.words("time_words.txt")
 PLACE_PREPOSITIONS = resources.words("place_prepositions.txt")
 PLACE_NOUNS = resources.words("place_nouns.txt")
@@ -34,3 +36,15 @@ def feeling_word(lemma: str, text: str) -> str | None:
     if lemma in FEELINGS:
         return lemma
     return None
+
+
+def reaction_lemma(head) -> str:
+    """The lemma of the reaction a clause's verb shows ("wept"; "began to weep"), else ""."""
+    lemma = head.lemma_.lower()
+    if lemma in REACTIONS:
+        return lemma
+    if lemma in STARTING:
+        for child in head.children:
+            if child.dep_ in ("xcomp", "advcl") and child.lemma_.lower() in REACTIONS:
+                return child.lemma_.lower()
+    return ""

@@ -17,6 +17,7 @@ from typing import Sequence
 
 from qg_studio.ranking.repeats import WORD
 from qg_studio.ranking.repeats import repeat_groups
+from qg_studio.ranking.share import swap_for_share
 from qg_studio.schema import ELEMENTS
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
@@ -314,48 +315,8 @@ def _fill(
         take(item)
     if whole_story:
         rest = [it for i, it in enumerate(pool) if i not in taken]
-        _swap_for_share(picked, rest, want_implicit, group)
+        swap_for_share(picked, rest, want_implicit, group, rank_of)
     return picked
-
-
-def _swap_for_share(
-    picked: list[QAItem],
-    rest: list[QAItem],
-    want_implicit: int,
-    group: Callable[[QAItem], int] = id,
-) -> None:
-    """Bring the implicit count to the share asked for by swapping a question for one of
-    the same element and the other explicitness (the mix stays as it is) that asks
-    nothing the rest of the set asks."""
-
-    def count() -> int:
-        return sum(i.explicitness == Explicitness.IMPLICIT for i in picked)
-
-    for too_many in (True, False):
-        while (count() > want_implicit) if too_many else (count() < want_implicit):
-            give = Explicitness.IMPLICIT if too_many else Explicitness.EXPLICIT
-            swap = None
-            for index in sorted(range(len(picked)), key=lambda i: rank_of(picked[i])):
-                out = picked[index]
-                if out.explicitness != give or out.scores.story_level:
-                    continue
-                others = {group(p) for p in picked if p is not out}
-                options = [
-                    r
-                    for r in rest
-                    if r.explicitness != give
-                    and group(r) not in others
-                    and r.element == out.element
-                ]
-                if options:
-                    swap = (index, max(options, key=rank_of))
-                    break
-            if swap is None:
-                break
-            index, new = swap
-            rest.remove(new)
-            rest.append(picked[index])
-            picked[index] = new
 
 
 def _answer_words(item: QAItem) -> frozenset[str]:
