@@ -1179,3 +1179,20 @@ def test_what_never_happened_is_no_moment_to_count_from():
     )
     assert not [q for q in asked if "after he had never" in q]
     assert asked["What did the prince do?"] == "rode to the mill that very day"
+
+
+def test_someones_animal_is_no_he_or_she_until_the_story_says_so():
+    # "with his horse": the horse is the miller's, and "she" is still his wife, not the
+    # animal named last ("How did the horse feel when evening came?").
+    analysis = analyse(
+        "The miller's wife fed the hens. The miller dragged the logs home with his horse. "
+        "When evening came, she thanked him."
+    )
+    resolver = analysis.resolver
+    resolved = {t.lower_: resolver.resolve(t) for t in resolver.doc if t.lower_ in ("she", "him")}
+    assert resolved == {"she": "the miller's wife", "him": "the miller"}
+    told = analyse(
+        "Tam walked home with his dog. The dog was tired, and she lay down in the straw."
+    )
+    she = next(t for t in told.resolver.doc if t.lower_ == "she")
+    assert told.resolver.resolve(she) == "the dog"  # named again, the dog can be a she

@@ -17,6 +17,7 @@ from qg_studio.generation.clauses import usable
 from qg_studio.generation.emotions import PERCEIVING
 from qg_studio.generation.emotions import can_feel
 from qg_studio.generation.emotions import emotion_items
+from qg_studio.generation.emotions import feeling_adjective
 from qg_studio.generation.emotions import feeling_phrase
 from qg_studio.generation.emotions import mocks
 from qg_studio.generation.emotions import sets_off
@@ -310,7 +311,8 @@ def _causal(section, analysis, clause, context, clause_list):
     feel = [t for t in clause.tail if t.dep_ == "acomp" and t.lower_ in FEELINGS]
     lemma = reaction_lemma(clause.head)
     reacts = bool(lemma) and lemma not in NO_WHY and not mocks(clause.head)
-    if (clause.head.lemma_ == "be" and feel) or reacts:
+    on_deed = feeling_adjective(clause)  # "walked away very sorrowful"
+    if (clause.head.lemma_ == "be" and feel) or reacts or on_deed:
         if any(c.marker in REASON for c in clause_list if c is not clause):
             return None  # the reason is explicit; the finder above asks it
         # Else the event that set off the feeling or the reaction is the one told just before.
@@ -321,7 +323,7 @@ def _causal(section, analysis, clause, context, clause_list):
         # not why someone felt.
         if (
             cause is None
-            or (feel and _feels(cause))
+            or ((feel or on_deed) and _feels(cause))
             or cause.subject_text == ""
             or any(t.lower_ in ("had", "'d") for t in clause.aux)
         ):
@@ -338,6 +340,9 @@ def _causal(section, analysis, clause, context, clause_list):
             # out ("Pip saw the wolf. She was afraid") can be.
             return None
         question = ask(clause, "Why")
+        if on_deed is not None:
+            was = "were" if clause.plural else "was"
+            question = finish(f"Why {was} {clause.subject_text} {on_deed.said}")
         start, end = span_of(cause.tokens)
         return found_item(question, state(cause), Element.CAUSAL, False, section, start, end, 0.7)
     return None

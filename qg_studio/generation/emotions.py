@@ -45,6 +45,7 @@ OBJECT_FORM = {"he": "him", "she": "her", "they": "them", "it": "it"}
 POSSESSIVE_FORM = {"he": "his", "she": "her", "they": "their", "it": "its"}
 # Verbs that put someone into a state: "she grew afraid", "he became angry".
 STATE_VERBS = frozenset(resources.data("feeling_forms.json")["state_verbs"])
+LINKING_VERBS = frozenset(resources.data("feeling_forms.json")["linking_verbs"])
 PERCEIVING = resources.words("perceiving_verbs.txt")
 
 
@@ -57,6 +58,7 @@ class Felt:
     said: str
     span: tuple[int, int]
     tokens: frozenset[int] = frozenset()
+    adjective: bool = False  # "very sorrowful", not "in a rage"
 
 
 def can_feel(analysis: Analysis, clause: Clause) -> bool:
@@ -118,6 +120,27 @@ def feeling_phrase(clause: Clause) -> Felt | None:
                 continue
             return Felt(
                 clause.subject_text, words(phrase), span_of(phrase), frozenset(x.i for x in phrase)
+            )
+    return feeling_adjective(clause)
+
+
+def feeling_adjective(clause: Clause) -> Felt | None:
+    """ "walked away very sorrowful", "came home angry": a feeling word on a deed."""
+    if clause.head.pos_ != "VERB" or clause.head.lemma_ in STATE_VERBS | LINKING_VERBS:
+        return None
+    for t in clause.head.children:
+        if t.dep_ in ("acomp", "advcl", "oprd") and t.pos_ == "ADJ" and t.lower_ in FEELINGS:
+            if any(c.dep_ in ("xcomp", "prep", "ccomp") for c in t.children):
+                return None  # "glad to see him", "afraid of the dark": more than a feeling
+            phrase = sorted([t] + [c for c in t.children if c.dep_ == "advmod"], key=lambda x: x.i)
+            if phrase[-1].i - phrase[0].i + 1 != len(phrase):
+                return None
+            return Felt(
+                clause.subject_text,
+                words(phrase),
+                span_of(phrase),
+                frozenset(x.i for x in phrase),
+                adjective=True,
             )
     return None
 
@@ -256,11 +279,13 @@ def _felt_before(analysis: Analysis, clause_list: list[Clause], clause: Clause) 
     a feeling verb that acts on the doer ("This angered the fox, and he snapped ...")."""
     phrase = feeling_phrase(clause)
     if phrase is not None:
-        if not _deed_left(clause, phrase):
+        # "walked away very sorrowful": how she went, not why (the why of the sorrow is
+        # asked instead, candidates._causal).
+        if phrase.adjective or not _deed_left(clause, phrase):
             return None
         pronoun = analysis.resolver.pronoun_for(clause.subject_text) or clause.subject_text
         # "with great joy" reads as a state only as "full of joy".
-        said = phrase.said if phrase.said.startswith(("in ", "full ")) else None
+        said = phrase.said if phrase.adjective or phrase.said.startswith(("in ", "full ")) else None
         noun = max(phrase.tokens)
         said = said or f"full of {clause.head.doc[noun].lower_}"
         return Felt(phrase.who, f"{pronoun} {_was(pronoun)} {said}", phrase.span, phrase.tokens)

@@ -65,6 +65,8 @@ class Mention:
     gender: str  # "m", "f" or "" when unknown
     plural: bool
     index: int  # token index in the doc
+    # "his horse", "her goat": someone's animal, a he or a she only once the text says so.
+    owned: bool = False
 
 
 def _gender(head) -> str:
@@ -222,7 +224,10 @@ class Resolver:
                 or self._gender.get(text, "")
                 or self._gender.get(_name_word(text) or text, "")
             )
-            mentions.append((Mention(text, gender, plural, token.i), holds_stage(token)))
+            owned = any(t.dep_ == "poss" and t.pos_ == "PRON" for t in chunk or [token])
+            mentions.append(
+                (Mention(text, gender, plural, token.i, owned and not gender), holds_stage(token))
+            )
 
     @property
     def aliases(self) -> dict[str, str]:
@@ -286,6 +291,8 @@ class Resolver:
                 return False
             if kind == "p":
                 return m.plural
+            if m.owned and not m.gender:
+                return False  # "dragged it with his horse ... she asked": not the horse
             return not m.plural and m.gender in ("", kind)
 
         owner = self._owner(mentions, token, fits)
