@@ -1196,3 +1196,8 @@ def test_someones_animal_is_no_he_or_she_until_the_story_says_so():
     )
     she = next(t for t in told.resolver.doc if t.lower_ == "she")
     assert told.resolver.resolve(she) == "the dog"  # named again, the dog can be a she
+
+
+def test_where_someone_was_not_is_no_setting():
+    asked = _answers("The doctor was not from their country. He had come from the far north.")
+    assert not [q for q in asked if q.startswith("Where") and "not" in q]

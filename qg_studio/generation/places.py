@@ -37,8 +37,8 @@ def setting_item(section, analysis, clause, context, clause_list) -> QAItem | No
     """Where (or when) the clause happens, asked of its place phrase: "Where did the
     fox hide? – in the reeds"."""
     found = _place_phrase(clause)
-    if found is None or clause.head.lemma_ in SAYING_VERBS:
-        return None
+    if found is None or clause.head.lemma_ in SAYING_VERBS or clause.negated:
+        return None  # "He was not from their country": no place to answer with
     wh, prep = found
     if prep.lower_ == "from" and any(
         t.dep_ == "prep" and t.lower_ in ("to", "into") and t.head.i == prep.head.i
