@@ -55,7 +55,7 @@ def test_a_feeling_the_story_tells_is_not_guessed():
         "The wolf chased the hare across the field. The hare laughed at the slow wolf.",
         "The wolf chased the hare across the field. The hare was not afraid of him.",
         # Told in the same sentence, whoever's it is.
-        "The dog grew angry at the cat, because she had robbed him of his reward.",
+        "The goose grew angry with the hen, because she had cheated her out of the nest.",
     ):
         assert _feelings(text) == {}, text
 
@@ -63,7 +63,7 @@ def test_a_feeling_the_story_tells_is_not_guessed():
 def test_nothing_is_guessed_of_a_thing_a_report_or_a_threat():
     for text in (
         "The boy saved his pennies for a whole year.",
-        "Then the old woman told him how she had driven the bird away.",
+        "Then the farmer's wife told him how she had chased the fox away.",
         "The king said that he would punish the thief at dawn.",
     ):
         assert _feelings(text) == {}, text

@@ -48,7 +48,7 @@ def inferred_feeling_items(section: Section, analysis: Analysis) -> list[QAItem]
     for index, clause_list in enumerate(sentences):
         after = sentences[index + 1] if index + 1 < len(sentences) else []
         # A feeling told in the sentence itself, whoever's, is left to the explicit
-        # finders: "grew angry at the cat, because she had robbed him" asks the anger.
+        # finders: "grew angry with the hen, because she had cheated her" asks the anger.
         if _feeling_told(clause_list):
             continue
         for clause in clause_list:
@@ -84,9 +84,9 @@ def _an_event(clause: Clause, analysis: Analysis) -> bool:
 
 
 def _reported_or_short(clause: Clause) -> bool:
-    """ "told him how she had driven the bird away and forbidden her to return": a report,
-    its pronoun most often the reporter's; and "forbidden" borrows the "had" of the verb
-    before it, so the moment would read "when she forbidden her"."""
+    """ "told him how she had chased the goat away and forbidden it to come back": a
+    report, its pronoun most often the reporter's; and "forbidden" borrows the "had" of the
+    verb before it, so the moment would read "when she forbidden it"."""
     first = clause.head
     while first.dep_ == "conj":
         first = first.head
