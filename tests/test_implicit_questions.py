@@ -121,16 +121,16 @@ def test_a_reaction_told_by_its_start_shows_a_feeling_and_asks_why():
 
 def test_a_feeling_word_on_a_deed_is_asked_with_its_moment_and_its_cause():
     asked = _candidates(
-        "A poor woman asked the girl for a crust. The girl ate the whole loaf herself. "
-        "The poor woman walked away very sorrowful."
+        "An old man asked the girl for a crust. The girl ate the whole loaf herself. "
+        "The old man trudged home very sad."
     )
-    feel = asked["How did the poor woman feel when she walked away?"]
-    assert (feel.answer, feel.explicitness) == ("very sorrowful", Explicitness.EXPLICIT)
-    why = asked["Why was the poor woman very sorrowful?"]
+    feel = asked["How did the old man feel when he trudged home?"]
+    assert (feel.answer, feel.explicitness) == ("very sad", Explicitness.EXPLICIT)
+    why = asked["Why was the old man very sad?"]
     assert (why.answer, why.explicitness) == (
         "the girl ate the whole loaf herself",
         Explicitness.IMPLICIT,
     )
-    # She went away sorrowful, not because of her sorrow; and "looked sad" is no deed.
-    assert "Why did the poor woman walk away?" not in asked
+    # He went home sad, not because he was sad; and "looked sad" is no deed.
+    assert "Why did the old man trudge home?" not in asked
     assert not [q for q in _candidates("The old king looked sad.") if "when he looked" in q]
