@@ -134,3 +134,14 @@ def test_a_feeling_word_on_a_deed_is_asked_with_its_moment_and_its_cause():
     # He went home sad, not because he was sad; and "looked sad" is no deed.
     assert "Why did the old man trudge home?" not in asked
     assert not [q for q in _candidates("The old king looked sad.") if "when he looked" in q]
+
+
+def test_a_cry_that_is_speech_shows_no_sadness():
+    for text in (
+        'The wolves ran across the ice toward the cart. "Turn back!" cried the mother.',
+        "The wolves ran across the ice. The women cried out for help.",
+    ):
+        asked = _candidates(text)
+        assert not [q for q, i in asked.items() if i.answer == "sad" or "Why did" in q], text
+    wept = _candidates("The troll took the children away. The mother cried all night.")
+    assert wept["How did the mother feel when the troll took the children away?"].answer == "sad"

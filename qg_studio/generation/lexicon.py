@@ -11,6 +11,7 @@ FEELINGS = resources.words("feelings.txt")
 # Verb reactions (lemma) that show a feeling the question may ask about.
 REACTIONS: dict[str, str] = resources.data("shown_feelings.json")["by_lemma"]
 NO_WHY = frozenset(resources.data("shown_feelings.json")["no_why"])
+SHOUTS_TOO = frozenset(resources.data("shown_feelings.json")["shouts_too"])
 # "This angered the fox": a verb's lemma and how the one it acts on feels.
 CAUSING_VERBS: dict[str, str] = resources.data("feeling_forms.json")["causing_verbs"]
 # "ran home, full of fear", "in a rage": feeling nouns that make a phrase on a deed.
@@ -42,9 +43,22 @@ def reaction_lemma(head) -> str:
     """The lemma of the reaction a clause's verb shows ("wept"; "began to weep"), else ""."""
     lemma = head.lemma_.lower()
     if lemma in REACTIONS:
-        return lemma
+        return "" if shouted(head) else lemma
     if lemma in STARTING:
         for child in head.children:
             if child.dep_ in ("xcomp", "advcl") and child.lemma_.lower() in REACTIONS:
                 return child.lemma_.lower()
     return ""
+
+
+def shouted(head) -> bool:
+    """ "'Turn back!' cried the mother", "cried out for help": a cry that is speech."""
+    if head.lemma_.lower() not in SHOUTS_TOO:
+        return False
+    if any(t.is_quote for t in head.sent):
+        return True
+    return any(
+        (c.dep_ in ("prt", "advmod") and c.lower_ in ("out", "aloud"))
+        or (c.dep_ == "prep" and c.lower_ in ("to", "for", "unto"))
+        for c in head.children
+    )
