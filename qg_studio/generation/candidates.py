@@ -312,7 +312,7 @@ def _causal(section, analysis, clause, context, clause_list):
     feel = [t for t in clause.tail if t.dep_ == "acomp" and t.lower_ in FEELINGS]
     lemma = reaction_lemma(clause.head)
     reacts = bool(lemma) and lemma not in NO_WHY and not mocks(clause.head)
-    on_deed = feeling_adjective(clause)  # "walked away very sorrowful"
+    on_deed = feeling_adjective(clause)  # "trudged home very sad"
     if (clause.head.lemma_ == "be" and feel) or reacts or on_deed:
         if any(c.marker in REASON for c in clause_list if c is not clause):
             return None  # the reason is explicit; the finder above asks it

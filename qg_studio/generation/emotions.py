@@ -41,8 +41,8 @@ from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
 
-OBJECT_FORM = {"he": "him", "she": "her", "they": "them", "it": "it"}
-POSSESSIVE_FORM = {"he": "his", "she": "her", "they": "their", "it": "its"}
+OBJECT_FORM = {"he": "him", "she": "her", "they": "them"}
+POSSESSIVE_FORM = {"he": "his", "she": "her", "they": "their"}
 # Verbs that put someone into a state: "she grew afraid", "he became angry".
 STATE_VERBS = frozenset(resources.data("feeling_forms.json")["state_verbs"])
 LINKING_VERBS = frozenset(resources.data("feeling_forms.json")["linking_verbs"])
@@ -58,7 +58,7 @@ class Felt:
     said: str
     span: tuple[int, int]
     tokens: frozenset[int] = frozenset()
-    adjective: bool = False  # "very sorrowful", not "in a rage"
+    adjective: bool = False  # "very sad", not "in a rage"
 
 
 def can_feel(analysis: Analysis, clause: Clause) -> bool:
@@ -125,7 +125,7 @@ def feeling_phrase(clause: Clause) -> Felt | None:
 
 
 def feeling_adjective(clause: Clause) -> Felt | None:
-    """ "walked away very sorrowful", "came home angry": a feeling word on a deed."""
+    """ "trudged home very sad", "came home angry": a feeling word on a deed."""
     if clause.head.pos_ != "VERB" or clause.head.lemma_ in STATE_VERBS | LINKING_VERBS:
         return None
     for t in clause.head.children:
@@ -279,13 +279,13 @@ def _felt_before(analysis: Analysis, clause_list: list[Clause], clause: Clause) 
     a feeling verb that acts on the doer ("This angered the fox, and he snapped ...")."""
     phrase = feeling_phrase(clause)
     if phrase is not None:
-        # "walked away very sorrowful": how she went, not why (the why of the sorrow is
-        # asked instead, candidates._causal).
+        # "trudged home very sad": how he went, not why (the why of the sadness is asked
+        # instead, candidates._causal).
         if phrase.adjective or not _deed_left(clause, phrase):
             return None
         pronoun = analysis.resolver.pronoun_for(clause.subject_text) or clause.subject_text
         # "with great joy" reads as a state only as "full of joy".
-        said = phrase.said if phrase.adjective or phrase.said.startswith(("in ", "full ")) else None
+        said = phrase.said if phrase.said.startswith(("in ", "full ")) else None
         noun = max(phrase.tokens)
         said = said or f"full of {clause.head.doc[noun].lower_}"
         return Felt(phrase.who, f"{pronoun} {_was(pronoun)} {said}", phrase.span, phrase.tokens)

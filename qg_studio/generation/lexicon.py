@@ -17,7 +17,7 @@ CAUSING_VERBS: dict[str, str] = resources.data("feeling_forms.json")["causing_ve
 # "ran home, full of fear", "in a rage": feeling nouns that make a phrase on a deed.
 FEELING_NOUNS = frozenset(resources.data("feeling_forms.json")["nouns"])
 # "began to weep", "started laughing", "burst out laughing": a reaction told by its start.
-STARTING = frozenset({"begin", "start", "burst"})
+STARTING = frozenset(resources.data("shown_feelings.json")["starting_verbs"])
 TIME_WORDS = resources.words("time_words.txt")
 PLACE_PREPOSITIONS = resources.words("place_prepositions.txt")
 PLACE_NOUNS = resources.words("place_nouns.txt")
