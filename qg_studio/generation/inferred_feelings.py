@@ -43,6 +43,7 @@ CONFIDENCE = 0.6
 
 
 def inferred_feeling_items(section: Section, analysis: Analysis) -> list[QAItem]:
+    """One implicit feeling question per deed of the lists done to a character."""
     out = []
     sentences = analysis.sentence_clauses
     for index, clause_list in enumerate(sentences):
