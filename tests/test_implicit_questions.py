@@ -145,3 +145,12 @@ def test_a_cry_that_is_speech_shows_no_sadness():
         assert not [q for q, i in asked.items() if i.answer == "sad" or "Why did" in q], text
     wept = _candidates("The troll took the children away. The mother cried all night.")
     assert wept["How did the mother feel when the troll took the children away?"].answer == "sad"
+
+
+def test_a_shiver_with_cold_shows_no_fear():
+    cold = _candidates("The snow fell all night. The goats shivered with cold in the shed.")
+    assert not [q for q, i in cold.items() if i.answer == "afraid" or q.startswith("Why")]
+    wolf = _candidates("A grey wolf came to the door. The children shivered in their beds.")
+    assert wolf["How did the children feel when the grey wolf came to the door?"].answer == (
+        "afraid"
+    )

@@ -39,8 +39,8 @@ from qg_studio.generation.lexicon import SAYING_VERBS
 from qg_studio.generation.lexicon import TIME_WORDS
 from qg_studio.generation.lexicon import WEAK_VERBS
 from qg_studio.generation.lexicon import feeling_word
+from qg_studio.generation.lexicon import not_felt
 from qg_studio.generation.lexicon import reaction_lemma
-from qg_studio.generation.lexicon import shouted
 from qg_studio.generation.mentions import is_animate
 from qg_studio.generation.places import setting_item
 from qg_studio.generation.predictions import predictions_between
@@ -191,7 +191,7 @@ def _feeling(section, analysis, clause, context, clause_list):
         return None
     found = None
     for t in [clause.head] + clause.tail:
-        word = None if mocks(t) or shouted(t) else feeling_word(t.lemma_.lower(), t.text)
+        word = None if mocks(t) or not_felt(t) else feeling_word(t.lemma_.lower(), t.text)
         if t.pos_ == "NOUN" and t.lemma_.lower() not in FEELINGS and t.lower_ not in FEELINGS:
             word = None  # a reaction is something done: "stormed out", not "the storm"
         if t.head.lower_ == "without" or any(c.lower_ in ("no", "not") for c in t.children):

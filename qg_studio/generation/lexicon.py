@@ -12,6 +12,7 @@ FEELINGS = resources.words("feelings.txt")
 REACTIONS: dict[str, str] = resources.data("shown_feelings.json")["by_lemma"]
 NO_WHY = frozenset(resources.data("shown_feelings.json")["no_why"])
 SHOUTS_TOO = frozenset(resources.data("shown_feelings.json")["shouts_too"])
+BODILY_CAUSES = frozenset(resources.data("shown_feelings.json")["bodily_causes"])
 # "This angered the fox": a verb's lemma and how the one it acts on feels.
 CAUSING_VERBS: dict[str, str] = resources.data("feeling_forms.json")["causing_verbs"]
 # "ran home, full of fear", "in a rage": feeling nouns that make a phrase on a deed.
@@ -43,12 +44,22 @@ def reaction_lemma(head) -> str:
     """The lemma of the reaction a clause's verb shows ("wept"; "began to weep"), else ""."""
     lemma = head.lemma_.lower()
     if lemma in REACTIONS:
-        return "" if shouted(head) else lemma
+        return "" if not_felt(head) else lemma
     if lemma in STARTING:
         for child in head.children:
             if child.dep_ in ("xcomp", "advcl") and child.lemma_.lower() in REACTIONS:
                 return child.lemma_.lower()
     return ""
+
+
+def not_felt(head) -> bool:
+    """A reaction that shows no feeling: a cry that is speech, a shiver with cold."""
+    return shouted(head) or any(
+        c.dep_ == "prep"
+        and c.lower_ in ("with", "from")
+        and any(o.lemma_.lower() in BODILY_CAUSES for o in c.children if o.dep_ == "pobj")
+        for c in head.children
+    )
 
 
 def shouted(head) -> bool:
