@@ -190,6 +190,7 @@ def _feeling(section, analysis, clause, context, clause_list):
     if not can_feel(analysis, clause):
         return None
     found = None
+    started = reaction_lemma(clause.head)  # "began to cry": the reaction is its verb's
     for t in [clause.head] + clause.tail:
         word = None if mocks(t) or not_felt(t) else feeling_word(t.lemma_.lower(), t.text)
         if t.pos_ == "NOUN" and t.lemma_.lower() not in FEELINGS and t.lower_ not in FEELINGS:
@@ -199,7 +200,7 @@ def _feeling(section, analysis, clause, context, clause_list):
         if word and (
             t.i == clause.head.i
             or t.dep_ in ("acomp", "attr", "oprd", "dobj")
-            or (t.head.i == clause.head.i and reaction_lemma(clause.head) == t.lemma_.lower())
+            or (t.head.i == clause.head.i and started == t.lemma_.lower())
             or (t.dep_ == "pobj" and t.pos_ == "NOUN")
         ):
             found = (t, word)

@@ -173,8 +173,9 @@ def named_someone(token, resolver) -> str:
         return (resolver.resolve(token) if resolver else None) or ""
     if not (is_animate(token) or token.pos_ == "PROPN"):
         return ""
-    if resolver is not None and resolver.name_of(token):
-        return resolver.name_of(token)  # "a hen called Pip" is Pip
+    name = resolver.name_of(token) if resolver is not None else None
+    if name:
+        return name  # "a hen called Pip" is Pip
     tokens = [x for x in token.subtree if x.i <= token.i and x.dep_ != "case"]
     if not (words(tokens)[:1].isupper() or tokens[0].dep_ in ("det", "poss")):
         return ""  # "chased hares": no one in particular

@@ -168,8 +168,7 @@ def _someone(token, resolver) -> str:
         return ""  # "Sir" alone is no one; "his friend" is as sure as whose "his" is
     pronoun = PRONOUNS.get(token.lower_)
     if name and pronoun and resolver is not None:
-        told = {"he": "m", "she": "f", "they": "p"}.get(resolver.pronoun_for(name) or "")
-        return name if told == pronoun else ""
+        return name if PRONOUNS.get(resolver.pronoun_for(name) or "") == pronoun else ""
     return name
 
 
