@@ -9,6 +9,7 @@ import pytest
 from qg_studio.generation import QuestionGenerator
 from qg_studio.generation import get_generator
 from qg_studio.generation.analysis import analyse
+from qg_studio.generation.analysis import analyse_many
 from qg_studio.generation.grammar import ask
 from qg_studio.generation.grammar import ask_do
 from qg_studio.generation.grammar import ask_subject
@@ -120,6 +121,37 @@ def test_subject_pronoun_prefers_the_character_holding_the_stage():
     text = "The owl listened quietly. At last she gave Mira a golden wick."
     analysis = analyse(text)
     assert analysis.sentence_clauses[-1][0].subject_text == "the owl"
+
+
+def test_a_section_goes_on_from_the_characters_the_one_before_ended_with(engine):
+    # A story cut into sections does not restart at each break: "She" opening the second
+    # is the beekeeper, who held the stage where the first ended, not her guest.
+    first = (
+        "Old Marta kept bees at the edge of the forest. Every spring she sold honey at the "
+        "market. One morning she found a stray dog asleep beside her hives."
+    )
+    second = "She gave him a bowl of water and a crust of bread. The dog wagged his tail."
+    _, analysis = analyse_many([first, second])
+    assert analysis.sentence_clauses[0][0].subject_text == "Old Marta"
+    # Read alone, the section has no one for "she" to be, and asks nothing of her.
+    assert analyse(second).sentence_clauses[0][0].subject_text == "she"
+    sections = [Section(1, first), Section(2, second)]
+    asked = [
+        i.question
+        for i in engine.generate(sections, GenerationRequest(count=10))
+        if i.evidence[0].section == 2 and "bowl of water" in i.evidence[0].text
+    ]
+    assert asked and all("Marta" in q for q in asked)
+
+
+def test_a_pronoun_opening_a_section_means_the_last_subject_not_a_later_object():
+    first = (
+        "A hunter named Oren lived by the river. Besides his bow, Oren also had a horse "
+        "that ran faster than the wind."
+    )
+    second = "He mounted it one morning to go hunting, and the horse ran away with him."
+    _, analysis = analyse_many([first, second])
+    assert analysis.sentence_clauses[0][0].subject_text == "Oren"
 
 
 def test_first_person_in_dialogue_becomes_the_speaker():

@@ -14,6 +14,7 @@ import pytest
 from qg_studio.answering import Answer
 from qg_studio.export.distractors import DistractorFinder
 from qg_studio.generation.analysis import analyse
+from qg_studio.generation.speakers import speaker
 from qg_studio.generation.story_end import moral_line
 from qg_studio.generation.story_level import main_characters
 from qg_studio.generation.story_level import story_questions
@@ -167,7 +168,7 @@ def test_greetings_and_called_out_names_are_not_characters():
     assert {"the camel", "the monkey"} <= set(names)
     first = analysis.sentences[0]
     # Parsed with two subjects; the speaker is the one outside the quotes.
-    assert analysis.resolver.speaker(first) == "the Monkey"
+    assert speaker(analysis.resolver, first) == "the Monkey"
     items = generate_items([Section(1, text)], GenerationRequest(count=8), use_embeddings=False)
     assert not any("morning" in i.answer.lower() for i in items if i.element == Element.CHARACTER)
     # The Camel danced and was driven out: never the Monkey.

@@ -1,4 +1,8 @@
-"""One parse per section: sentences, clauses, pronoun resolution, and answer location."""
+"""One parse per section: sentences, clauses, pronoun resolution, and answer location.
+
+A section is read after the one before it: its pronouns go on from the characters the
+section before ended with (:class:`~qg_studio.generation.mentions.Stage`), so one
+section's text can have different analyses, one per stage it follows."""
 
 from __future__ import annotations
 
@@ -11,6 +15,7 @@ from qg_studio.generation.clauses import clauses
 from qg_studio.generation.clauses import usable
 from qg_studio.generation.dialogue import quoted_tokens
 from qg_studio.generation.mentions import Resolver
+from qg_studio.generation.mentions import Stage
 from qg_studio.nlp import get_nlp
 from qg_studio.nlp import stop_words
 
@@ -40,40 +45,58 @@ class Analysis:
         return {t.i for t in self.doc if t.idx >= start and t.idx + len(t.text) <= end}
 
 
-_CACHE: "OrderedDict[str, Analysis]" = OrderedDict()
+_DOCS: "OrderedDict[str, object]" = OrderedDict()  # the spaCy parse, the costly part
+_CACHE: "OrderedDict[tuple[str, Stage | None], Analysis]" = OrderedDict()
 _CACHE_SIZE = 512
 
 
-def _build(text: str, doc) -> Analysis:
+def _remember(cache: OrderedDict, key, value) -> None:
+    cache[key] = value
+    while len(cache) > _CACHE_SIZE:
+        cache.popitem(last=False)
+
+
+def _build(text: str, doc, before: Stage | None) -> Analysis:
     quoted = quoted_tokens(doc)
-    resolver = Resolver(doc, quoted)
+    resolver = Resolver(doc, quoted, before)
     sents = [s for s in doc.sents if s.text.strip()]
     analysis = Analysis(text, doc, resolver, sents, [clauses(s, resolver) for s in sents], quoted)
-    _CACHE[text] = analysis
-    while len(_CACHE) > _CACHE_SIZE:
-        _CACHE.popitem(last=False)
+    _remember(_CACHE, (text, before), analysis)
     return analysis
 
 
 def clear_cache() -> None:
     """Forget every parse (benchmarks time parsing; long-lived apps may free memory)."""
     _CACHE.clear()
+    _DOCS.clear()
 
 
-def analyse(text: str) -> Analysis:
-    """The parse of one section, cached by its text (sections repeat across calls)."""
-    if text in _CACHE:
-        _CACHE.move_to_end(text)
-        return _CACHE[text]
-    return _build(text, get_nlp()(text))
+def analyse(text: str, before: Stage | None = None) -> Analysis:
+    """The parse of one section, read after a section that ended on ``before`` (None: the
+    story's first, or a text read alone); cached, as sections repeat across calls."""
+    key = (text, before)
+    if key in _CACHE:
+        _CACHE.move_to_end(key)
+        return _CACHE[key]
+    doc = _DOCS.get(text)
+    if doc is None:
+        doc = get_nlp()(text)
+        _remember(_DOCS, text, doc)
+    return _build(text, doc, before)
 
 
 def analyse_many(texts: list[str]) -> list[Analysis]:
-    """Parse several sections in one spaCy batch (faster than one call each)."""
-    missing = [t for t in dict.fromkeys(texts) if t not in _CACHE]
+    """Parse a story's sections, in order, in one spaCy batch (faster than one call each);
+    each is read after the one before it."""
+    missing = [t for t in dict.fromkeys(texts) if t not in _DOCS]
     for text, doc in zip(missing, get_nlp().pipe(missing, batch_size=16)):
-        _build(text, doc)
-    return [analyse(t) for t in texts]
+        _remember(_DOCS, text, doc)
+    out: list[Analysis] = []
+    before = None
+    for text in texts:
+        out.append(analyse(text, before))
+        before = out[-1].resolver.stage()
+    return out
 
 
 def content(text: str) -> list[str]:

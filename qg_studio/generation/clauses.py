@@ -17,6 +17,7 @@ from qg_studio.generation.lexicon import SAYING_VERBS
 from qg_studio.generation.mentions import PRONOUNS
 from qg_studio.generation.mentions import Resolver
 from qg_studio.generation.mentions import mention_text
+from qg_studio.generation.speakers import speaker
 from qg_studio.nlp import gap
 
 CLAUSE_DEPS = {"ROOT", "conj", "advcl", "ccomp", "parataxis"}
@@ -282,7 +283,7 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
         and resolver is not None
         and sent is not None
     ):
-        who = resolver.speaker(sent)
+        who = speaker(resolver, sent)
         if who:
             return who
     parts = []

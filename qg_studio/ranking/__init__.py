@@ -315,8 +315,24 @@ def _fill(
         take(item)
     if whole_story:
         rest = [it for i, it in enumerate(pool) if i not in taken]
-        swap_for_share(picked, rest, want_implicit, group, rank_of)
+        give = _balance_give(targets) if slack else None
+        swap_for_share(picked, rest, want_implicit, group, rank_of, give)
     return picked
+
+
+def _balance_give(targets: dict) -> Callable[[list[QAItem], QAItem, QAItem], bool]:
+    """A balanced set's give: ``new`` may take the place of ``out``, of another element,
+    where its element stays within one of its even share. An implicit question may leave
+    its element without one: a fable's lesson and three elements asked only implicitly
+    make four implicit questions where three were asked, and the weakest of them gives
+    way to an explicit question; an explicit one leaves only an element it shares."""
+
+    def give(picked: list[QAItem], out: QAItem, new: QAItem) -> bool:
+        counts = Counter(p.element for p in picked if p is not out)
+        keeps = out.explicitness == Explicitness.IMPLICIT or counts[out.element] > 0
+        return keeps and counts[new.element] < targets.get(new.element, 0) + 1
+
+    return give
 
 
 def _answer_words(item: QAItem) -> frozenset[str]:

@@ -90,6 +90,10 @@ def repeat_groups(
         if len(answer_key[1].split()) >= 3 and answer_key in by_answer:
             by_answer[answer_key].append(item)
             continue
+        twin = next((g for g in groups if mirrored(g[0], item)), None)
+        if twin is not None:
+            twin.append(item)
+            continue
         group = [item]
         by_answer.setdefault(answer_key, group)
         groups.append(group)
@@ -121,6 +125,20 @@ def repeat_groups(
         chosen.append(index)
         out.append(group)
     return out
+
+
+def mirrored(a: QAItem, b: QAItem) -> bool:
+    """Two sides of one fact, each question holding the other's answer: "Who worked from
+    dawn to dusk? – the Beaver" and "What did the Beaver do? – worked from dawn to dusk"."""
+    from qg_studio.generation.analysis import content
+
+    a_answer, b_answer = set(content(a.answer)), set(content(b.answer))
+    return bool(
+        a_answer
+        and b_answer
+        and a_answer <= set(content(b.question))
+        and b_answer <= set(content(a.question))
+    )
 
 
 def same_question(
