@@ -154,6 +154,21 @@ def test_a_pronoun_opening_a_section_means_the_last_subject_not_a_later_object()
     assert analysis.sentence_clauses[0][0].subject_text == "Oren"
 
 
+def test_a_name_ending_in_a_pronoun_stays_whole():
+    # "Hou I", "Sir We": the parser reads the last word as a first-person subject.
+    text = (
+        "Tan I was the best archer in the valley. One day Tan I shot a wolf near the "
+        "sheepfold. Then he gave the pelt to his friend Sir We."
+    )
+    analysis = analyse(text)
+    subjects = [c.subject_text for clauses in analysis.sentence_clauses for c in clauses]
+    assert subjects == ["Tan I", "Tan I", "Tan I"]
+    assert "Sir We" in [t.text for t in analysis.doc]
+    # And speech keeps its own "I": no name is made of the word before a comma.
+    speech = analyse('"Mother, I will fetch the water," said Tom.')
+    assert "Mother" not in [t.text for t in speech.doc if " " in t.text]
+
+
 def test_first_person_in_dialogue_becomes_the_speaker():
     text = '"I will find the ring," said the young prince.'
     analysis = analyse(text)

@@ -22,6 +22,7 @@ from qg_studio.mix import check_mix
 from qg_studio.pipeline import generate_items
 from qg_studio.pipeline import shortfall
 from qg_studio.ranking.repeats import drop_repeats
+from qg_studio.ranking.repeats import repeat_groups
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
@@ -304,6 +305,25 @@ def test_drop_repeats_exact_and_near():
         "Where did the Goat eat grass?",
     ]
     assert [i.question for i in drop_repeats(new, old)] == ["Where did the Goat eat grass?"]
+
+
+def test_two_sides_of_one_fact_are_one_question():
+    # Each question holds the other's answer: a set asking both asks one fact twice.
+    who = QAItem("Who mended the old net?", ["the fisherman"], "character", "explicit")
+    what = QAItem("What did the fisherman do?", ["mended the old net"], "action", "explicit")
+    other = QAItem("What did the fisherman catch?", ["a silver eel"], "action", "explicit")
+    groups = repeat_groups([who, what, other], use_embeddings=False)
+    assert sorted(len(g) for g in groups) == [1, 2]
+    assert [other] in groups
+    # A cause and its outcome asked both ways, in other tenses of the same verbs.
+    why = QAItem("Why did the bell ring?", ["the cat pulled the rope"], "causal", "explicit")
+    then = QAItem(
+        "What happened because the cat pulls the rope?",
+        ["the bell rang"],
+        "outcome resolution",
+        "explicit",
+    )
+    assert len(repeat_groups([why, then], use_embeddings=False)) == 1
 
 
 # ------------------------------------------------------------------ trust signals

@@ -109,11 +109,18 @@ def mention_text(tokens) -> str:
     """A noun phrase fit to name a character mid-question: "a poor man" → "the poor man"."""
     # A line break inside the phrase is a token of its own: "the \rpeople on earth".
     tokens = [t for t in tokens if not t.is_space]
-    words = [t for t in tokens if t.dep_ not in ("punct", "relcl", "appos")]
+    inside = {t.i for t in tokens}
+
+    def hangs_on(t) -> bool:
+        # A clause or apposition on a word of the phrase, not the phrase's own head
+        # (which the parser may call an apposition: "came up to him, a strange woman").
+        return t.dep_ in ("relcl", "acl", "appos") and t.head.i in inside and t.head.i != t.i
+
+    words = [t for t in tokens if t.dep_ != "punct" and not hangs_on(t)]
     # Cut a relative clause or apposition off: "the man, who was ..." → "the man".
     cut = []
     for t in tokens:
-        if t.dep_ in ("relcl", "acl", "appos") or (t.text == "," and cut):
+        if hangs_on(t) or (t.text == "," and cut):
             break
         cut.append(t)
     words = cut or words

@@ -131,13 +131,16 @@ def mirrored(a: QAItem, b: QAItem) -> bool:
     """Two sides of one fact, each question holding the other's answer: "Who worked from
     dawn to dusk? – the Beaver" and "What did the Beaver do? – worked from dawn to dusk"."""
     from qg_studio.generation.analysis import content
+    from qg_studio.generation.inflect import lemma_of
+    from qg_studio.nlp import stem
 
-    a_answer, b_answer = set(content(a.answer)), set(content(b.answer))
+    def words(text: str) -> set[str]:
+        # "the bell rang" answers "Why did the bell ring?": verbs compared by their lemma.
+        return {stem(lemma_of(w)) for w in content(text)}
+
+    a_answer, b_answer = words(a.answer), words(b.answer)
     return bool(
-        a_answer
-        and b_answer
-        and a_answer <= set(content(b.question))
-        and b_answer <= set(content(a.question))
+        a_answer and b_answer and a_answer <= words(b.question) and b_answer <= words(a.question)
     )
 
 
