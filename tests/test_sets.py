@@ -615,6 +615,22 @@ def test_a_question_names_a_group_once_then_says_they():
     assert not [q for q in asked if q.count("the geese") > 1 or q.count("the lambs") > 1]
 
 
+def test_a_prediction_starts_from_a_moment_it_can_name():
+    from qg_studio.generation.analysis import analyse_many
+    from qg_studio.generation.predictions import predictions_between
+
+    after = "The son soon unfastened the bundle. Out hopped a little red hen."
+    for ending, moment in (
+        ("at noon he put it down under a tree.", "the king gave his son a heavy bundle"),
+        ("at noon he sat down under a tree.", "he sat down under a tree"),
+    ):
+        here = f"The king gave his son a heavy bundle. The son carried it all day, and {ending}"
+        first, second = analyse_many([here, after])
+        items = predictions_between(Section(1, here), first, Section(2, after), second)
+        # "after he put it down", read alone, names nothing a child can place.
+        assert [i.question for i in items] == [f"What will the son do after {moment}?"]
+
+
 def test_a_prediction_restates_its_moment_whole():
     first = (
         "The old farmer opened the gate. Then he allowed the two travellers to get a "

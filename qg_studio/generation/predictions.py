@@ -81,6 +81,7 @@ def _last_moment(analysis: Analysis):
             and not in_progress(c)  # "after she was sweeping the hearth": a scene
             and not _every_time(c)
             and _in_tense(c)
+            and not _vague(c, analysis)
         ]
         if good:
             return good[-1]
@@ -154,6 +155,22 @@ def next_deed(text: str, who: str):
                 start, end = span_of(clause.tokens)
                 return state(clause), start, end
     return None
+
+
+def _vague(clause, analysis: Analysis) -> bool:
+    """The moment leans on the text around it: "after he put it down", "after he spoke of
+    him" (an object the question cannot name), read alone, is no moment a child can place."""
+    return any(
+        t.dep_ in ("dobj", "pobj", "dative")
+        and t.i not in analysis.quoted
+        and (t.lower_ == "it" or (t.lower_ in ("him", "her", "them") and not _named(t, clause)))
+        for t in clause.tail
+    )
+
+
+def _named(pronoun, clause) -> bool:
+    found = clause.resolver.resolve(pronoun) if clause.resolver is not None else None
+    return bool(found) and found != clause.subject_text
 
 
 def _every_time(clause) -> bool:
