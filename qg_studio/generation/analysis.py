@@ -34,6 +34,7 @@ class Analysis:
     sentences: list  # spaCy Spans
     sentence_clauses: list[list[Clause]]
     quoted: set[int]  # tokens inside quotation marks (someone's speech)
+    before: Stage | None = None  # who held the stage where the text before ended
 
     def sentence_index(self, char: int) -> int:
         for i, sent in enumerate(self.sentences):
@@ -60,7 +61,9 @@ def _build(text: str, doc, before: Stage | None) -> Analysis:
     quoted = quoted_tokens(doc)
     resolver = Resolver(doc, quoted, before)
     sents = [s for s in doc.sents if s.text.strip()]
-    analysis = Analysis(text, doc, resolver, sents, [clauses(s, resolver) for s in sents], quoted)
+    analysis = Analysis(
+        text, doc, resolver, sents, [clauses(s, resolver) for s in sents], quoted, before
+    )
     _remember(_CACHE, (text, before), analysis)
     return analysis
 
@@ -85,14 +88,14 @@ def analyse(text: str, before: Stage | None = None) -> Analysis:
     return _build(text, doc, before)
 
 
-def analyse_many(texts: list[str]) -> list[Analysis]:
-    """Parse a story's sections, in order, in one spaCy batch (faster than one call each);
-    each is read after the one before it."""
+def analyse_many(texts: list[str], before: Stage | None = None) -> list[Analysis]:
+    """Parse a story's sections (or a section's paragraphs), in order, in one spaCy batch
+    (faster than one call each); each is read after the one before it, the first after
+    ``before``."""
     missing = [t for t in dict.fromkeys(texts) if t not in _DOCS]
     for text, doc in zip(missing, get_nlp().pipe(missing, batch_size=16)):
         _remember(_DOCS, text, doc)
     out: list[Analysis] = []
-    before = None
     for text in texts:
         out.append(analyse(text, before))
         before = out[-1].resolver.stage()

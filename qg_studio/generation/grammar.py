@@ -236,7 +236,10 @@ def state(
     if clause.head.lower_ == "'s":
         head = "is"
     # A restated event is a reminder, not the news: keep it short.
-    tail = words(short_tail([t for t in clause.tail if t.i not in (skip or set())], limit=7))
+    # Read alone, the event names whom it is done to: "after he spoke of the little boy".
+    tail = words(
+        short_tail([t for t in clause.tail if t.i not in (skip or set())], limit=7), clause=clause
+    )
     text = " ".join(p for p in (subject, aux, head, tail) if p)
     return " ".join(text.split()).rstrip(" ,;:.!?")
 

@@ -204,22 +204,25 @@ def part_end_predictions(sections: Sequence[Section], analyses: Sequence[Analysi
             out.extend(
                 predictions_between(section, analysis, sections[index + 1], analyses[index + 1])
             )
-        out.extend(_paragraph_predictions(section))
+        out.extend(_paragraph_predictions(section, analysis))
     for item in out:
         item.scores.section_end = True
     return out
 
 
-def _paragraph_predictions(section: Section) -> list[QAItem]:
+def _paragraph_predictions(section: Section, analysis: Analysis) -> list[QAItem]:
     spans = [
         (m.start(), m.end()) for m in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*", section.text)
     ]
+    # Each paragraph is read after the ones before it, as the section is: "past her" in
+    # the second names the Snail the first told of.
+    read = dict(zip(spans, analyse_many([section.text[a:b] for a, b in spans], analysis.before)))
     spans = [s for s in spans if len(section.text[s[0] : s[1]].split()) >= 12]
     out: list[QAItem] = []
     for (a0, a1), (b0, b1) in zip(spans, spans[1:]):
         here = Section(section.id, section.text[a0:a1])
         after = Section(section.id, section.text[b0:b1])
-        first, second = analyse_many([here.text, after.text])
+        first, second = read[(a0, a1)], read[(b0, b1)]
         for item in predictions_between(here, first, after, second):
             # Offsets were read in the paragraph: move them into the section.
             ev = item.evidence[0]
