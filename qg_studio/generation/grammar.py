@@ -15,6 +15,7 @@ from qg_studio.generation.inflect import do_support
 from qg_studio.generation.inflect import lemma_of
 from qg_studio.generation.inflect import past_of
 from qg_studio.generation.mentions import Resolver
+from qg_studio.generation.mentions import head_noun
 from qg_studio.nlp import gap
 
 _CONTRACT = {"will": "won't", "can": "can't", "shall": "shan't", "am": "am not"}
@@ -98,7 +99,10 @@ def _other(name: str | None, clause: Clause) -> str | None:
     if not name:
         return None
     name = as_known(name)
-    return None if name.lower() in clause.subject_text.lower() else name
+    subject = clause.subject_text.lower()
+    # "the wretched cat raised her tail": her own, though named "the cat" before.
+    same = name.lower() in subject or head_noun(name) == head_noun(subject)
+    return None if same else name
 
 
 def finish(text: str) -> str:
@@ -209,11 +213,14 @@ def state(
     tense_past: bool = False,
     resolver: Resolver | None = None,
     same_as: str = "",
+    name_objects: bool = False,
 ) -> str:
     """The clause as a declarative phrase with its subject resolved: "the fox ran away".
 
     When the subject is the character the question already names (``same_as``), a
-    pronoun reads better: "What did the fox do after he ran away?".
+    pronoun reads better: "What did the fox do after he ran away?". With
+    ``name_objects``, whom it is done to is named too ("after he spoke of the little
+    boy"), for a moment read far from the text that tells it.
     """
     if not clause.subject_text:
         return ""
@@ -236,9 +243,9 @@ def state(
     if clause.head.lower_ == "'s":
         head = "is"
     # A restated event is a reminder, not the news: keep it short.
-    # Read alone, the event names whom it is done to: "after he spoke of the little boy".
     tail = words(
-        short_tail([t for t in clause.tail if t.i not in (skip or set())], limit=7), clause=clause
+        short_tail([t for t in clause.tail if t.i not in (skip or set())], limit=7),
+        clause=clause if name_objects else None,
     )
     text = " ".join(p for p in (subject, aux, head, tail) if p)
     return " ".join(text.split()).rstrip(" ,;:.!?")

@@ -101,7 +101,11 @@ def _guesses(
             if not is_deed(clause, next_analysis) or head_noun(clause.subject_text) not in actors:
                 continue
             after = state(
-                last, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text
+                last,
+                tense_past=True,
+                resolver=analysis.resolver,
+                same_as=clause.subject_text,
+                name_objects=True,
             )
             if clause.passive:
                 question = finish(f"What will happen to {clause.subject_text} after {after}")
@@ -158,8 +162,9 @@ def next_deed(text: str, who: str):
 
 
 def _vague(clause, analysis: Analysis) -> bool:
-    """The moment leans on the text around it: "after he put it down", "after he spoke of
-    him" (an object the question cannot name), read alone, is no moment a child can place."""
+    """The moment leans on the text around it: "after he put it down", or "after he spoke
+    of him" where the story does not tell who he is, read alone, is no moment a child can
+    place. One it tells is named in the question ("after he spoke of the little boy")."""
     return any(
         t.dep_ in ("dobj", "pobj", "dative")
         and t.i not in analysis.quoted
