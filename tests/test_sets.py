@@ -14,6 +14,7 @@ import pytest
 from qg_studio.answering import Answer
 from qg_studio.export.distractors import DistractorFinder
 from qg_studio.generation.analysis import analyse
+from qg_studio.generation.mentions import is_animate
 from qg_studio.generation.speakers import speaker
 from qg_studio.generation.story_end import moral_line
 from qg_studio.generation.story_level import main_characters
@@ -501,6 +502,21 @@ def test_no_one_is_made_of_no_child_a_capital_or_half_a_journey():
         assert not (q.startswith("where") and "to the river" in q), item.question
     cast = next(i.answer for i in items if "main character" in i.question)
     assert cast == "the old woodcutter", cast  # "the woodcutter" later is the same one
+
+
+def test_news_the_tagger_calls_a_proper_noun_is_nobody():
+    from qg_studio.generation.analysis import analyse
+
+    # The small tagger reads "the good news" here as a proper noun; a name has a capital.
+    text = (
+        "The boy ran back over the hill and into the valley where his home lay nestled "
+        "by the river-side, to tell the good news to his mother."
+    )
+    analysis = analyse(text)
+    assert any(t.pos_ == "PROPN" for t in analysis.doc if t.text == "news")
+    news = next(t for t in analysis.doc if t.text == "news")
+    assert not is_animate(news)
+    assert analysis.resolver.resolve(next(t for t in analysis.doc if t.text == "his")) == "the boy"
 
 
 def _mixed(text: str, mix: dict) -> list[QAItem]:

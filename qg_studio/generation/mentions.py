@@ -93,7 +93,8 @@ def is_animate(head) -> bool:
     if head.ent_type_ in ("PERSON", "NORP") or head.lemma_.lower() in ANIMATE:
         return True
     if head.pos_ == "PROPN":
-        return head.ent_type_ not in NOT_PERSON_LABELS
+        # A name is written with a capital: "the good news" tagged a proper noun is not one.
+        return head.text[:1].isupper() and head.ent_type_ not in NOT_PERSON_LABELS
     # A trade or a rank: the ferryman, the huntsman, the washerwoman.
     if head.pos_ == "NOUN" and re.search(r"\w{3}(?:wo)?m[ae]n$", head.lower_):
         return True
