@@ -20,7 +20,7 @@ from qg_studio.generation.dialogue import is_vocative
 from qg_studio.generation.dialogue import quoted_tokens
 from qg_studio.generation.lexicon import CAUSING_VERBS
 from qg_studio.generation.lexicon import SAYING_VERBS
-from qg_studio.generation.stage import STAGE_SIZE
+from qg_studio.generation.stage import STAGE_SENTENCES
 from qg_studio.generation.stage import OnStage
 from qg_studio.generation.stage import Stage
 from qg_studio.nlp import gap
@@ -263,9 +263,12 @@ class Resolver:
         """The characters on stage where this section ends, latest last, for the next."""
         sents = [s for s in self.doc.sents if s.text.strip()]
         last_start = sents[-1].start if sents else 0
+        recent = sents[-STAGE_SENTENCES].start if len(sents) >= STAGE_SENTENCES else 0
         latest: dict[str, tuple[Mention, bool]] = {}
         for mention, subject in self._mentions:
             latest.pop(mention.text, None)
+            if mention.index < recent:
+                continue
             # A "they" opening a section is most often two characters the one before named
             # apart ("the bull and the girl"), whom no single mention stands for: measured
             # on val, a carried group was right for 6 "they" of 17, a carried he or she 18 of 23.
@@ -273,7 +276,7 @@ class Resolver:
             # next section's narration goes on about.
             if not mention.plural and mention.index not in self.quoted:
                 latest[mention.text] = (mention, subject)
-        cast = list(latest.values())[-STAGE_SIZE:]
+        cast = list(latest.values())
         return Stage(
             characters=tuple(
                 OnStage(m.text, m.gender, m.plural, m.owned, subject, m.index >= last_start)
