@@ -327,6 +327,27 @@ def test_two_sides_of_one_fact_are_one_question():
     assert len(repeat_groups([why, then], use_embeddings=False)) == 1
 
 
+def test_one_sentence_asked_from_one_moment_is_one_question():
+    from qg_studio.schema import Evidence
+
+    told = "When the rain stopped, the Hedgehog thanked the Owl with a bow."
+    felt = QAItem(
+        "How did the Hedgehog feel when the rain stopped?", ["grateful"], "feeling", "implicit"
+    )
+    then = QAItem(
+        "What happened when the rain stopped?",
+        ["the Hedgehog thanked the Owl"],
+        "outcome resolution",
+        "explicit",
+    )
+    for item in (felt, then):
+        item.evidence = [Evidence(1, 0, len(told), told)]
+    assert len(repeat_groups([felt, then], use_embeddings=False)) == 1
+    # The same moment told of in another sentence is another question.
+    then.evidence = [Evidence(1, 200, 260, "x" * 60)]
+    assert len(repeat_groups([felt, then], use_embeddings=False)) == 2
+
+
 # ------------------------------------------------------------------ trust signals
 
 

@@ -90,7 +90,7 @@ def repeat_groups(
         if len(answer_key[1].split()) >= 3 and answer_key in by_answer:
             by_answer[answer_key].append(item)
             continue
-        twin = next((g for g in groups if mirrored(g[0], item)), None)
+        twin = next((g for g in groups if mirrored(g[0], item) or same_moment(g[0], item)), None)
         if twin is not None:
             twin.append(item)
             continue
@@ -142,6 +142,22 @@ def mirrored(a: QAItem, b: QAItem) -> bool:
     return bool(
         a_answer and b_answer and a_answer <= words(b.question) and b_answer <= words(a.question)
     )
+
+
+_MOMENT = re.compile(r"\b(?:when|after|while)\b(.+)$")
+
+
+def same_moment(a: QAItem, b: QAItem) -> bool:
+    """Two questions about one sentence asked from one moment ask one thing: "How did the
+    Mole feel when the sun came out again? – grateful" and "What happened when the sun came
+    out again? – the Mole thanked her"."""
+    found = [_MOMENT.search(_norm(i.question)) for i in (a, b)]
+    if not all(found) or found[0].group(1) != found[1].group(1):
+        return False
+    if len(found[0].group(1).split()) < 3 or not (a.evidence and b.evidence):
+        return False
+    x, y = a.evidence[0], b.evidence[0]
+    return x.section == y.section and x.start < y.end and y.start < x.end
 
 
 def same_question(
