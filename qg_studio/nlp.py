@@ -74,8 +74,8 @@ def _register_names() -> None:
 
     @Language.component("qg_pronoun_names")
     def pronoun_names(doc):
-        """Names whose last word is a pronoun ("Hou I", "Sir We") made one token: the
-        parser reads "Hou I shot" as "I shot" with "Hou" hung on the verb or on "I", and
+        """Names whose last word is a pronoun ("Tan I", "Lord We") made one token: the
+        parser reads "Tan I shot" as "I shot" with "Tan" hung on the verb or on "I", and
         the story loses its hero to the first person. The parser tags a proper noun
         before a pronoun only so; speech keeps a comma between ("Mother, I will go").
         On val this joins 13 names, all but the three the parser had cut into two

@@ -530,8 +530,8 @@ def test_news_the_tagger_calls_a_proper_noun_is_nobody():
 
     # The small tagger reads "the good news" here as a proper noun; a name has a capital.
     text = (
-        "The boy ran back over the hill and into the valley where his home lay nestled "
-        "by the river-side, to tell the good news to his mother."
+        "The boy raced up the lane and past the old mill where his cottage stood among "
+        "the reeds, to carry the good news to his father."
     )
     analysis = analyse(text)
     assert any(t.pos_ == "PROPN" for t in analysis.doc if t.text == "news")
@@ -658,8 +658,8 @@ def test_a_prediction_starts_from_a_moment_it_can_name():
 
     after = "The son soon unfastened the bundle. Out hopped a little red hen."
     for ending, moment in (
-        ("at noon he put it down under a tree.", "the king gave his son a heavy bundle"),
-        ("at noon he sat down under a tree.", "he sat down under a tree"),
+        ("at noon he set it down beside a well.", "the king gave his son a heavy bundle"),
+        ("at noon he sat down beside a well.", "he sat down beside a well"),
     ):
         here = f"The king gave his son a heavy bundle. The son carried it all day, and {ending}"
         first, second = analyse_many([here, after])

@@ -219,7 +219,7 @@ def state(
 
     When the subject is the character the question already names (``same_as``), a
     pronoun reads better: "What did the fox do after he ran away?". With
-    ``name_objects``, whom it is done to is named too ("after he spoke of the little
+    ``name_objects``, whom it is done to is named too ("after he waved to the little
     boy"), for a moment read far from the text that tells it.
     """
     if not clause.subject_text:

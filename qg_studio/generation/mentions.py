@@ -272,7 +272,7 @@ class Resolver:
             # A "they" opening a section is most often two characters the one before named
             # apart ("the bull and the girl"), whom no single mention stands for: measured
             # on val, a carried group was right for 6 "they" of 17, a carried he or she 18 of 23.
-            # Named only in speech ('"Fetch the Cup," cried the voice') is no one the
+            # Named only in speech ('"Fetch the lantern," called the keeper') is no one the
             # next section's narration goes on about.
             if not mention.plural and mention.index not in self.quoted:
                 latest[mention.text] = (mention, subject)

@@ -162,9 +162,9 @@ def next_deed(text: str, who: str):
 
 
 def _vague(clause, analysis: Analysis) -> bool:
-    """The moment leans on the text around it: "after he put it down", or "after he spoke
-    of him" where the story does not tell who he is, read alone, is no moment a child can
-    place. One it tells is named in the question ("after he spoke of the little boy")."""
+    """The moment leans on the text around it: "after he set it down", or "after he waved
+    to him" where the story does not tell who he is, read alone, is no moment a child can
+    place. One it tells is named in the question ("after he waved to the little boy")."""
     return any(
         t.dep_ in ("dobj", "pobj", "dative")
         and t.i not in analysis.quoted

@@ -1,7 +1,7 @@
 """Who holds the stage where a section ends: what the next section's pronouns go on from.
 
 Sections are parsed one at a time, but a story does not restart at a section break: "He
-mounted it and rode away" opens a section whose "he" was named in the one before.
+saddled it at dawn" opens a section whose "he" was named in the one before.
 """
 
 from __future__ import annotations
@@ -35,6 +35,6 @@ class Stage:
 
 # Characters carried over a section break are those its last sentences name: a "he"
 # opening a section goes on from them, and reaching further back finds someone left
-# scenes ago where the one meant is a noun no list knows ("the corpse"). Read by hand on
+# scenes ago where the one meant is a noun no list knows ("the ferryman's ghost"). Read by hand on
 # val, a carried "he" or "she" reached from the whole section was wrong 15 times of 53.
 STAGE_SENTENCES = 3
