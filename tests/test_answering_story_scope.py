@@ -111,3 +111,17 @@ def test_a_prediction_asked_where_a_section_ends_is_answered_by_the_next_section
         reply = answerer.answer([question], sections)[0]
         assert "tied his boat to the old oak" in reply.answers[0]
         assert reply.evidence[0].section == 2
+
+
+def test_a_next_section_opening_on_he_answers_a_prediction_about_him(answerers):
+    # The key was written reading "He" as the ferryman the section before ended on; the
+    # reader of the answer key reads it the same way.
+    sections = [
+        Section(1, "The ferryman rowed the goat across the river. A storm came over the hills."),
+        Section(2, "He tied his boat to the old oak. The goat slept in the barn."),
+    ]
+    question = "What will the ferryman do after a storm came over the hills?"
+    for answerer in answerers:
+        reply = answerer.answer([question], sections)[0]
+        assert reply.answers[0].startswith("the ferryman tied his boat to the old oak")
+        assert reply.evidence[0].section == 2

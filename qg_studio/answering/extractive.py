@@ -198,11 +198,12 @@ class ExtractiveAnswerer(Answerer):
             # A prediction is read from the moment it starts from on: what the story tells next.
             after = prediction and following_span(contexts[i].text, prediction.moment)
             if after:
+                before = contexts[i].text[: after[0]]
                 contexts[i] = contexts[i].window(*after)
                 asked[i] = prediction.told
                 # What the named character does next, as the story tells it: a span
                 # reader asked "what did the bull do?" takes any deed in the passage.
-                deed = prediction.who and next_deed(contexts[i].text, prediction.who)
+                deed = prediction.who and next_deed(contexts[i].text, prediction.who, before)
                 if deed:
                     deeds[i] = deed
         rest = [i for i in range(len(questions)) if i not in deeds]

@@ -269,11 +269,9 @@ class Resolver:
             latest.pop(mention.text, None)
             if mention.index < recent:
                 continue
-            # A "they" opening a section is most often two characters the one before named
-            # apart ("the bull and the girl"), whom no single mention stands for: measured
-            # on val, a carried group was right for 6 "they" of 17, a carried he or she 18 of 23.
-            # Named only in speech ('"Fetch the lantern," called the keeper') is no one the
-            # next section's narration goes on about.
+            # A "they" opening a section is most often two characters named apart (on val
+            # a carried group was right 6 times of 17); one named only in speech ('"Fetch
+            # the lantern," called the keeper') is no one the narration goes on about.
             if not mention.plural and mention.index not in self.quoted:
                 latest[mention.text] = (mention, subject)
         cast = list(latest.values())
@@ -367,6 +365,12 @@ class Resolver:
             window = [m for m, subj in mentions if subj and fits(m) and m.index >= floor]
             if window:
                 return window[-1]
+            # No one this section names fits yet: the one who held the stage before it
+            # ("The ferryman rowed the goat over. A storm came. | He tied up his boat").
+            if not any(m.index >= 0 and fits(m) for m, _ in mentions):
+                held = [m for m, subj in mentions if subj and fits(m)]
+                if held:
+                    return held[-1]
         for m, _ in reversed(mentions):
             if fits(m):
                 return m

@@ -148,10 +148,11 @@ def is_deed(clause, analysis: Analysis) -> bool:
     )
 
 
-def next_deed(text: str, who: str):
+def next_deed(text: str, who: str, told_before: str = ""):
     """The first deed of ``who`` ("the bull", "he") that ``text`` tells, as
-    (answer, start, end), else None."""
-    analysis = analyse(text)
+    (answer, start, end), else None. ``text`` is read after ``told_before`` (the story up
+    to it), as the question's writer read it: its opening "he" is who that named last."""
+    analysis = analyse_many([told_before, text])[1] if told_before.strip() else analyse(text)
     wanted = head_noun(who)
     for clause_list in analysis.sentence_clauses:
         for clause in clause_list:
