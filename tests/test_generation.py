@@ -154,6 +154,13 @@ def _opening_subject(first: str, second: str) -> str:
     return analyse_many([first, second])[1].sentence_clauses[0][0].subject_text
 
 
+def test_the_pronoun_a_question_uses_for_someone_is_a_subject_pronoun():
+    # Told carelessly ("Her and the king walked"), the parser takes "Her" for a subject;
+    # a question about her still says "she".
+    analysis = analyse("The queen smiled. Her and the king walked to the garden.")
+    assert analysis.resolver.pronoun_for("the queen") == "she"
+
+
 def test_a_name_ending_in_a_pronoun_stays_whole():
     # "Hou I", "Sir We": the parser reads the last word as a first-person subject.
     text = (

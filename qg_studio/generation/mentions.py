@@ -416,8 +416,8 @@ class Resolver:
     def pronoun_for(self, mention: str) -> str | None:
         """The subject pronoun ("he", "she", "they") the story uses for a character."""
         found = self._pronoun.get(mention)
-        if found:
-            return found
+        if found:  # as a subject says it, though the parser took "her" for one
+            return {"m": "he", "f": "she", "p": "they"}[PRONOUNS[found]]
         if mention in self._plural:
             return "they"
         # "poking his nose": the text has told the Mole is a he, though no "he" stood for him.
