@@ -186,7 +186,6 @@ class Resolver:
         # once it has, "he" can no longer mean her.
         self._gender: dict[str, str] = dict(before.genders)
         self._pronoun.update(before.pronouns)
-        self._plural |= {c.text for c in before.characters if c.plural}
         # (mention, was a subject); the section before's cast first, at indices below 0.
         mentions: list[tuple[Mention, bool]] = [
             (Mention(c.text, c.gender, c.plural, k - len(before.characters), c.owned), c.subject)
