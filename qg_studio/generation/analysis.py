@@ -35,6 +35,7 @@ class Analysis:
     sentence_clauses: list[list[Clause]]
     quoted: set[int]  # tokens inside quotation marks (someone's speech)
     before: Stage | None = None  # who held the stage where the text before ended
+    after: Stage | None = None  # who holds it where this text ends, for the text after
 
     def sentence_index(self, char: int) -> int:
         for i, sent in enumerate(self.sentences):
@@ -62,7 +63,14 @@ def _build(text: str, doc, before: Stage | None) -> Analysis:
     resolver = Resolver(doc, quoted, before)
     sents = [s for s in doc.sents if s.text.strip()]
     analysis = Analysis(
-        text, doc, resolver, sents, [clauses(s, resolver) for s in sents], quoted, before
+        text,
+        doc,
+        resolver,
+        sents,
+        [clauses(s, resolver) for s in sents],
+        quoted,
+        before,
+        resolver.stage(),
     )
     _remember(_CACHE, (text, before), analysis)
     return analysis
@@ -98,7 +106,7 @@ def analyse_many(texts: list[str], before: Stage | None = None) -> list[Analysis
     out: list[Analysis] = []
     for text in texts:
         out.append(analyse(text, before))
-        before = out[-1].resolver.stage()
+        before = out[-1].after
     return out
 
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 import threading
+from functools import lru_cache
 from typing import Sequence
 
 from qg_studio.schema import QAItem
@@ -130,31 +131,43 @@ def repeat_groups(
 def mirrored(a: QAItem, b: QAItem) -> bool:
     """Two sides of one fact, each question holding the other's answer: "Who worked from
     dawn to dusk? – the Beaver" and "What did the Beaver do? – worked from dawn to dusk"."""
+    a_answer, b_answer = _fact_words(a.answer), _fact_words(b.answer)
+    return bool(
+        a_answer
+        and b_answer
+        and a_answer <= _fact_words(b.question)
+        and b_answer <= _fact_words(a.question)
+    )
+
+
+@lru_cache(maxsize=4096)
+def _fact_words(text: str) -> frozenset[str]:
+    # Read once a text: a story's candidates are compared with every group so far.
     from qg_studio.generation.analysis import content
     from qg_studio.generation.inflect import lemma_of
     from qg_studio.nlp import stem
 
-    def words(text: str) -> set[str]:
-        # "the bell rang" answers "Why did the bell ring?": verbs compared by their lemma.
-        return {stem(lemma_of(w)) for w in content(text)}
-
-    a_answer, b_answer = words(a.answer), words(b.answer)
-    return bool(
-        a_answer and b_answer and a_answer <= words(b.question) and b_answer <= words(a.question)
-    )
+    # "the bell rang" answers "Why did the bell ring?": verbs compared by their lemma.
+    return frozenset(stem(lemma_of(w)) for w in content(text))
 
 
 _MOMENT = re.compile(r"\b(?:when|after|while)\b(.+)$")
+
+
+@lru_cache(maxsize=4096)
+def _moment(question: str) -> str:
+    found = _MOMENT.search(_norm(question))
+    return found.group(1) if found else ""
 
 
 def same_moment(a: QAItem, b: QAItem) -> bool:
     """Two questions about one sentence asked from one moment ask one thing: "How did the
     Mole feel when the sun came out again? – grateful" and "What happened when the sun came
     out again? – the Mole thanked her"."""
-    found = [_MOMENT.search(_norm(i.question)) for i in (a, b)]
-    if not all(found) or found[0].group(1) != found[1].group(1):
+    moment = _moment(a.question)
+    if len(moment.split()) < 3 or moment != _moment(b.question):
         return False
-    if len(found[0].group(1).split()) < 3 or not (a.evidence and b.evidence):
+    if not (a.evidence and b.evidence):
         return False
     x, y = a.evidence[0], b.evidence[0]
     return x.section == y.section and x.start < y.end and y.start < x.end
