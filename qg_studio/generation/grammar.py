@@ -75,12 +75,12 @@ def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = No
             and t.lower_ in OBJECT_PRONOUNS
             and t.dep_ in ("dobj", "pobj", "dative", "iobj")
         ):
-            name = _other(resolver.resolve(t), clause)
+            name = named_other(resolver.resolve(t), clause)
             if name:
                 text = name + gap(t)
         elif resolver is not None and t.dep_ == "poss" and t.lower_ in ("his", "her", "their"):
             # "knocked at his door": whose door, when it is not the asker's own.
-            name = _other(resolver.resolve(t), clause)
+            name = named_other(resolver.resolve(t), clause)
             if name:
                 text = possessive(name) + gap(t)
         parts.append(text)
@@ -93,7 +93,7 @@ def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = No
     return text.strip(" ,;:-")
 
 
-def _other(name: str | None, clause: Clause) -> str | None:
+def named_other(name: str | None, clause: Clause) -> str | None:
     """The character a pronoun stands for, as a question names them, unless it is the
     clause's own subject ("How did the three Hares feel about their long legs?")."""
     if not name:
@@ -251,4 +251,4 @@ def state(
     return " ".join(text.split()).rstrip(" ,;:.!?")
 
 
-__all__ = ["ask", "ask_subject", "ask_do", "state", "words", "finish", "short_tail"]
+__all__ = ["ask", "ask_subject", "ask_do", "state", "words", "finish", "short_tail", "named_other"]

@@ -21,6 +21,7 @@ from qg_studio.generation.clauses import in_progress
 from qg_studio.generation.clauses import no_event
 from qg_studio.generation.clauses import usable
 from qg_studio.generation.grammar import finish
+from qg_studio.generation.grammar import named_other
 from qg_studio.generation.grammar import state
 from qg_studio.generation.items import found_item
 from qg_studio.generation.items import span_of
@@ -169,14 +170,15 @@ def _vague(clause, analysis: Analysis) -> bool:
     return any(
         t.dep_ in ("dobj", "pobj", "dative")
         and t.i not in analysis.quoted
-        and (t.lower_ == "it" or (t.lower_ in ("him", "her", "them") and not _named(t, clause)))
+        and (
+            t.lower_ == "it"
+            or (
+                t.lower_ in ("him", "her", "them")
+                and not named_other(analysis.resolver.resolve(t), clause)
+            )
+        )
         for t in clause.tail
     )
-
-
-def _named(pronoun, clause) -> bool:
-    found = clause.resolver.resolve(pronoun) if clause.resolver is not None else None
-    return bool(found) and found != clause.subject_text
 
 
 def _every_time(clause) -> bool:
