@@ -186,7 +186,8 @@ class QAItem:
     scope: Scope = Scope.LOCAL
     sections: list[int] = field(default_factory=list)
     evidence: list[Evidence] = field(default_factory=list)
-    engine: str = ""
+    engine: str = ""  # the proposer that wrote it (an engine), or who typed it
+    rule: str = ""  # the proposer's rule (generation/rules.py) or mode, "" for a person
     # Named scores and flags, each declared with the stage that writes it (scores.py);
     # a plain dict assigned here becomes one.
     scores: ItemScores = field(default_factory=ItemScores)
@@ -245,6 +246,7 @@ class QAItem:
             "sections": list(self.sections),
             "evidence": [e.to_dict() for e in self.evidence],
             "engine": self.engine,
+            "rule": self.rule,
             "scores": self.scores.to_dict(),
             "status": self.status.value,
             "second_answers": list(self.second_answers),
@@ -267,6 +269,7 @@ class QAItem:
             sections=list(data.get("sections") or []),
             evidence=list(data.get("evidence") or []),
             engine=data.get("engine", ""),
+            rule=str(data.get("rule") or ""),
             scores=ItemScores.from_dict(data.get("scores")),
             status=data.get("status", ReviewStatus.UNREVIEWED),
             element2=data.get("element2"),

@@ -23,3 +23,16 @@ def _isolated_data_dir(tmp_path_factory, monkeypatch):
 def story_text() -> str:
     """An original 735-word fairy tale with a title, dialogue and scene shifts."""
     return (FIXTURES / "miller_and_fox.txt").read_text(encoding="utf-8")
+
+
+def pytest_addoption(parser):
+    parser.addoption(
+        "--update-golden",
+        action="store_true",
+        help="write the generator's golden snapshots (tests/golden/) anew; review the diff",
+    )
+
+
+@pytest.fixture
+def update_golden(request) -> bool:
+    return bool(request.config.getoption("--update-golden"))

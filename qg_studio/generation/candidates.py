@@ -116,7 +116,15 @@ def _character(section, analysis, clause, context, clause_list):
         start, end = sent.start_char, sent.end_char
     named = who.pos_ == "PROPN" or who.ent_type_ == "PERSON"
     return found_item(
-        question, answer, Element.CHARACTER, True, section, start, end, 0.6 + 0.15 * named
+        question,
+        answer,
+        Element.CHARACTER,
+        True,
+        section,
+        start,
+        end,
+        0.6 + 0.15 * named,
+        rule="character.subject",
     )
 
 
@@ -147,7 +155,14 @@ def _action(section, analysis, clause, context, clause_list):
     question = ask_do(clause, extra=extra)
     vp = [clause.head] + clause.tail
     start, end = span_of(vp)
-    return span_item(question, Element.ACTION, section, (start, end), 0.65 + 0.1 * bool(context))
+    return span_item(
+        question,
+        Element.ACTION,
+        section,
+        (start, end),
+        0.65 + 0.1 * bool(context),
+        rule="action.deed",
+    )
 
 
 def _object(section, analysis, clause, context, clause_list):
@@ -162,7 +177,7 @@ def _object(section, analysis, clause, context, clause_list):
         return None
     question = ask(clause, "What", gap={t.i for t in phrase})
     start, end = span_of(phrase)
-    return span_item(question, Element.ACTION, section, (start, end), 0.55)
+    return span_item(question, Element.ACTION, section, (start, end), 0.55, rule="action.object")
 
 
 def _feels(clause: Clause) -> bool:
@@ -232,7 +247,15 @@ def _feeling(section, analysis, clause, context, clause_list):
         start, end = sent.start_char, sent.end_char
         answer = REACTIONS.get(token.lemma_.lower(), word)
     return found_item(
-        question, answer, Element.FEELING, shown, section, start, end, 0.7 + 0.1 * bool(extra)
+        question,
+        answer,
+        Element.FEELING,
+        shown,
+        section,
+        start,
+        end,
+        0.7 + 0.1 * bool(extra),
+        rule="feeling.told",
     )
 
 
@@ -284,13 +307,25 @@ def _causal(section, analysis, clause, context, clause_list):
         question = ask(host, "Why")
         answer = state(clause)
         start, end = span_of(clause.tokens)
-        return found_item(question, answer, Element.CAUSAL, True, section, start, end, 0.8)
+        return found_item(
+            question, answer, Element.CAUSAL, True, section, start, end, 0.8, rule="causal.because"
+        )
     # "X, so Y": X answers why Y.
     cause = _so_cause(analysis, clause, clause_list)
     if cause is not None:
         question = ask(clause, "Why")
         start, end = span_of(cause.tokens)
-        return found_item(question, state(cause), Element.CAUSAL, True, section, start, end, 0.75)
+        return found_item(
+            question,
+            state(cause),
+            Element.CAUSAL,
+            True,
+            section,
+            start,
+            end,
+            0.75,
+            rule="causal.so",
+        )
     # "He went to the wood to fetch water": the purpose answers why.
     for t in clause.tail:
         if (
@@ -307,7 +342,17 @@ def _causal(section, analysis, clause, context, clause_list):
             answer = "to " + words(
                 [x for x in phrase if not (x.lower_ == "to" and x.head.i == t.i)]
             )
-            return found_item(question, answer, Element.CAUSAL, True, section, start, end, 0.7)
+            return found_item(
+                question,
+                answer,
+                Element.CAUSAL,
+                True,
+                section,
+                start,
+                end,
+                0.7,
+                rule="causal.purpose",
+            )
     # A feeling or a reaction and the event before it: why the character felt or
     # acted so (implicit: the text does not say "because").
     feel = [t for t in clause.tail if t.dep_ == "acomp" and t.lower_ in FEELINGS]
@@ -346,7 +391,17 @@ def _causal(section, analysis, clause, context, clause_list):
             was = "were" if clause.plural else "was"
             question = finish(f"Why {was} {clause.subject_text} {on_deed.said}")
         start, end = span_of(cause.tokens)
-        return found_item(question, state(cause), Element.CAUSAL, False, section, start, end, 0.7)
+        return found_item(
+            question,
+            state(cause),
+            Element.CAUSAL,
+            False,
+            section,
+            start,
+            end,
+            0.7,
+            rule="causal.event_before",
+        )
     return None
 
 
@@ -358,12 +413,24 @@ def _outcome(section, analysis, clause, context, clause_list):
         question = finish(f"What happened {_when(context)} {state(context, tense_past=True)}")
         answer = state(clause)
         start, end = span_of(clause.tokens)
-        return found_item(question, answer, Element.OUTCOME, True, section, start, end, 0.75)
+        return found_item(
+            question, answer, Element.OUTCOME, True, section, start, end, 0.75, rule="outcome.when"
+        )
     cause = _so_cause(analysis, clause, clause_list)
     if cause is not None:
         question = finish(f"What happened because {state(cause, tense_past=True)}")
         start, end = span_of(clause.tokens)
-        return found_item(question, state(clause), Element.OUTCOME, True, section, start, end, 0.75)
+        return found_item(
+            question,
+            state(clause),
+            Element.OUTCOME,
+            True,
+            section,
+            start,
+            end,
+            0.75,
+            rule="outcome.so",
+        )
     return None
 
 

@@ -114,6 +114,7 @@ class CausalLMGenerator(QuestionGenerator):
                     sections=[evidence[0].section] if evidence else [s.id for s in sections],
                     evidence=evidence,
                     engine=self.name,
+                    rule="written.for_answer",
                     scores=ItemScores(confidence=confidence),
                 )
             )

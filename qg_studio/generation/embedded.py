@@ -81,6 +81,7 @@ class EmbeddedGenerator(QuestionGenerator):
             sections=[s.id for s in sections],
             evidence=evidence,
             engine=self.name,
+            rule="written.for_answer",
             scores=ItemScores(
                 confidence=0.5 if best is None else round(min(1.0, best[2].score), 3)
             ),

@@ -244,7 +244,17 @@ def _caused_feeling(section, analysis, clause_list, clause) -> QAItem | None:
                 return None
         question = finish(f"How did {who} feel when {feel_when(analysis, who, before)}")
     start, end = span_of(clause.tokens)
-    return found_item(question, feeling, Element.FEELING, explicit, section, start, end, 0.75)
+    return found_item(
+        question,
+        feeling,
+        Element.FEELING,
+        explicit,
+        section,
+        start,
+        end,
+        0.75,
+        rule="feeling.caused",
+    )
 
 
 def _feeling_on_deed(section, analysis, clause) -> QAItem | None:
@@ -260,7 +270,16 @@ def _feeling_on_deed(section, analysis, clause) -> QAItem | None:
         same_as=clause.subject_text,
     )
     question = finish(f"How did {clause.subject_text} feel when {deed}")
-    return found_item(question, felt.said, Element.FEELING, True, section, *felt.span, 0.75)
+    return found_item(
+        question,
+        felt.said,
+        Element.FEELING,
+        True,
+        section,
+        *felt.span,
+        0.75,
+        rule="feeling.on_deed",
+    )
 
 
 def _deed_left(clause: Clause, felt: Felt) -> bool:
@@ -352,7 +371,16 @@ def _why_deed(section, analysis, clause_list, clause) -> QAItem | None:
     question = ask(clause, "Why", gap=set(felt.tokens))
     if len(question.split()) < 4:
         return None
-    return found_item(question, felt.said, Element.CAUSAL, False, section, *felt.span, 0.7)
+    return found_item(
+        question,
+        felt.said,
+        Element.CAUSAL,
+        False,
+        section,
+        *felt.span,
+        0.7,
+        rule="causal.feeling_before_deed",
+    )
 
 
 def sets_off(cause: Clause, felt: Clause) -> bool:

@@ -65,7 +65,15 @@ def inferred_feeling_items(section: Section, analysis: Analysis) -> list[QAItem]
             question = finish(f"How did {who} feel when {when}")
             start, end = span_of(clause.tokens)
             item = found_item(
-                question, feeling, Element.FEELING, False, section, start, end, CONFIDENCE
+                question,
+                feeling,
+                Element.FEELING,
+                False,
+                section,
+                start,
+                end,
+                CONFIDENCE,
+                rule="feeling.done_to",
             )
             if item is not None:
                 out.append(item)

@@ -61,6 +61,7 @@ def intention_items(section: Section, analysis: Analysis) -> list[QAItem]:
             aim.start_char,
             aim.end_char,
             0.7,
+            rule="causal.aim",
         )
         if item is not None:
             out.append(item)

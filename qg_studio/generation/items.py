@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from qg_studio.generation.rules import rule_id
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Element
 from qg_studio.schema import Evidence
@@ -29,10 +30,13 @@ def found_item(
     end: int,
     confidence: float,
     sections: Sequence[int] | None = None,
+    *,
+    rule: str,
 ) -> QAItem | None:
     """The item, its evidence ``where.text[start:end]``; ``sections`` (by default the
-    evidence's own) makes it a summary question when it spans more than one. None when
-    the question or the answer is empty or the span is."""
+    evidence's own) makes it a summary question when it spans more than one; ``rule``: the
+    id of the rule that found it (generation/rules.py). None when the question or the
+    answer is empty or the span is."""
     # One line each: a span of a hard-wrapped story keeps its line breaks.
     question = " ".join(question.split())
     answer = " ".join(answer.split()).strip(" ,;:.\"'“”")
@@ -49,6 +53,7 @@ def found_item(
         scope=Scope.SUMMARY if len(ids) > 1 else Scope.LOCAL,
         sections=ids,
         evidence=[Evidence(where.id, start, end, where.text[start:end])],
+        rule=rule_id(rule),
         scores=ItemScores(confidence=round(confidence, 3)),
     )
 
@@ -60,11 +65,15 @@ def span_item(
     span: tuple[int, int],
     confidence: float,
     sections: Sequence[int] | None = None,
+    *,
+    rule: str,
 ) -> QAItem | None:
     """An explicit item whose answer is the text of its evidence, ``where.text[start:end]``."""
     start, end = span
     answer = where.text[start:end]
-    return found_item(question, answer, element, True, where, start, end, confidence, sections)
+    return found_item(
+        question, answer, element, True, where, start, end, confidence, sections, rule=rule
+    )
 
 
 def span_of(tokens: list) -> tuple[int, int]:

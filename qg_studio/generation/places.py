@@ -57,4 +57,4 @@ def setting_item(section, analysis, clause, context, clause_list) -> QAItem | No
     if len(question.split()) < 4:
         return None
     start, end = span_of(phrase)
-    return span_item(question, Element.SETTING, section, (start, end), 0.7)
+    return span_item(question, Element.SETTING, section, (start, end), 0.7, rule="setting.place")

@@ -124,6 +124,7 @@ def _guesses(
                 end,
                 0.6 + 0.15 * own,
                 [section.id, following.id],
+                rule="prediction.next_deed",
             )
             if item is not None:
                 yield item

@@ -103,6 +103,7 @@ def ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
             sent.end_char,
             0.8,
             ids,
+            rule="story.ending",
         )
     return None
 
@@ -139,4 +140,5 @@ def lesson(section: Section, moral, ids) -> QAItem | None:
         end,
         0.8,
         ids,
+        rule="story.lesson",
     )

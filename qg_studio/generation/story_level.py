@@ -188,7 +188,16 @@ def _who(sections, analyses, cast, ids, title: str = "") -> QAItem | None:
         answer, question = cast[0], "Who is the main character of the story?"
     section, sent = _first_sentence_with(sections, analyses, cast[0])
     return found_item(
-        question, answer, Element.CHARACTER, True, section, sent.start_char, sent.end_char, 0.8, ids
+        question,
+        answer,
+        Element.CHARACTER,
+        True,
+        section,
+        sent.start_char,
+        sent.end_char,
+        0.8,
+        ids,
+        rule="story.who",
     )
 
 
@@ -236,6 +245,7 @@ def _where(section: Section, analysis: Analysis, ids) -> QAItem | None:
                 (start, end),
                 0.75,
                 ids,
+                rule="story.where",
             )
     return None
 
@@ -267,7 +277,9 @@ def _want(sections, analyses, cast, ids) -> QAItem | None:
                     continue
                 verb = f"{clause.head.lemma_} to do"
                 question = finish(f"What did {clause.subject_text} {verb}")
-                return span_item(question, Element.ACTION, section, (start, end), 0.75, ids)
+                return span_item(
+                    question, Element.ACTION, section, (start, end), 0.75, ids, rule="story.want"
+                )
     return None
 
 
@@ -316,6 +328,7 @@ def _turning_point(sections, analyses, ids) -> QAItem | None:
             clause.end_char,
             0.75,
             ids,
+            rule="story.turning_point_when",
         )
     # "One night the miller was lying awake when the bell rang": the
     # state sets the scene; what happens in it is the event.
@@ -336,6 +349,7 @@ def _turning_point(sections, analyses, ids) -> QAItem | None:
         clause.end_char,
         0.7,
         ids,
+        rule="story.turning_point",
     )
 
 
@@ -410,5 +424,6 @@ def _why_act(sections, analyses, cast, ids) -> QAItem | None:
                 cause.end_char,
                 0.65,
                 ids,
+                rule="story.why_act",
             )
     return None

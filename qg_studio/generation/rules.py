@@ -1,0 +1,253 @@
+"""Every rule the embedded engine asks with, declared once: its id, its narrative element,
+its explicitness, and an example of the text it reads and the question it writes.
+
+A candidate names the rule that made it (``QAItem.rule``) beside its proposer
+(``QAItem.engine``): the ranker learns whom to trust from that, a teacher's History shows
+it, and a rule the ranker never picks on val is found by its id and deleted, not patched.
+:func:`rule_id` refuses an id not declared here, so a new rule cannot go unnamed.
+
+The examples are written for this project (no dataset text), one per rule.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from qg_studio.schema import Element
+
+EITHER = "either"  # explicit where the text states the answer, implicit where it shows it
+
+
+@dataclass(frozen=True)
+class Rule:
+    id: str
+    element: Element | None  # None: the element asked for (answer-aware writing)
+    explicitness: str  # "explicit", "implicit" or EITHER
+    example: str  # "text" -> "question – answer"
+    module: str  # where the rule lives in generation/
+
+
+def _rules(*rules: Rule) -> dict[str, Rule]:
+    table: dict[str, Rule] = {}
+    for rule in rules:
+        if rule.id in table:
+            raise ValueError(f"rule {rule.id!r} declared twice")
+        table[rule.id] = rule
+    return table
+
+
+RULES = _rules(
+    # -- one clause of a section (candidates.py, places.py) --------------------------------
+    Rule(
+        "character.subject",
+        Element.CHARACTER,
+        "explicit",
+        '"The otter mended the net." -> "Who mended the net? – the otter"',
+        "candidates",
+    ),
+    Rule(
+        "action.deed",
+        Element.ACTION,
+        "explicit",
+        '"After the storm, Nell swept the porch." -> '
+        '"What did Nell do after the storm? – swept the porch"',
+        "candidates",
+    ),
+    Rule(
+        "action.object",
+        Element.ACTION,
+        "explicit",
+        '"The fisherman caught a silver eel." -> "What did the fisherman catch? – a silver eel"',
+        "candidates",
+    ),
+    Rule(
+        "feeling.told",
+        Element.FEELING,
+        EITHER,
+        '"When the kite tore, Ada began to cry." -> "How did Ada feel when the kite tore? – sad"',
+        "candidates",
+    ),
+    Rule(
+        "causal.because",
+        Element.CAUSAL,
+        "explicit",
+        '"The owl stayed home because her wing hurt." -> '
+        '"Why did the owl stay home? – her wing hurt"',
+        "candidates",
+    ),
+    Rule(
+        "causal.so",
+        Element.CAUSAL,
+        "explicit",
+        '"The bridge was gone, so the goats swam." -> '
+        '"Why did the goats swim? – the bridge was gone"',
+        "candidates",
+    ),
+    Rule(
+        "causal.purpose",
+        Element.CAUSAL,
+        "explicit",
+        '"Tom climbed the hill to see the ships." -> '
+        '"Why did Tom climb the hill? – to see the ships"',
+        "candidates",
+    ),
+    Rule(
+        "causal.event_before",
+        Element.CAUSAL,
+        "implicit",
+        '"The pig ate the pies. The baker was very angry." -> '
+        '"Why was the baker very angry? – the pig ate the pies"',
+        "candidates",
+    ),
+    Rule(
+        "outcome.when",
+        Element.OUTCOME,
+        "explicit",
+        '"When the bell rang, the children ran out." -> '
+        '"What happened when the bell rang? – the children ran out"',
+        "candidates",
+    ),
+    Rule(
+        "outcome.so",
+        Element.OUTCOME,
+        "explicit",
+        '"The ice cracked, so the skaters fled." -> '
+        '"What happened because the ice cracked? – the skaters fled"',
+        "candidates",
+    ),
+    Rule(
+        "setting.place",
+        Element.SETTING,
+        "explicit",
+        '"The bear slept in a hollow oak." -> "Where did the bear sleep? – in a hollow oak"',
+        "places",
+    ),
+    # -- feelings and motives (emotions.py, inferred_feelings.py, intentions.py) -----------
+    Rule(
+        "feeling.caused",
+        Element.FEELING,
+        EITHER,
+        '"The thunder frightened the lamb." -> '
+        '"How did the thunder make the lamb feel? – frightened"',
+        "emotions",
+    ),
+    Rule(
+        "feeling.on_deed",
+        Element.FEELING,
+        "explicit",
+        '"The boy ran home, full of fear." -> '
+        '"How did the boy feel when he ran home? – full of fear"',
+        "emotions",
+    ),
+    Rule(
+        "causal.feeling_before_deed",
+        Element.CAUSAL,
+        "implicit",
+        '"The goose grew afraid. She hid her goslings." -> '
+        '"Why did the goose hide her goslings? – she grew afraid"',
+        "emotions",
+    ),
+    Rule(
+        "feeling.done_to",
+        Element.FEELING,
+        "implicit",
+        '"The fox chased the hen." -> "How did the hen feel when the fox chased her? – afraid"',
+        "inferred_feelings",
+    ),
+    Rule(
+        "causal.aim",
+        Element.CAUSAL,
+        "implicit",
+        '"He wanted the plums. He fetched a ladder." -> '
+        '"Why did he fetch a ladder? – he wanted the plums"',
+        "intentions",
+    ),
+    Rule(
+        "prediction.next_deed",
+        Element.PREDICTION,
+        "implicit",
+        '"... the wolf saw the open gate." | next part: "He crept into the yard." -> '
+        '"What will the wolf do after he saw the open gate? – crept into the yard"',
+        "predictions",
+    ),
+    # -- the whole story (story_level.py, story_end.py) ------------------------------------
+    Rule(
+        "story.who",
+        Element.CHARACTER,
+        "explicit",
+        'title "The Crab and the Heron" -> '
+        '"Who are the two main characters of the story? – the Crab and the Heron"',
+        "story_level",
+    ),
+    Rule(
+        "story.where",
+        Element.SETTING,
+        "explicit",
+        '"Far out on a windy marsh lived a heron." -> '
+        '"Where does the story take place? – on a windy marsh"',
+        "story_level",
+    ),
+    Rule(
+        "story.want",
+        Element.ACTION,
+        "explicit",
+        '"The Heron wanted to eat the fish." -> "What did the Heron want? – to eat the fish"',
+        "story_level",
+    ),
+    Rule(
+        "story.turning_point",
+        Element.ACTION,
+        EITHER,
+        '"One day a storm broke the dam." -> '
+        '"What important thing happened one day? – a storm broke the dam"',
+        "story_level",
+    ),
+    Rule(
+        "story.turning_point_when",
+        Element.OUTCOME,
+        "explicit",
+        '"But when the frost came, the grasshopper had nothing." -> '
+        '"What happened when the frost came? – the grasshopper had nothing"',
+        "story_level",
+    ),
+    Rule(
+        "story.why_act",
+        Element.CAUSAL,
+        "implicit",
+        '"The Goat was jealous of the oats. She told the Donkey to play sick." -> '
+        '"Why did the Goat tell the Donkey to play sick? – she was jealous of the oats"',
+        "story_level",
+    ),
+    Rule(
+        "story.ending",
+        Element.OUTCOME,
+        "explicit",
+        'last narration "The crow flew away hungry." -> '
+        '"How does the story end? – the crow flew away hungry"',
+        "story_end",
+    ),
+    Rule(
+        "story.lesson",
+        Element.OUTCOME,
+        "implicit",
+        'closing moral "Haste makes waste." -> '
+        '"What lesson does the story teach? – haste makes waste"',
+        "story_end",
+    ),
+    # -- answer-aware writing (embedded.py): a question for an answer someone gives ------
+    Rule(
+        "written.for_answer",
+        None,
+        EITHER,
+        'answer "a silver eel" in "The fisherman caught a silver eel." -> '
+        '"What did the fisherman catch?"',
+        "embedded",
+    ),
+)
+
+
+def rule_id(name: str) -> str:
+    """``name`` if a rule by that id is declared, else a ValueError naming the registry."""
+    if name not in RULES:
+        raise ValueError(f"undeclared rule {name!r}: declare it in qg_studio/generation/rules.py")
+    return name
