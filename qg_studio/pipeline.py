@@ -74,9 +74,9 @@ def generate_items(
 
         warm_encoder()
     report(0.05, f"loading the {engine} engine")
-    generator = get_generator(engine, **(engine_options or {}))
+    generators = proposers(engine, engine_options)
     report(0.15, f"writing questions for {len(sections)} section(s)")
-    candidates = generator.generate(sections, request)
+    candidates = [item for g in generators for item in g.generate(sections, request)]
     if request.per_section is None:
         candidates = candidates + story_candidates(sections, title)
     moral = _moral(sections)
@@ -109,7 +109,7 @@ def generate_items(
         rank_and_select(candidates, request, sections, use_embeddings=use_embeddings)
     )
     for item in chosen:
-        item.engine = item.engine or generator.name
+        item.engine = item.engine or generators[0].name
     from qg_studio.trust import mark_trust
 
     mark_trust(chosen)
@@ -119,10 +119,20 @@ def generate_items(
         len(sections),
         Counter(i.element for i in candidates),
         repeats,
-        engine=generator.name,
+        engine=engine,
     )
     report(1.0, f"{len(chosen)} questions ready")
     return chosen
+
+
+def proposers(engine: str, options: dict[str, Any] | None = None) -> list:
+    """The engines an engine name asks for: one name, or several joined by ``+``
+    ("proposer+embedded": the model's candidates and the rules', ranked together)."""
+    return [get_generator(name, **(options or {})) for name in engine_names(engine)]
+
+
+def engine_names(engine: str) -> list[str]:
+    return [name.strip() for name in engine.split("+") if name.strip()]
 
 
 def story_candidates(sections: Sequence[Section], title: str = "") -> list[QAItem]:

@@ -156,6 +156,15 @@ QA_WINDOW_WORDS = 120  # the answerer reads the sentences nearest the question, 
 QAG_WINDOW_WORDS = 90
 
 
+def as_question(text: str) -> str:
+    """The first line, capitalised, ending in one question mark."""
+    text = text.strip().split("\n")[0].strip()
+    if not text:
+        return "?"  # an untrained adapter can stop at once; the item stays visible, flagged
+    text = text[0].upper() + text[1:]
+    return text if text.endswith("?") else text.rstrip(".!,;: ") + "?"
+
+
 def lm_prompt(source: str, role: str) -> str:
     """A decoder reads the seq2seq input followed by a cue naming what it writes next;
     the target follows the cue after one space and ends with the end-of-text token."""

@@ -17,6 +17,7 @@ ENGINES: dict[str, dict[str, str]] = {
         "embedded": "qg_studio.generation.embedded:EmbeddedGenerator",
         "seq2seq": "qg_studio.generation.seq2seq:Seq2SeqGenerator",
         "smollm": "qg_studio.generation.causal_lm:CausalLMGenerator",
+        "proposer": "qg_studio.generation.proposer:LMProposer",
     },
     "answerer": {
         "extractive": "qg_studio.answering.extractive:ExtractiveAnswerer",

@@ -26,6 +26,7 @@ from typing import Sequence
 from qg_studio.generation import QuestionGenerator
 from qg_studio.generation import WriteTarget
 from qg_studio.prompts import QG_WINDOW_WORDS
+from qg_studio.prompts import as_question
 from qg_studio.prompts import lm_qg_prompt
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Element
@@ -251,12 +252,3 @@ def oversampled(request: GenerationRequest, factor: int) -> GenerationRequest:
         count=request.count * factor if request.count else request.count,
         per_section=request.per_section * factor if request.per_section else None,
     )
-
-
-def as_question(text: str) -> str:
-    """The first line, capitalised, ending in one question mark."""
-    text = text.strip().split("\n")[0].strip()
-    if not text:
-        return "?"  # an untrained adapter can stop at once; the item stays visible, flagged
-    text = text[0].upper() + text[1:]
-    return text if text.endswith("?") else text.rstrip(".!,;: ") + "?"

@@ -234,6 +234,15 @@ RULES = _rules(
         '"What lesson does the story teach? – haste makes waste"',
         "story_end",
     ),
+    # -- the model proposer (proposer.py): what the model chose to ask ----------------------
+    Rule(
+        "lm.propose",
+        None,
+        EITHER,
+        'window "The owl stayed home because her wing hurt." + element causal relationship '
+        '-> "Why did the owl stay home? – her wing hurt"',
+        "proposer",
+    ),
     # -- answer-aware writing (embedded.py): a question for an answer someone gives ------
     Rule(
         "written.for_answer",

@@ -21,6 +21,7 @@ from qg_studio.generation import QuestionGenerator
 from qg_studio.generation import WriteTarget
 from qg_studio.generation.lexicon import FEELINGS
 from qg_studio.prompts import answer_window
+from qg_studio.prompts import as_question
 from qg_studio.prompts import qg_input
 from qg_studio.schema import ELEMENTS
 from qg_studio.schema import AnswerKind
@@ -247,14 +248,6 @@ class Seq2SeqGenerator(QuestionGenerator):
             seen.add(t.answer.lower())
             kept.append(t)
         return kept
-
-
-def as_question(text: str) -> str:
-    text = text.strip()
-    if not text:
-        return "?"  # an untrained model can stop at once; the item stays valid and visible
-    text = text[0].upper() + text[1:]
-    return text if text.endswith("?") else text.rstrip(".!,;: ") + "?"
 
 
 def plan_targets(sections: Sequence[Section], request: GenerationRequest) -> list[Target]:

@@ -82,9 +82,10 @@ def generate(
     without it (the CLI's named ``--engine``) the failure is a :class:`ServiceError`. No new
     question repeats one of ``existing``."""
     from qg_studio.generation import GENERATORS
+    from qg_studio.pipeline import engine_names
 
     engine, options, notice = resolve_engine(engine, engine_options)
-    if engine not in GENERATORS.names():
+    if not engine_names(engine) or set(engine_names(engine)) - set(GENERATORS.names()):
         raise ServiceError(
             f"unknown question engine {engine!r}; known: {', '.join(GENERATORS.names())}"
         )

@@ -1,0 +1,128 @@
+"""The model proposer: what it asks the adapter for, how it reads what comes back, and the
+pipeline ranking its candidates together with the rules' (on a tiny Llama; no download)."""
+
+from __future__ import annotations
+
+import pytest
+from causal_lm_tiny import tiny_adapter
+from causal_lm_tiny import tiny_llama
+
+from qg_studio.schema import Element
+from qg_studio.schema import Evidence
+from qg_studio.schema import Explicitness
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
+
+OWL = (
+    "The owl stayed home because her wing hurt. Her friend the crow brought her berries "
+    "every morning. When the wing was well again, the owl flew to the crow's nest. "
+    "She sang him a song of thanks."
+)
+
+
+@pytest.fixture(autouse=True)
+def _engine_on(monkeypatch):
+    monkeypatch.delenv("QG_STUDIO_SMOLLM", raising=False)
+
+
+@pytest.fixture(scope="module")
+def tiny(tmp_path_factory):
+    from qg_studio.causal_lm import read_adapter_meta
+    from qg_studio.causal_lm import write_adapter_meta
+
+    root = tmp_path_factory.mktemp("tiny-proposer")
+    base = tiny_llama(root / "base")
+    plain = tiny_adapter(base, root / "qg-only")
+    proposer = tiny_adapter(base, root / "qag")
+    write_adapter_meta(
+        proposer, {**read_adapter_meta(proposer), "roles": ["qag", "qg"], "qag_window_words": 20}
+    )
+    return base, plain, proposer
+
+
+def test_an_answer_in_the_text_is_explicit_with_its_span_else_implicit():
+    from qg_studio.generation.proposer import proposed_item
+
+    section = Section(id=3, text=OWL)
+    told = proposed_item(
+        "Why did the owl stay home?\nanswer: her wing hurt.", 0.8, section, Element.CAUSAL
+    )
+    assert (told.question, told.answer) == ("Why did the owl stay home?", "her wing hurt")
+    assert told.explicitness is Explicitness.EXPLICIT and told.answer_kind.value == "extractive"
+    assert told.evidence[0].text == "her wing hurt" and told.sections == [3]
+    assert (told.engine, told.rule) == ("proposer", "lm.propose")
+    inferred = proposed_item(
+        "how did the owl feel about the crow\nanswer: grateful", 0.6, section, Element.FEELING
+    )
+    assert inferred.question == "How did the owl feel about the crow?"
+    assert inferred.explicitness is Explicitness.IMPLICIT and not inferred.evidence
+    # No answer written, or a copied paragraph: nothing a teacher could use.
+    assert proposed_item("Why did the owl stay home?", 0.9, section, Element.CAUSAL) is None
+    long = "Why?\nanswer: " + " ".join(["berries"] * 40)
+    assert proposed_item(long, 0.9, section, Element.CAUSAL) is None
+
+
+def test_the_proposer_asks_each_window_for_each_element_wanted(tiny):
+    from qg_studio.generation.proposer import LMProposer
+
+    base, _, adapter = tiny
+    proposer = LMProposer(model=str(adapter), base=str(base))
+    sections = [Section(id=1, text=OWL), Section(id=2, text="The crow smiled.")]
+    plan = proposer.plan(sections, GenerationRequest(elements={"feeling": 2, "setting": 1}))
+    windows = {(s.id, w) for s, w, _, _ in plan}
+    assert {s for s, _ in windows} == {1, 2} and len(windows) >= 3  # 20-word windows
+    asked = {(e, x) for _, _, e, x in plan}
+    assert asked == {
+        (Element.FEELING, Explicitness.EXPLICIT),
+        (Element.FEELING, Explicitness.IMPLICIT),
+        (Element.SETTING, Explicitness.EXPLICIT),
+    }
+    balanced = proposer.plan(sections[:1], GenerationRequest())
+    assert {e for _, _, e, _ in balanced} == set(Element)
+    # The tiny model writes no "answer:" line: it proposes nothing rather than junk.
+    assert proposer.generate(sections, GenerationRequest(elements={"feeling": 2})) == []
+
+
+def test_an_adapter_not_trained_to_propose_is_refused_in_one_line(tiny):
+    from qg_studio.generation.proposer import LMProposer
+    from qg_studio.models import ModelError
+
+    base, plain, _ = tiny
+    with pytest.raises(ModelError, match="not trained to propose"):
+        LMProposer(model=str(plain), base=str(base))
+
+
+def test_the_pipeline_ranks_several_proposers_candidates_together():
+    from qg_studio.generation import GENERATORS
+    from qg_studio.pipeline import generate_items
+
+    class Fixed:
+        name = "fixed"
+
+        def __init__(self, **_):
+            pass
+
+        def generate(self, sections, request):
+            return [
+                QAItem(
+                    "Who brought the owl berries every morning?",
+                    ["the crow"],
+                    "character",
+                    "explicit",
+                    sections=[sections[0].id],
+                    evidence=[Evidence.find(sections[0], "the crow")],
+                    engine="fixed",
+                    rule="lm.propose",
+                    scores={"confidence": 0.95},
+                )
+            ]
+
+    GENERATORS.register("fixed", f"{__name__}:_FIXED")
+    globals()["_FIXED"] = Fixed
+    sections = [Section(id=1, text=OWL)]
+    request = GenerationRequest(count=10)
+    items = generate_items(sections, request, "fixed+embedded", use_embeddings=False)
+    engines = {i.engine for i in items}
+    assert "fixed" in engines and engines & {"embedded", "story-level"}
+    assert all(i.rule for i in items)  # every question says which proposer and rule made it
