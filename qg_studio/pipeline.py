@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import logging
 from collections import Counter
+from dataclasses import dataclass
+from dataclasses import field
 from typing import Any
 from typing import Callable
 from typing import Sequence
@@ -18,9 +20,11 @@ from qg_studio.mix import check_mix
 from qg_studio.schema import GenerationRequest
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
+from qg_studio.schema import section_texts
 
 log = logging.getLogger(__name__)
-STORY_LEVEL_ENGINE = "story-level"  # whole-story questions come from rules, not the engine
+STORY_LEVEL_ENGINE = "story-level"
+AUTO_RANKER = "auto"  # generate_items' default: the shipped learned ranker, if one ships  # whole-story questions come from rules, not the engine
 
 Progress = Callable[[float, str], None]
 
@@ -57,18 +61,88 @@ def generate_items(
     use_embeddings: bool = True,
     existing: Sequence[QAItem] = (),
     title: str = "",
+    ranker: Any = AUTO_RANKER,
 ) -> QuestionSet:
     """The questions for a story's sections, as the teacher asked for them.
 
     Any engine's candidates are joined by the story-level ones (who, where, the turning
     point, the ending, the lesson, predictions where parts end) for a whole-story request,
     and none may repeat a question of ``existing`` (the project's saved questions); the
-    story's ``title`` tells who its main characters are. The result carries ``mix``: what
-    fell short of the request, and why."""
+    story's ``title`` tells who its main characters are. ``ranker``: the learned ranker
+    (by default the shipped one, if any; None: the hand-set weights). The result carries
+    ``mix``: what fell short of the request, and why."""
     report = progress or (lambda fraction, message: None)
     sections = [s for s in sections if s.text.strip()]
     if not sections:
         return QuestionSet()
+    if ranker is AUTO_RANKER:
+        from qg_studio.ranking.learned import default_ranker
+
+        ranker = default_ranker()
+    found = checked_candidates(
+        sections,
+        request,
+        engine,
+        engine_options,
+        answerer,
+        report,
+        use_embeddings,
+        existing,
+        title,
+        ranker=ranker,
+    )
+    report(0.85, "ranking and removing near-duplicates")
+    from qg_studio.ranking import rank_and_select
+
+    chosen = QuestionSet(
+        rank_and_select(
+            found.items, request, sections, use_embeddings=use_embeddings, ranker=ranker
+        )
+    )
+    for item in chosen:
+        item.engine = item.engine or found.engine
+    from qg_studio.trust import mark_trust
+
+    mark_trust(chosen, ranker)
+    chosen.mix = check_mix(
+        chosen,
+        request,
+        len(sections),
+        Counter(i.element for i in found.items),
+        found.repeats,
+        engine=engine,
+    )
+    report(1.0, f"{len(chosen)} questions ready")
+    return chosen
+
+
+@dataclass
+class Candidates:
+    """The checked candidates a set is chosen from, and what was left out as repeats."""
+
+    items: list[QAItem]
+    engine: str
+    repeats: Counter = field(default_factory=Counter)
+
+
+def checked_candidates(
+    sections: Sequence[Section],
+    request: GenerationRequest,
+    engine: str = "embedded",
+    engine_options: dict[str, Any] | None = None,
+    answerer=None,
+    progress: Progress | None = None,
+    use_embeddings: bool = True,
+    existing: Sequence[QAItem] = (),
+    title: str = "",
+    ranker=None,
+    shortlisted: bool = True,
+) -> Candidates:
+    """Every proposer's candidates for the sections, with the story-level ones, none on a
+    fable's printed moral nor repeating ``existing``; round-tripped through ``answerer``
+    (the strongest few when ``shortlisted``, all of them otherwise: the ranker's training
+    data). Generation and the ranker's training both read candidates from here."""
+    report = progress or (lambda fraction, message: None)
     if use_embeddings:
         from qg_studio.ranking.repeats import warm_encoder
 
@@ -82,47 +156,30 @@ def generate_items(
     moral = _moral(sections)
     candidates = [i for i in candidates if not on_moral(i, sections[-1].id, moral)]
     offered = Counter(i.element for i in candidates)
+    repeats: Counter = Counter()
     if existing:
         from qg_studio.ranking.repeats import drop_repeats
 
         fresh = drop_repeats(candidates, existing, use_embeddings=use_embeddings)
         repeats = offered - Counter(i.element for i in fresh)
         candidates = fresh
-    else:
-        repeats = Counter()
     report(0.6, f"{len(candidates)} candidate questions")
     # Every engine labels its items (a QAItem cannot exist without an element and an
     # explicitness), so the tagger is not needed here; it labels teachers' questions.
-    from qg_studio.ranking import rank_and_select
-    from qg_studio.ranking import score_items
-    from qg_studio.ranking import shortlist
-
     if answerer is not None and candidates:
-        # Answering is the slow step: round-trip only the strongest candidates.
-        score_items(candidates)
-        need = request.total(len(sections))
-        candidates = shortlist(sorted(candidates, key=lambda i: -i.scores.rank), max(need * 3, 40))
+        from qg_studio.ranking import score_items
+        from qg_studio.ranking import shortlist
+
+        if shortlisted:
+            # Answering is the slow step: round-trip only the strongest candidates.
+            score_items(candidates, ranker=ranker, story_text=section_texts(sections))
+            need = request.total(len(sections))
+            candidates = shortlist(
+                sorted(candidates, key=lambda i: -i.scores.rank), max(need * 3, 40)
+            )
         report(0.65, "checking each question can be answered from the story")
         _answerability(candidates, sections, answerer, whole_story=request.per_section is None)
-    report(0.85, "ranking and removing near-duplicates")
-    chosen = QuestionSet(
-        rank_and_select(candidates, request, sections, use_embeddings=use_embeddings)
-    )
-    for item in chosen:
-        item.engine = item.engine or generators[0].name
-    from qg_studio.trust import mark_trust
-
-    mark_trust(chosen)
-    chosen.mix = check_mix(
-        chosen,
-        request,
-        len(sections),
-        Counter(i.element for i in candidates),
-        repeats,
-        engine=engine,
-    )
-    report(1.0, f"{len(chosen)} questions ready")
-    return chosen
+    return Candidates(candidates, generators[0].name, repeats)
 
 
 def proposers(engine: str, options: dict[str, Any] | None = None) -> list:

@@ -59,9 +59,17 @@ def answer_confidence(item: QAItem, weights: TrustWeights = TRUST_WEIGHTS) -> fl
     return engine * (floor + (1 - floor) * max(trip, 0.0))
 
 
-def mark_trust(items: Sequence[QAItem]) -> None:
-    """Store each item's answer confidence, and flag the ones to check (in place)."""
+def mark_trust(items: Sequence[QAItem], ranker=None) -> None:
+    """Store each item's answer confidence, and flag the ones to check (in place). With a
+    learned ranker (its probability already the item's rank), that probability is the
+    confidence, and the ranker's own threshold, chosen on val, says what to check."""
     for item in items:
+        if ranker is not None and item.scores.rank is not None:
+            item.scores.answer_confidence = round(item.scores.rank, 3)
+            item.scores.check_answer = item.scores.rank < ranker.check_below or bool(
+                item.scores.unanswerable
+            )
+            continue
         confidence = answer_confidence(item)
         if confidence is None:
             continue

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Callable
 from typing import Sequence
 
+from qg_studio.ranking.learned import LearnedRanker
 from qg_studio.ranking.repeats import WORD
 from qg_studio.ranking.repeats import repeat_groups
 from qg_studio.ranking.share import swap_for_share
@@ -24,6 +25,7 @@ from qg_studio.schema import Explicitness
 from qg_studio.schema import GenerationRequest
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
+from qg_studio.schema import section_texts
 
 ANSWERABILITY_FLOOR = 0.3  # as the round trip flags: the answerer found another answer
 QUALITY_FLOOR = 0.3  # under it a question reads badly: no "?", too short, no answer
@@ -102,9 +104,21 @@ def rank_of(item: QAItem) -> float:
     return item.scores.rank or 0.0
 
 
-def score_items(items: Sequence[QAItem], weights: RankWeights = RANK_WEIGHTS) -> None:
-    """Set ``scores.rank`` (and ``scores.quality``) on every item."""
+def score_items(
+    items: Sequence[QAItem],
+    weights: RankWeights = RANK_WEIGHTS,
+    ranker: LearnedRanker | None = None,
+    story_text: str = "",
+) -> None:
+    """Set ``scores.rank`` (and ``scores.quality``) on every item: the learned ranker's
+    probability when one is given (it reads the story's words), else the hand-set mix."""
     w = weights
+    if ranker is not None:
+        for item in items:
+            item.scores.quality = round(quality(item), 3)
+        for item, p in zip(items, ranker.score(items, story_text)):
+            item.scores.rank = round(p, 4)
+        return
     for item in items:
         q = quality(item)
         confidence = item.scores.confidence
@@ -391,9 +405,10 @@ def rank_and_select(
     request: GenerationRequest,
     sections: Sequence[Section],
     use_embeddings: bool = True,
+    ranker: LearnedRanker | None = None,
 ) -> list[QAItem]:
     items = [i for i in items if i.question.strip() and i.answers]
-    score_items(items)
+    score_items(items, ranker=ranker, story_text=section_texts(sections))
     flag_unanswerable(items)
     need = request.total(len(sections))
     items = keep_fit(items, need)
