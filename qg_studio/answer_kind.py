@@ -64,9 +64,13 @@ YESNO_QUESTION = re.compile(
     re.I,
 )
 _CHOICE = re.compile(r"\bor\b(?!\s+not\b)", re.I)
+# A guess or an opinion: a wh-word with a modal after it, or the phrases below. The two
+# halves are searched one after the other (a ``wh.*modal`` pattern backtracks over every
+# wh-word of a long question: minutes on 100,000 characters).
+_WH = re.compile(r"\b(?:what|how|who|why|where)\b", re.I)
+_MODAL = re.compile(r"\b(?:will|might|would|shall|may|going to)\b", re.I)
 _ABSTRACTIVE = re.compile(
-    r"\b(?:what|how|who|why|where)\b.*\b(?:will|might|would|shall|may|going to)\b"
-    r"|\b(?:do|did|does) you think\b|\bin your (?:own )?(?:opinion|words)\b"
+    r"\b(?:do|did|does) you think\b|\bin your (?:own )?(?:opinion|words)\b"
     r"|\bwhat (?:could|should)\b|\bpredict\b|\bwhat if\b",
     re.I,
 )
@@ -106,6 +110,7 @@ def answer_kind(
         return AnswerKind.ABSTRACTIVE
     if YESNO_QUESTION.match(question) and not _CHOICE.search(question):
         return AnswerKind.YESNO
-    if _ABSTRACTIVE.search(question):
+    wh = _WH.search(question)
+    if (wh and _MODAL.search(question, wh.end())) or _ABSTRACTIVE.search(question):
         return AnswerKind.ABSTRACTIVE
     return AnswerKind.EXTRACTIVE

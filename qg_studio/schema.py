@@ -343,7 +343,15 @@ def parse_element_mix(spec: str | dict[str, int]) -> str | dict[Element, int]:
         if "=" not in part:
             raise ValueError(f"expected element=count in {part!r}, e.g. character=2,feeling=1")
         name, _, count = part.partition("=")
-        mix[Element.parse(name)] = int(count)
+        try:
+            number = int(count)
+        except ValueError:
+            raise ValueError(f"the count in {part.strip()!r} is not a whole number") from None
+        if number < 0:
+            raise ValueError(f"the count in {part.strip()!r} is below 0")
+        mix[Element.parse(name)] = number
+    if not any(mix.values()):
+        raise ValueError("the element mix asks for no questions (every count is 0)")
     return mix
 
 

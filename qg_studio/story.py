@@ -106,14 +106,18 @@ def _hard_wrapped(lines: list[str]) -> bool:
 
 
 def _rejoin_wraps(paragraphs: list[str]) -> list[str]:
-    """Join a paragraph that stops mid-sentence with the lower-case one that continues it."""
-    out: list[str] = []
+    """Join a paragraph that stops mid-sentence with the lower-case one that continues it.
+
+    Linear in the text: a joined paragraph's end is its last part's, so only that part's
+    last characters are read, and the parts are joined once (thousands of one-line
+    paragraphs once took minutes)."""
+    joined: list[list[str]] = []
     for para in paragraphs:
-        if out and not _SENT_END.search(out[-1]) and para[:1].islower():
-            out[-1] = f"{out[-1]} {para}"
+        if joined and para[:1].islower() and not _SENT_END.search(joined[-1][-1][-8:]):
+            joined[-1].append(para)
         else:
-            out.append(para)
-    return out
+            joined.append([para])
+    return [" ".join(parts) for parts in joined]
 
 
 def _is_title(line: str) -> bool:

@@ -43,3 +43,29 @@ def write_story(root: Path, split: str, name: str, sections: list[str], rows: li
         writer.writerow(QUESTION_HEADER)
         for row in rows:
             writer.writerow([row.get(column, "") for column in QUESTION_HEADER])
+
+
+def tiny_split(root: Path, split: str = "train") -> Path:
+    """A one-story folder of our own in the FairytaleQA layout, with one expert pair."""
+    write_story(
+        root,
+        split,
+        "ant-and-dove",
+        [
+            "A thirsty ant went to the river to drink. The water swept her away. A dove "
+            "dropped a leaf, and the ant floated to the bank.",
+            "A hunter aimed his net at the dove. The ant bit his heel, and the dove flew away.",
+        ],
+        [
+            {
+                "question_id": "q1",
+                "local-or-sum": "local",
+                "cor_section": "2",
+                "attribute1": "action",
+                "question": "What did the ant do to the hunter?",
+                "ex-or-im1": "explicit",
+                "answer1": "bit his heel",
+            }
+        ],
+    )
+    return root

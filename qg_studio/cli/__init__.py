@@ -6,15 +6,24 @@ QG Studio add their commands without editing a shared file.
 
 from __future__ import annotations
 
-import argparse
-import importlib
-import os
-import pkgutil
+import signal
 import sys
-from dataclasses import dataclass
 
-from qg_studio.cli.common import UserError
-from qg_studio.services import ServiceError
+# Ctrl-C before main() takes over (while Python is still importing) ends quietly too.
+signal.signal(
+    signal.SIGINT, lambda *_: (print("qg-studio: interrupted", file=sys.stderr), sys.exit(130))
+)
+
+import argparse  # noqa: E402
+import importlib  # noqa: E402
+import os  # noqa: E402
+import pkgutil  # noqa: E402
+from dataclasses import dataclass  # noqa: E402
+
+from qg_studio.cli.common import UserError  # noqa: E402
+from qg_studio.services import ServiceError  # noqa: E402
+
+DEBUG = "QG_STUDIO_DEBUG"  # set to 1 for the traceback of an unexpected error
 
 
 @dataclass
@@ -59,17 +68,45 @@ def _quiet_loading_bars() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = build_parser().parse_args(argv)
-    if not getattr(args, "downloads", False):
-        _quiet_loading_bars()
+    """The command line's one error boundary: whatever goes wrong is one line on stderr
+    and an exit status (2: the input or arguments, 1: the machine, the store or a bug;
+    130: interrupted), never a traceback (unless QG_STUDIO_DEBUG=1 asks for it)."""
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     try:
+        args = build_parser().parse_args(argv)
+        if not getattr(args, "downloads", False):
+            _quiet_loading_bars()
         return int(args.func(args) or 0)
-    except (UserError, ServiceError) as exc:
-        print(f"qg-studio: error: {exc}", file=sys.stderr)
-        return 2
     except KeyboardInterrupt:
         print("qg-studio: interrupted", file=sys.stderr)
         return 130
+    except Exception as exc:
+        return _report(exc)
+
+
+def _report(exc: Exception) -> int:
+    from qg_studio.data.fairytaleqa import FtqaFormatError
+    from qg_studio.store import StoreError
+
+    if isinstance(exc, (UserError, ServiceError, FtqaFormatError)):
+        print(f"qg-studio: error: {exc}", file=sys.stderr)
+        return 2
+    if isinstance(exc, StoreError):
+        print(f"qg-studio: error: {exc}", file=sys.stderr)
+        return 1
+    if isinstance(exc, OSError):
+        where = f" ({exc.filename})" if getattr(exc, "filename", None) else ""
+        print(f"qg-studio: error: {exc.strerror or exc}{where}", file=sys.stderr)
+        return 1
+    if os.environ.get(DEBUG, "").strip() not in ("", "0"):
+        raise exc
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else ""
+    print(
+        f"qg-studio: internal error: {type(exc).__name__}{': ' + first if first else ''} "
+        f"(run again with {DEBUG}=1 for the details, and report it)",
+        file=sys.stderr,
+    )
+    return 1
 
 
 if __name__ == "__main__":

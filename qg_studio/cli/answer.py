@@ -9,6 +9,7 @@ from qg_studio.cli.common import add_options
 from qg_studio.cli.common import dataset_options
 from qg_studio.cli.common import exit_with
 from qg_studio.cli.common import json_and_run
+from qg_studio.cli.common import positive_int
 
 # What `train qa-extractive` passes to the recipe: (train() keyword, type, default, help).
 QA_TRAIN_OPTIONS = (
@@ -42,7 +43,7 @@ def register(commands) -> None:
         action="store_true",
         help="answer from each question's cor_section (else retrieve first)",
     )
-    qa.add_argument("--limit", type=int, default=None, help="only the first N stories")
+    qa.add_argument("--limit", type=positive_int, default=None, help="only the first N stories")
     json_and_run(qa, cmd_eval_qa)
 
     tr = commands.train.add_parser("qa-extractive", help="train the CPU span answerer")

@@ -7,6 +7,7 @@ import argparse
 from qg_studio.cli.common import UserError
 from qg_studio.cli.common import exit_with
 from qg_studio.cli.common import json_and_run
+from qg_studio.cli.common import positive_int
 
 
 def register(commands) -> None:
@@ -26,9 +27,14 @@ def register(commands) -> None:
     )
     batch.add_argument("--model", default=None, help="model folder or hub id for the engine")
     how_many = batch.add_mutually_exclusive_group()
-    how_many.add_argument("--count", type=int, default=10, help="questions per story (default 10)")
     how_many.add_argument(
-        "--per-section", type=int, default=None, help="questions per section instead of per story"
+        "--count", type=positive_int, default=10, help="questions per story (default 10)"
+    )
+    how_many.add_argument(
+        "--per-section",
+        type=positive_int,
+        default=None,
+        help="questions per section instead of per story",
     )
     batch.add_argument(
         "--implicit-share",
@@ -47,7 +53,7 @@ def register(commands) -> None:
     )
     batch.add_argument(
         "--workers",
-        type=int,
+        type=positive_int,
         default=None,
         help="worker processes (default: one per core) or Ray actors "
         "(default: one per CPU of the cluster)",

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import dataclasses
 import json
 import sys
@@ -28,7 +29,9 @@ def dataset_options(
     if split is not None:
         parser.add_argument("--split", default=split, help=split_help)
     if limit:
-        parser.add_argument("--limit", type=int, default=None, help="only the first N stories")
+        parser.add_argument(
+            "--limit", type=positive_int, default=None, help="only the first N stories"
+        )
 
 
 def json_and_run(parser: Any, func: Any, help: str | None = None, **defaults: Any) -> None:
@@ -57,6 +60,19 @@ def _default(value: Any) -> Any:
 # help or None); the option is the field's name with dashes, typed and defaulted as the
 # field is, so the command and the recipe cannot disagree on a default.
 FLAG_NAMES = {"learning_rate": "--lr"}
+
+
+def positive_int(text: str) -> int:
+    """An argparse type: a whole number of at least 1 (a limit of -1 or 0 means nothing)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is below 1")
+    return value
+
+
 _TYPES = {"int": int, "float": float, "str": str}
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 from qg_studio.cli.common import UserError
 from qg_studio.cli.common import exit_with
 from qg_studio.cli.common import json_and_run
+from qg_studio.cli.common import positive_int
 
 
 def register(commands) -> None:
@@ -44,7 +45,7 @@ def register(commands) -> None:
     check = sub.add_parser("validate", help="check every row's labels, sections and answers")
     check.add_argument("dir", type=Path, help="a folder in the FairytaleQA layout")
     check.add_argument("--split", required=True)
-    check.add_argument("--show", type=int, default=20, help="print at most N issues")
+    check.add_argument("--show", type=positive_int, default=20, help="print at most N issues")
     json_and_run(check, cmd_validate, "end with a JSON summary line")
 
     stats = sub.add_parser("stats", help="stories, QA pairs, element and explicitness shares")

@@ -71,6 +71,10 @@ def register(commands) -> None:
     json_and_run(parser, cmd_export, "print a JSON summary last")
 
 
+# A set of a 30,000-word story, its sections included, is about 2 MB of JSON.
+MAX_SET_BYTES = 16 * 2**20
+
+
 def load_source(source: str):
     """(title, sections, items) from a JSON file/stdin or a project in the store."""
     from qg_studio.export.payload import PayloadError
@@ -78,18 +82,30 @@ def load_source(source: str):
 
     path = Path(source)
     if source == "-" or path.suffix.lower() == ".json" or path.is_file():
-        if source == "-":
-            text = sys.stdin.read()
-        else:
-            try:
-                text = path.read_text(encoding="utf-8-sig")
-            except OSError as exc:
-                raise UserError(f"cannot read {source}: {exc.strerror or exc}") from None
-            except UnicodeDecodeError as exc:
-                raise UserError(
-                    f"{source} is not UTF-8 text (byte {exc.start}); save the "
-                    "question set as UTF-8 JSON"
-                ) from None
+        try:
+            if source == "-":
+                data = sys.stdin.buffer.read(MAX_SET_BYTES + 1)
+            else:
+                if path.exists() and not path.is_file():
+                    raise UserError(f"{source} is not a regular file (a folder, device or pipe)")
+                if path.is_file() and path.stat().st_size > MAX_SET_BYTES:
+                    data = b" " * (MAX_SET_BYTES + 1)
+                else:
+                    data = path.read_bytes()
+        except OSError as exc:
+            raise UserError(f"cannot read {source}: {exc.strerror or exc}") from None
+        if len(data) > MAX_SET_BYTES:
+            raise UserError(
+                f"{source} is over {MAX_SET_BYTES // 2**20} MB: not a question set "
+                "(expected the last line of `qg-studio generate --json`)"
+            )
+        try:
+            text = data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise UserError(
+                f"{source} is not UTF-8 text (byte {exc.start}); save the "
+                "question set as UTF-8 JSON"
+            ) from None
         payload = _last_json_object(text, source)
         try:
             return read_set(payload, path.stem if source != "-" else "Story")

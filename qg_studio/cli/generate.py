@@ -10,6 +10,7 @@ from qg_studio.cli.common import UserError
 from qg_studio.cli.common import dataset_options
 from qg_studio.cli.common import exit_with
 from qg_studio.cli.common import json_and_run
+from qg_studio.cli.common import positive_int
 from qg_studio.schema import GenerationRequest
 from qg_studio.schema import parse_element_mix
 
@@ -19,8 +20,12 @@ def register(commands) -> None:
     gen.add_argument("file", help="a .txt or .docx story ('-' reads stdin)")
     _engine_args(gen)
     how_many = gen.add_mutually_exclusive_group()
-    how_many.add_argument("--count", type=int, default=None, help="total questions (default 10)")
-    how_many.add_argument("--per-section", type=int, default=None, help="questions per section")
+    how_many.add_argument(
+        "--count", type=positive_int, default=None, help="total questions (default 10)"
+    )
+    how_many.add_argument(
+        "--per-section", type=positive_int, default=None, help="questions per section"
+    )
     gen.add_argument(
         "--elements", default="balanced", help="'balanced' or a mix such as character=2,feeling=1"
     )
@@ -47,7 +52,7 @@ def register(commands) -> None:
     qag = commands.eval.add_parser("qag", help="question generation without gold answers")
     _data_args(qag)
     _engine_args(qag)
-    qag.add_argument("--k", type=int, default=2, help="questions proposed per section")
+    qag.add_argument("--k", type=positive_int, default=2, help="questions proposed per section")
     json_and_run(qag, cmd_eval_qag)
 
     mine = commands.train.add_parser(
@@ -63,7 +68,7 @@ def register(commands) -> None:
     bench = commands.top.add_parser("bench", help="time sectioning and generation on one story")
     bench.add_argument("--story", default=None, help="a story file (default: a 2,000-word one)")
     _engine_args(bench)
-    bench.add_argument("--repeat", type=int, default=5, help="timed runs after warm-up")
+    bench.add_argument("--repeat", type=positive_int, default=5, help="timed runs after warm-up")
     json_and_run(bench, cmd_bench)
 
 
@@ -80,7 +85,7 @@ def _engine_args(parser: argparse.ArgumentParser) -> None:
 def _data_args(parser: argparse.ArgumentParser) -> None:
     dataset_options(parser, split="val")
     parser.add_argument(
-        "--limit", type=int, default=None, help="only the first N stories (quick checks)"
+        "--limit", type=positive_int, default=None, help="only the first N stories (quick checks)"
     )
 
 

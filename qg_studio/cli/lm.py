@@ -24,6 +24,8 @@ LM_OPTIONS = (
     ("replay_share", "share of qg and qa examples kept beside qag ones"),
     ("holdout_every", "hold out every n-th train story (the ranker's data)"),
     ("train_from_layer", "freeze the adapter below this decoder layer"),
+    ("eval_steps", "evaluate every this many steps (an evaluation costs minutes on a CPU)"),
+    ("max_val", "evaluate on this many val examples"),
 )
 
 

@@ -96,7 +96,21 @@ class FtqaStory:
 
 
 def _read_csv(path: Path) -> tuple[list[str], list[list[str]], CsvLayout]:
-    return parse_csv(path.read_bytes(), str(path))
+    return parse_csv(read_file(path), str(path))
+
+
+MAX_CSV_BYTES = 8 * 2**20  # a story's CSV is tens of KB; the largest train story's is 60 KB
+
+
+def read_file(path: Path) -> bytes:
+    """A CSV file's bytes, or a one-line FtqaFormatError (a folder in its place, no access,
+    larger than any story's file)."""
+    try:
+        if path.stat().st_size > MAX_CSV_BYTES:
+            raise FtqaFormatError(f"{path}: over {MAX_CSV_BYTES // 2**20} MB, not a story's file")
+        return path.read_bytes()
+    except OSError as exc:
+        raise FtqaFormatError(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
 def parse_csv(raw: bytes, path: str = "file") -> tuple[list[str], list[list[str]], CsvLayout]:
@@ -112,7 +126,10 @@ def parse_csv(raw: bytes, path: str = "file") -> tuple[list[str], list[list[str]
         final_newline=text.endswith("\n"),
         bom=bom,
     )
-    rows = [r for r in csv.reader(io.StringIO(text, newline="")) if r]
+    try:
+        rows = [r for r in csv.reader(io.StringIO(text, newline="")) if r]
+    except csv.Error as exc:  # a cell over csv's field limit (128 KB), a stray NUL
+        raise FtqaFormatError(f"{path}: not a readable CSV file ({exc})") from None
     if not rows:
         raise FtqaFormatError(f"{path}: empty file (expected a header row)")
     header, body = rows[0], rows[1:]
@@ -147,8 +164,8 @@ def read_story(
     qpath = questions_path(root, split, name)
     story = parse_story(
         name,
-        story_path(root, split, name).read_bytes(),
-        qpath.read_bytes() if qpath.exists() else None,
+        read_file(story_path(root, split, name)),
+        read_file(qpath) if qpath.exists() else None,
         split,
         where=str(root),
     )

@@ -25,6 +25,10 @@ from qg_studio.schema import Section
 from qg_studio.scores import ItemScores
 from qg_studio.services import ServiceError
 
+# A question a child reads is a sentence or two; anything longer is pasted by mistake,
+# and every step after this one (tagging, answering) is paid per character.
+MAX_QUESTION_CHARS = 1_000
+
 
 @functools.lru_cache(maxsize=4)
 def load_answerer(name: str = "extractive", model: str | None = None):
@@ -159,6 +163,11 @@ def answer_and_label(
     """
     from qg_studio.answering import QuestionError
 
+    if len(question) > MAX_QUESTION_CHARS:
+        raise ServiceError(
+            f"the question has {len(question):,} characters; a question is at most "
+            f"{MAX_QUESTION_CHARS:,} (ask one thing at a time)"
+        )
     question = " ".join(question.split())
     if not question:
         raise ServiceError("the question is empty")

@@ -10,6 +10,7 @@ import sys
 from dataclasses import dataclass
 from pathlib import Path
 
+from qg_studio.ingest import check_text
 from qg_studio.ingest import read_stream
 from qg_studio.schema import Section
 from qg_studio.services import ServiceError
@@ -37,18 +38,33 @@ def read_story(path: str, data: bytes | None = None) -> tuple[str, str]:
         elif path == "-":
             text = read_stream(sys.stdin.buffer)  # capped: never more than the limit
         else:
-            if not Path(path).is_file():
-                raise ServiceError(f"no such file: {path}")
+            problem = not_a_story_file(Path(path))
+            if problem:
+                raise ServiceError(problem)
             text = load_story_file(path)
+        check_text(text)  # every limit before any parsing
         title = parse_story(text).title or (Path(path).stem if path != "-" else "")
     except StoryInputError as exc:
         raise ServiceError(str(exc)) from None
     return title, text
 
 
+def not_a_story_file(path: Path) -> str | None:
+    """Why ``path`` cannot be read as a story file (one line), or None when it can."""
+    if path.is_dir():
+        return f"{path} is a folder, not a story file (give a .txt or .docx file)"
+    if path.exists() and not path.is_file():
+        # A device or a pipe: /dev/zero never ends, a FIFO may never be written.
+        return f"{path} is not a regular file (a device or a pipe); save the story as .txt or .docx"
+    if not path.exists():
+        return f"no such file: {path}"
+    return None
+
+
 def ingest(text: str, grade=None, title: str = "") -> IngestedStory:
     """Sections with their readability and the story's grade report."""
     try:
+        check_text(text)  # every limit before any parsing
         parsed = parse_story(text)
         sections = section_story(text)
         report = grade_sections(sections, grade, story_text=parsed.text)

@@ -28,6 +28,14 @@ from qg_studio.store.schema import statements
 DATA_DIR_ENV = "QG_STUDIO_HOME"
 DB_NAME = "qg_studio.sqlite3"
 BUSY_TIMEOUT_MS = 30_000
+BUSY_SETTING = "QG_STUDIO_BUSY_TIMEOUT_MS"  # how long a write waits for another writer
+
+
+def busy_timeout_ms() -> int:
+    try:
+        return max(0, int(os.environ.get(BUSY_SETTING, BUSY_TIMEOUT_MS)))
+    except ValueError:
+        return BUSY_TIMEOUT_MS
 
 
 def default_data_dir() -> Path:
@@ -72,10 +80,10 @@ class _Connections:
                 self.path,
                 isolation_level=None,
                 check_same_thread=False,
-                timeout=BUSY_TIMEOUT_MS / 1000,
+                timeout=busy_timeout_ms() / 1000,
             )
             db.row_factory = sqlite3.Row
-            db.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+            db.execute(f"PRAGMA busy_timeout={busy_timeout_ms()}")
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("PRAGMA foreign_keys=ON")
@@ -112,7 +120,13 @@ class StoreBase:
             if path is None:
                 path = default_data_dir() / DB_NAME
             path = Path(path)
-            path.parent.mkdir(parents=True, exist_ok=True)
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+            except OSError as exc:
+                raise StoreError(
+                    f"cannot make the folder for the project store {path}: "
+                    f"{exc.strerror or exc}; set QG_STUDIO_HOME to a folder you can write"
+                ) from None
             _connections = _Connections(path)
         if not user:
             raise StoreError("a store needs the acting user")
@@ -120,7 +134,12 @@ class StoreBase:
         self.path = _connections.path
         self.user = user
         if not _connections.migrated:
-            self._migrate()
+            try:
+                self._migrate()
+            except (sqlite3.OperationalError, sqlite3.DatabaseError) as exc:
+                if type(exc) not in (sqlite3.OperationalError, sqlite3.DatabaseError):
+                    raise
+                raise StoreError(store_problem(exc, self.path)) from None
             _connections.migrated = True
 
     def as_user(self, user: str) -> "StoreBase":
@@ -186,20 +205,30 @@ class StoreBase:
             finally:
                 local.depth -= 1
             return
-        db.execute(begin)
+        try:
+            db.execute(begin)
+        except sqlite3.OperationalError as exc:  # busy past the timeout, read-only, gone
+            raise StoreError(store_problem(exc, self.path)) from None
         local.depth = 1
         try:
             yield db
-        except BaseException:
+        except BaseException as exc:
             local.depth = 0
             db.execute("ROLLBACK")
+            if type(exc) is sqlite3.OperationalError:  # a write refused: nothing was written
+                raise StoreError(store_problem(exc, self.path)) from None
             raise
         local.depth = 0
-        db.execute("COMMIT")
+        try:
+            db.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            db.execute("ROLLBACK")
+            raise StoreError(store_problem(exc, self.path)) from None
 
     # -- ownership: an id that is not the user's reads exactly like one that does not exist
 
     def _own_project(self, project_id: int) -> sqlite3.Row:
+        known_id(project_id, "project")
         row = self._db.execute(
             "SELECT * FROM project WHERE id = ? AND owner = ?", (project_id, self.user)
         ).fetchone()
@@ -208,6 +237,7 @@ class StoreBase:
         return row
 
     def _own_story(self, story_id: int) -> sqlite3.Row:
+        known_id(story_id, "story")
         row = self._db.execute(
             "SELECT s.* FROM story s JOIN project p ON p.id = s.project_id "
             "WHERE s.id = ? AND p.owner = ?",
@@ -218,11 +248,62 @@ class StoreBase:
         return row
 
     def _own_item(self, item_id: int) -> sqlite3.Row | None:
+        if not _ROW_IDS[0] <= item_id <= _ROW_IDS[1]:
+            return None
         return self._db.execute(
             "SELECT i.* FROM item i JOIN story s ON s.id = i.story_id "
             "JOIN project p ON p.id = s.project_id WHERE i.id = ? AND p.owner = ?",
             (item_id, self.user),
         ).fetchone()
+
+
+def store_problem(exc: sqlite3.Error, path: Path) -> str:
+    """One line for a store that cannot be used, saying what to do."""
+    said = str(exc).lower()
+    if "locked" in said or "busy" in said:
+        holders = holding(path)
+        who = f" by {', '.join(holders)}" if holders else " by another program"
+        return (
+            f"the project store {path} stayed busy for {busy_timeout_ms() / 1000:g} s (held{who}); "
+            "nothing was changed: try again when it has finished"
+        )
+    if "readonly" in said or "read-only" in said:
+        return f"the project store {path} is read-only: nothing was changed; make it writable"
+    if "not a database" in said or "malformed" in said or "corrupt" in said:
+        return (
+            f"{path} is not a QG Studio project store, or it is damaged: move it aside "
+            "(QG Studio then starts a new one) or restore it from a backup"
+        )
+    if "unable to open" in said:
+        kind = "a folder" if path.is_dir() else "unreadable"
+        return f"cannot open the project store {path} ({kind}); set QG_STUDIO_HOME to a folder you can write"
+    return f"the project store {path} cannot be used: {exc}"
+
+
+def holding(path: Path) -> list[str]:
+    """The other processes that have the store open ("pid 412 (qg-studio)"), as far as this
+    system tells (Linux's /proc); [] elsewhere."""
+    found = []
+    wanted = {str(path.resolve()) + suffix for suffix in ("", "-wal", "-shm")}
+    for proc in Path("/proc").glob("[0-9]*"):
+        if proc.name == str(os.getpid()):
+            continue
+        try:
+            if any(os.readlink(fd) in wanted for fd in (proc / "fd").iterdir()):
+                name = (proc / "comm").read_text().strip()
+                found.append(f"pid {proc.name} ({name})")
+        except OSError:
+            continue
+    return found[:3]
+
+
+_ROW_IDS = (1, 2**63 - 1)  # SQLite's rowids; a larger int cannot even be looked up
+
+
+def known_id(value: int, what: str) -> None:
+    """An id no row can have reads as "no such <what>", like any id that is not yours."""
+    if not _ROW_IDS[0] <= value <= _ROW_IDS[1]:
+        raise StoreError(f"no {what} with id {value}")
 
 
 def jsonable(changes: dict[str, Any]) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from qg_studio.store.base import STALE_MESSAGE
 from qg_studio.store.base import StaleEditError
 from qg_studio.store.base import StoreBase
 from qg_studio.store.base import StoreError
+from qg_studio.store.base import known_id
 
 
 @dataclass
@@ -74,6 +75,7 @@ class ProjectStore(StoreBase):
         return [self._project(row) for row in rows]
 
     def get_project(self, project_id: int) -> ProjectInfo:
+        known_id(project_id, "project")
         row = self._db.execute(_PROJECT_SQL + " AND p.id = ?", (self.user, project_id)).fetchone()
         if row is None:
             raise StoreError(f"no project with id {project_id}")

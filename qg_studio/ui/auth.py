@@ -56,7 +56,7 @@ def signed_in_user() -> User | None:
     """The signed-in teacher (server mode) or the local user; None when sign-in is due."""
     if not server_mode():
         return LOCAL
-    if not st.user.is_logged_in:
+    if not _logged_in():
         return None
     claims = st.user.to_dict()
     sub = str(claims.get("sub") or "")
@@ -65,6 +65,13 @@ def signed_in_user() -> User | None:
     # iss + sub is what OIDC promises to be unique and stable; an email can be reassigned.
     label = str(claims.get("email") or claims.get("name") or sub)
     return User(f"{claims.get('iss', '')}|{sub}", label)
+
+
+def _logged_in() -> bool:
+    # Without sign-in settings Streamlit's st.user has no is_logged_in: nobody is signed in.
+    if _providers() is None:
+        return False
+    return bool(getattr(st.user, "is_logged_in", False))
 
 
 def _providers() -> list[str | None] | None:
@@ -91,7 +98,7 @@ def require_user() -> User:
                 st.button("Sign out", key="sign_out", on_click=st.logout)
         return user
     st.title("QG Studio")
-    if st.user.is_logged_in:  # signed in, but not with an account the school allows
+    if _logged_in():  # signed in, but not with an account the school allows
         st.error(
             f"{plain(st.user.to_dict().get('email') or 'This account')} is not one of the "
             "school's accounts. Sign out, then sign in with your school account."
