@@ -284,3 +284,28 @@ def test_a_fairytaleqa_folder_keeps_its_sections_names_and_splits(tmp_path, caps
         assert story.questions
     assert _batch(corpus, tmp_path / "val-only", "--split", "val") == 0
     assert _summary(capsys)["stories"] == 1
+
+
+def test_a_hostile_file_among_six_stories_never_stalls_the_run(tmp_path, capsys):
+    """The files that once stalled a run (13,000 one-line paragraphs; a small .docx that
+    unpacks to 15 MB of text) fail at once with their reason; the six stories are done."""
+    from bad_input_files import document_xml
+    from bad_input_files import docx_of
+
+    corpus = write_corpus(tmp_path / "corpus", docx_name=None)
+    for name, text in STORIES.items():
+        (corpus / f"{name}-again.txt").write_text(text, encoding="utf-8")
+    (corpus / "lines.txt").write_text(
+        "\n\n".join(["the fox ran and the hen sat"] * 13_000), encoding="utf-8"
+    )
+    (corpus / "huge.docx").write_bytes(
+        docx_of(document_xml(["The fox ran to the barn. " * 40] * 15_000))
+    )
+    code = _batch(corpus, tmp_path / "out", count=2)
+    summary = _summary(capsys)
+    assert code == 1
+    assert (summary["stories"], summary["done"], summary["failed"]) == (8, 6, 2)
+    manifest = Manifest(tmp_path / "out")
+    reasons = {r["key"]: r["reason"] for r in manifest.rows(FAILED)}
+    manifest.close()
+    assert "words" in reasons["lines.txt"] and "characters" in reasons["huge.docx"]
