@@ -5,6 +5,7 @@ from __future__ import annotations
 import streamlit as st
 
 from qg_studio.ui.auth import require_user
+from qg_studio.ui.downloads import start_download_sweeper
 from qg_studio.ui.pages import annotate
 from qg_studio.ui.pages import ask
 from qg_studio.ui.pages import curate
@@ -28,5 +29,6 @@ PAGES = [
 
 def main() -> None:
     st.set_page_config(page_title="QG Studio", page_icon=":material/quiz:", layout="wide")
+    start_download_sweeper()  # an export's address ends with the session that made it
     require_user()  # server mode: the sign-in screen until a teacher has signed in
     st.navigation(PAGES).run()

@@ -26,3 +26,51 @@ def test_a_project_id_past_any_row_reads_as_no_such_project(go, page):
     text = page.locator("body").inner_text()
     assert "There is no project 99999999999999999999999 among your projects" in text
     assert "Traceback" not in text and "OverflowError" not in text
+
+
+def test_an_exports_download_address_ends_with_its_session(browser, tmp_path):
+    import time
+    import urllib.error
+    import urllib.request
+
+    from qg_studio.schema import QAItem
+    from qg_studio.store import DB_NAME
+    from qg_studio.store import Store
+    from qg_studio.story import section_story
+
+    body = (
+        "The ant went to the river to drink. The water swept her away. A dove dropped a "
+        "leaf, and the ant climbed onto it and floated to the bank. Later a hunter aimed at "
+        "the dove, and the ant bit his heel, so the dove flew away safe."
+    )
+    with Store(tmp_path / DB_NAME) as store:
+        project = store.create_project("Downloads")
+        story = store.add_story(project, "The Ant", body, section_story(body))
+        item = QAItem("Who bit the hunter?", ["the ant"], "character", "explicit", sections=[1])
+        store.add_items(story, [item], actor="teacher")
+    env = {"QG_STUDIO_DOWNLOAD_SWEEP_SECONDS": "0.5"}
+    with run_app(
+        tmp_path, env=env, args=["--server.disconnectedSessionTTL", "1"], log_name="dl.log"
+    ) as url:
+        context = browser.new_context()
+        page = context.new_page()
+        page.set_default_timeout(45_000)
+        open_page(page, url, f"export?project={project}")
+        link = page.locator(
+            "[data-testid='stDownloadButton'] a, [data-testid='stDownloadButton'] button"
+        )
+        link.first.wait_for()
+        with page.expect_download() as download:
+            link.first.click()
+        address = download.value.url
+        assert urllib.request.urlopen(address).status == 200  # while the tab is open
+        context.close()  # the teacher closes the tab
+        gone = False
+        for _ in range(40):  # sessions end after 1 s here, a sweep runs every 0.5 s
+            try:
+                urllib.request.urlopen(address)
+            except urllib.error.HTTPError as exc:
+                gone = exc.code == 404
+                break
+            time.sleep(0.5)
+        assert gone, "the download address still answers after its session ended"
