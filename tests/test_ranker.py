@@ -175,3 +175,15 @@ def test_the_pipeline_ranks_and_flags_by_the_learned_ranker():
         assert item.scores.answer_confidence == pytest.approx(0.95 if setting else 0.05, abs=0.01)
     evidence = Evidence.find(sections[0], "a muddy pond")
     assert evidence is not None
+
+
+def test_the_ranker_in_use_is_the_one_named_else_none_when_switched_off(tmp_path, monkeypatch):
+    from qg_studio.ranking.learned import default_ranker
+
+    LearnedRanker({"grounded": 1.5}, bias=0.1).save(tmp_path / "mine")
+    monkeypatch.setenv("QG_STUDIO_RANKER", str(tmp_path / "mine"))
+    assert default_ranker().weights == {"grounded": 1.5}
+    monkeypatch.setenv("QG_STUDIO_RANKER", "off")
+    assert default_ranker() is None
+    monkeypatch.setenv("QG_STUDIO_RANKER", str(tmp_path / "nothing-here"))
+    assert default_ranker() is None

@@ -119,12 +119,25 @@ def story_vocabulary(text: str) -> set[str]:
     return words | {w.rstrip("s") for w in words}
 
 
-@lru_cache(maxsize=1)
+RANKER_SETTING = "QG_STUDIO_RANKER"  # a ranker folder to use instead, or "off"
+
+
 def default_ranker() -> LearnedRanker | None:
-    """The shipped ranker (models/ranker/), or None when there is none or it is unreadable."""
+    """The ranker in use: $QG_STUDIO_RANKER's folder ("off": none), else the shipped one
+    (models/ranker/); None when there is none or it is unreadable."""
+    import os
+
     from qg_studio.models import MODELS_DIR
 
-    folder = MODELS_DIR / "ranker"
+    chosen = os.environ.get(RANKER_SETTING, "").strip()
+    if chosen.lower() in ("off", "none", "0"):
+        return None
+    return _load_ranker(chosen or str(MODELS_DIR / "ranker"))
+
+
+@lru_cache(maxsize=4)
+def _load_ranker(folder: str) -> LearnedRanker | None:
+    folder = Path(folder)
     if not (folder / RANKER_FILE).is_file():
         return None
     try:
