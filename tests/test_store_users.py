@@ -98,7 +98,13 @@ def test_undo_is_per_user_and_per_project(alice):
     alice.update_item(a1, "alice", question="Alice's edit?")
     bob.update_item(b1, "bob", question="Bob's edit?")
     # Bob's undo reverts Bob's edit, in Bob's project, and nothing of Alice's.
-    assert bob.undo(bobs, "bob") == {"action": "edit", "item_id": b1, "applied": True}
+    assert bob.undo(bobs, "bob") == {
+        "action": "edit",
+        "item_id": b1,
+        "applied": True,
+        "changes": 1,
+        "label": "",
+    }
     assert alice.get_item(a1).question == "Alice's edit?"
     assert bob.get_item(b1).question == "What did Bob ask?"
     # Alice's undo in her second project leaves her first project's edit alone.
@@ -132,7 +138,13 @@ def test_ids_are_never_reused_and_undo_survives_adds_elsewhere(alice):
     [newer] = alice.add_items(elsewhere, [_item("Who came next?")], actor="x")
     assert newer > last
     # Undo the delete: the old id is still free, so this cannot collide (it used to).
-    assert alice.undo(here, "alice") == {"action": "delete", "item_id": last, "applied": True}
+    assert alice.undo(here, "alice") == {
+        "action": "delete",
+        "item_id": last,
+        "applied": True,
+        "changes": 1,
+        "label": "",
+    }
     assert [i.id for i in alice.list_items(here)] == [first, last]
     assert [i.id for i in alice.list_items(elsewhere)] == [newer]
     # Deleting a whole project does not free its ids either.
@@ -202,7 +214,13 @@ def test_an_old_database_is_carried_to_the_local_user(tmp_path):
     [new_id] = local.add_items(1, [_item("Where?")], actor="x")
     assert new_id > 9
     assert local.undo(1, "teacher")["action"] == "create"  # the newest change first
-    assert local.undo(1, "teacher") == {"action": "delete", "item_id": 9, "applied": True}
+    assert local.undo(1, "teacher") == {
+        "action": "delete",
+        "item_id": 9,
+        "applied": True,
+        "changes": 1,
+        "label": "",
+    }
     assert sorted(i.id for i in local.list_items(1)) == [3, 9]
     assert local._db.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     assert local._db.execute("PRAGMA foreign_key_check").fetchall() == []

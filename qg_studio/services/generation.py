@@ -8,6 +8,7 @@ crashes mid-way gives way to the embedded engine with a notice the teacher sees.
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 from dataclasses import dataclass
@@ -140,28 +141,54 @@ def _norm(question: str) -> str:
     return " ".join(question.lower().split())
 
 
+def decided(store, story_id: int) -> list[QAItem]:
+    """Everything the teacher has decided about this story's questions, as items no new
+    run may ask again: every saved question (kept, dropped or not yet reviewed) and every
+    first wording a teacher's edit replaced."""
+    items = store.list_items(story_id)
+    by_id = {i.id: i for i in items}
+    earlier = []
+    for item_id, wording in store.earlier_questions(story_id):
+        current = by_id.get(item_id)
+        if current is not None:
+            earlier.append(dataclasses.replace(current, question=wording, id=None))
+    return items + earlier
+
+
+def regenerate_group(items: Sequence[QAItem], what: str, target) -> list[QAItem]:
+    """The questions a regenerate of a section or an element is about. A question about
+    the whole story (its main characters, where it happens, its lesson) cites every
+    section but belongs to none: a section's regenerate leaves it."""
+    if what == "section":
+        return [i for i in items if target in i.sections and not i.scores.story_level]
+    return [i for i in items if i.element.value == target]
+
+
 def regenerate(
     store, story, what: str, target, count: int, items: Sequence[QAItem], actor: str
 ) -> Regeneration:
-    """New questions for one section (``what="section"``) or one element, replacing the
-    unkept ones there in one transaction; kept questions stay and are not written again.
+    """New questions for one section (``what="section"``) or one element, in place of
+    the ones there the teacher has not reviewed, in one transaction and one undo step.
+    Kept questions stay; dropped ones stay dropped (they remain saved, as dropped, and
+    are never asked again), and so does any wording a teacher's edit replaced.
 
     Uses the engine the project was last generated with, with the same fallback.
     """
     settings = store.get_project(story.project_id).settings
     engine = settings.get("engine", FALLBACK_ENGINE)
     options = settings.get("engine_options") or {}
+    group = regenerate_group(items, what, target)
     if what == "section":
-        group = [i for i in items if target in i.sections]
         sections = [s for s in story.sections if s.id == target]
         request = GenerationRequest(count=count)
     else:
-        group = [i for i in items if i.element.value == target]
         sections = story.sections
         request = GenerationRequest(count=None, elements={target: count})
-    # What stays in the project (all but the unkept questions being replaced) is not
-    # asked again.
-    stays = [i for i in items if i not in group or i.status == ReviewStatus.KEPT]
+    replaced = [i for i in group if i.status == ReviewStatus.UNREVIEWED]
+    gone = {i.id for i in replaced}
+    # Nothing the teacher has decided on is asked again: what stays, what was dropped,
+    # the first wording of what was edited.
+    stays = [i for i in decided(store, story.id) if i.id is None or i.id not in gone]
     run = generate(
         sections,
         request,
@@ -171,16 +198,23 @@ def regenerate(
         existing=stays,
         title=story.title,
     )
-    kept = {_norm(i.question) for i in group if i.status == ReviewStatus.KEPT}
+    taken = {_norm(i.question) for i in stays}
     fresh = [
         i
         for i in run.items
-        if _norm(i.question) not in kept and (what != "element" or i.element.value == target)
+        if _norm(i.question) not in taken and (what != "element" or i.element.value == target)
     ][:count]
-    replace = [i.id for i in group if i.status != ReviewStatus.KEPT]
     if not fresh:
         return Regeneration([], 0, run.notices)
-    added = store.replace_items(
-        story.id, replace, fresh, actor=actor, added_by=fresh[0].engine or engine
+    label = (
+        f"regenerated section {target}" if what == "section" else f"regenerated {target} questions"
     )
-    return Regeneration(added, len(replace), run.notices)
+    added = store.replace_items(
+        story.id,
+        [i.id for i in replaced],
+        fresh,
+        actor=actor,
+        added_by=fresh[0].engine or engine,
+        label=f"{label}: {len(fresh)} new, {len(replaced)} replaced",
+    )
+    return Regeneration(added, len(replaced), run.notices)

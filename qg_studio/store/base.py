@@ -186,19 +186,22 @@ class StoreBase:
         finally:
             db.execute("PRAGMA foreign_keys=ON")
 
-    def transaction(self):
-        """All-or-nothing; a transaction opened inside another one joins it."""
-        return self._begin("BEGIN IMMEDIATE")
+    def transaction(self, label: str = ""):
+        """All-or-nothing; a transaction opened inside another one joins it. Its changes
+        are one step of the history (one undo), called ``label`` where one is given."""
+        return self._begin("BEGIN IMMEDIATE", label)
 
     def snapshot(self):
         """Several reads that see one state of the file, without taking the write lock."""
         return self._begin("BEGIN DEFERRED")
 
     @contextmanager
-    def _begin(self, begin: str) -> Iterator[sqlite3.Connection]:
+    def _begin(self, begin: str, label: str = "") -> Iterator[sqlite3.Connection]:
         db = self._db
         local = self._connections.local
         if local.depth:
+            if label and not getattr(local, "label", ""):
+                local.label = label
             local.depth += 1
             try:
                 yield db
@@ -209,7 +212,7 @@ class StoreBase:
             db.execute(begin)
         except sqlite3.OperationalError as exc:  # busy past the timeout, read-only, gone
             raise StoreError(store_problem(exc, self.path)) from None
-        local.depth = 1
+        local.depth, local.step, local.label = 1, None, label
         try:
             yield db
         except BaseException as exc:

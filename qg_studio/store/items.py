@@ -19,11 +19,14 @@ from qg_studio.store.projects import ProjectStore
 class Store(ProjectStore):
     """The project store, as seen by one user (``Store(path, user=...)``, or :meth:`as_user`)."""
 
-    def add_items(self, story_id: int, items: Sequence[QAItem], actor: str) -> list[int]:
-        """Append items; ``actor`` is the engine name or the person who wrote them."""
+    def add_items(
+        self, story_id: int, items: Sequence[QAItem], actor: str, label: str = ""
+    ) -> list[int]:
+        """Append items; ``actor`` is the engine name or the person who wrote them; one
+        step of the history, called ``label``."""
         now = time.time()
         ids: list[int] = []
-        with self.transaction() as db:
+        with self.transaction(label) as db:
             self._own_story(story_id)
             start = db.execute(
                 "SELECT COALESCE(MAX(position), -1) + 1 FROM item WHERE story_id = ?", (story_id,)
@@ -151,10 +154,12 @@ class Store(ProjectStore):
         fresh: Sequence[QAItem],
         actor: str,
         added_by: str,
+        label: str = "regenerated",
     ) -> list[int]:
-        """Regenerate: the old items out and the new ones in, in one transaction
-        (``actor`` is who asked, ``added_by`` the engine that wrote the new ones)."""
-        with self.transaction():
+        """Regenerate: the old items out and the new ones in, in one transaction and one
+        step of the history (``actor`` is who asked, ``added_by`` the engine that wrote the
+        new ones)."""
+        with self.transaction(label):
             self.delete_items(story_id, old_ids, actor)
             return self.add_items(story_id, fresh, actor=added_by)
 
@@ -178,8 +183,21 @@ class Store(ProjectStore):
                 "at": r["at"],
                 "before": json.loads(r["before"]) if r["before"] else None,
                 "after": json.loads(r["after"]) if r["after"] else None,
+                "step": r["step"] or r["id"],
+                "label": r["label"] or "",
             }
             for r in rows
+        ]
+
+    def earlier_questions(self, story_id: int) -> list[tuple[int, str]]:
+        """(item id, wording) for every wording of a question that an edit replaced: the
+        teacher's rewrite stands for good, the first wording is not to be asked again."""
+        return [
+            (entry["item_id"], entry["before"]["question"])
+            for entry in self.history(story_id)
+            if entry["action"] == "edit"
+            and isinstance(entry["before"], dict)
+            and str(entry["before"].get("question") or "").strip()
         ]
 
     def created_by(self, item_id: int) -> str:
@@ -187,12 +205,13 @@ class Store(ProjectStore):
         return row["created_by"] if row else ""
 
     def undo(self, story_id: int, actor: str) -> dict[str, Any] | None:
-        """Revert this user's most recent change to the story that is not itself undone.
+        """Revert this user's most recent action on the story that is not itself undone:
+        every change it made (a regenerate's additions and removals alike), newest first.
 
         Others' changes are never reverted: an edit is undone only on the fields that
-        still hold this user's value. Returns ``{"action", "item_id", "applied"}`` (applied
-        is False when someone else's later change left nothing to revert), or None when
-        the user has nothing left to undo here.
+        still hold this user's value. Returns ``{"action", "item_id", "applied", "changes",
+        "label"}`` (applied is False when someone else's later change left nothing to
+        revert), or None when the user has nothing left to undo here.
         """
         with self.transaction() as db:
             self._own_story(story_id)
@@ -205,22 +224,33 @@ class Store(ProjectStore):
                 for r in rows
                 if r["action"] == "undo" and r["after"]
             }
-            target = next(
-                (r for r in rows if r["action"] != "undo" and r["id"] not in undone), None
-            )
-            if target is None:
+            live = [r for r in rows if r["action"] != "undo" and r["id"] not in undone]
+            if not live:
                 return None
-            applied = self._revert(story_id, target, actor)
-            self._log(
-                target["item_id"],
-                story_id,
-                actor,
-                "undo",
-                None,
-                {"undoes": target["id"]},
-                time.time(),
-            )
-            return {"action": target["action"], "item_id": target["item_id"], "applied": applied}
+            step = live[0]["step"] or live[0]["id"]
+            action = [r for r in live if (r["step"] or r["id"]) == step]
+            if action[-1]["label"]:  # the undo is one history line too
+                self._connections.local.label = f"undid: {action[-1]['label']}"
+            applied = False
+            for row in action:  # newest first: a later change is reverted before an earlier
+                applied = self._revert(story_id, row, actor) or applied
+                self._log(
+                    row["item_id"],
+                    story_id,
+                    actor,
+                    "undo",
+                    None,
+                    {"undoes": row["id"]},
+                    time.time(),
+                )
+            first = action[-1]
+            return {
+                "action": first["action"],
+                "item_id": first["item_id"],
+                "applied": applied,
+                "changes": len(action),
+                "label": first["label"] or "",
+            }
 
     def _revert(self, story_id: int, target: sqlite3.Row, actor: str) -> bool:
         db, item_id = self._db, target["item_id"]
@@ -262,9 +292,10 @@ class Store(ProjectStore):
         after: Any,
         at: float,
     ) -> None:
-        self._db.execute(
+        local = self._connections.local
+        cur = self._db.execute(
             "INSERT INTO item_history(item_id, story_id, user_id, actor, action, before, "
-            "after, at) VALUES (?,?,?,?,?,?,?,?)",
+            "after, at, step, label) VALUES (?,?,?,?,?,?,?,?,?,?)",
             (
                 item_id,
                 story_id,
@@ -274,8 +305,14 @@ class Store(ProjectStore):
                 json.dumps(before) if before is not None else None,
                 json.dumps(after) if after is not None else None,
                 at,
+                getattr(local, "step", None),
+                getattr(local, "label", "") or None,
             ),
         )
+        if getattr(local, "step", None) is None:
+            # The transaction's first row names its step: every row it writes shares it.
+            local.step = cur.lastrowid
+            self._db.execute("UPDATE item_history SET step = id WHERE id = ?", (cur.lastrowid,))
 
     @staticmethod
     def _item(row: sqlite3.Row) -> QAItem:

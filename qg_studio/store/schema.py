@@ -121,8 +121,16 @@ INSERT INTO sqlite_sequence(name, seq) VALUES ('item', (SELECT MAX(
     (SELECT COALESCE(MAX(item_id), 0) FROM item_history))))
 """
 
+# One teacher action (a regenerate, a generate, a bulk keep) writes many rows: ``step``
+# groups them (the first row's id; older rows are each their own step) so that one undo
+# reverts the whole action, and ``label`` says what it was in the teacher's words.
+_V3 = """
+ALTER TABLE item_history ADD COLUMN step INTEGER;
+ALTER TABLE item_history ADD COLUMN label TEXT
+"""
+
 # Index i holds the SQL that takes a file from version i to i + 1.
-MIGRATIONS: list[str] = [_V1, _V2]
+MIGRATIONS: list[str] = [_V1, _V2, _V3]
 SCHEMA_VERSION = len(MIGRATIONS)
 
 

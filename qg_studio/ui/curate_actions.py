@@ -13,6 +13,7 @@ from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
 from qg_studio.schema import QAItem
 from qg_studio.schema import ReviewStatus
+from qg_studio.services.generation import regenerate_group
 from qg_studio.store import Store
 from qg_studio.ui.curate_fields import answer_and_tag
 from qg_studio.ui.state import current_actor
@@ -109,7 +110,7 @@ def regenerate(store: Store, story, items: Sequence[QAItem]) -> None:
     with st.expander("Regenerate a section or an element", expanded=False):
         st.caption(
             "Replaces the questions of that section or element that you have not "
-            "kept; kept questions stay."
+            "reviewed yet; kept questions stay, dropped ones are never asked again."
         )
         c1, c2, c3 = st.columns(3)
         what = c1.radio(
@@ -123,12 +124,8 @@ def regenerate(store: Store, story, items: Sequence[QAItem]) -> None:
             target = c2.selectbox(
                 "Element", [e.value for e in ELEMENTS], key="curate_regen_element"
             )
-        group = [
-            i
-            for i in items
-            if (target in i.sections if what == "section" else i.element.value == target)
-        ]
-        replace = [i for i in group if i.status != ReviewStatus.KEPT]
+        group = regenerate_group(items, what, target)
+        replace = [i for i in group if i.status == ReviewStatus.UNREVIEWED]
         count = c3.number_input(
             "New questions", 1, 20, value=max(len(replace), 2), key="curate_regen_count"
         )
@@ -161,7 +158,7 @@ def _do_regenerate(
     say(
         "success",
         f"{len(done.added)} new question(s) for {what} {target}; "
-        f"{done.replaced} unkept one(s) replaced.",
+        f"{done.replaced} unreviewed one(s) replaced. Undo takes the whole regenerate back.",
     )
     refresh()
     st.rerun()
@@ -221,15 +218,34 @@ def undo_and_history(store: Store, story, positions: dict[int, int]) -> None:
     with c2.expander("History of changes"):
         rows = []
         questions: dict[int, str] = {}
-        for entry in reversed(store.history(story.id)[-30:]):
+        labelled: set[int] = set()
+        for entry in reversed(store.history(story.id)[-200:]):
+            if len(rows) >= 30:
+                break
+            if entry["label"]:
+                # One line for one action of the teacher's (a regenerate, a generate).
+                if entry["step"] not in labelled:
+                    labelled.add(entry["step"])
+                    rows.append(
+                        {
+                            "Who": entry["actor"],
+                            "What": entry["label"],
+                            "#": "",
+                            "Question": "",
+                            "Changed": "",
+                        }
+                    )
+                continue
             item_id = entry["item_id"]
             if item_id not in questions:
                 questions[item_id] = _question_of(store, story.id, item_id)
+            position = positions.get(item_id)
             rows.append(
                 {
                     "Who": entry["actor"],
                     "What": ACTIONS.get(entry["action"], entry["action"]),
-                    "#": positions.get(item_id, "–"),
+                    # Text throughout: a column of numbers and dashes is not one type.
+                    "#": str(position) if position is not None else "",
                     "Question": questions[item_id],
                     "Changed": _field_names(entry),
                 }
@@ -245,6 +261,8 @@ def _undo(story_id: int) -> None:
     undone = store.undo(story_id, actor=current_actor())
     if undone is None:
         say("info", "Nothing to undo.")
+    elif undone["label"]:
+        say("success", f"Undid what you did last: {plain(undone['label'])}.")
     else:
         what = UNDONE.get(undone["action"], "your change to")
         question = _question_of(store, story_id, undone["item_id"])

@@ -140,6 +140,7 @@ def _controls(n_sections: int):
 
 
 def _run(story, request: GenerationRequest, engine: str, options: dict, check: bool) -> None:
+    from qg_studio.services.generation import decided
     from qg_studio.services.generation import generate
 
     bar = st.progress(0.0, text="starting")
@@ -166,7 +167,7 @@ def _run(story, request: GenerationRequest, engine: str, options: dict, check: b
             options,
             answerer=answerer,
             progress=progress,
-            existing=get_store().list_items(story.id),
+            existing=decided(get_store(), story.id),
             title=story.title,
         )
     except Exception as exc:
@@ -191,7 +192,9 @@ def _run(story, request: GenerationRequest, engine: str, options: dict, check: b
         bar.empty()
         st.warning("No questions came out of this story; try a longer or simpler text.")
         return
-    ids = store.add_items(story.id, run.items, actor=run.engine)
+    ids = store.add_items(
+        story.id, run.items, actor=run.engine, label=f"generated {len(run.items)} questions"
+    )
     st.session_state[LAST_BATCH] = {
         "story": story.id,
         "ids": ids,
