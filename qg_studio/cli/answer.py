@@ -83,11 +83,13 @@ def _answerer(args):
 
 def cmd_answer(args) -> int:
     from qg_studio.services.answers import answer_and_label
+    from qg_studio.services.answers import check_question
     from qg_studio.services.stories import ingest
     from qg_studio.services.stories import read_story
 
     if not args.question.strip():
         raise UserError('the question is empty: pass --question "..."')
+    check_question(args.question)  # before the story is read or a model loaded
     title, text = read_story(args.file)
     sections = ingest(text, title=title).sections
     result = answer_and_label(args.question, sections, answerer=_answerer(args), title=title or "")

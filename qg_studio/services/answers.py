@@ -30,6 +30,15 @@ from qg_studio.services import ServiceError
 MAX_QUESTION_CHARS = 1_000
 
 
+def check_question(question: str) -> None:
+    """A question's limit, checked before anything is loaded or read."""
+    if len(question) > MAX_QUESTION_CHARS:
+        raise ServiceError(
+            f"the question has {len(question):,} characters; a question is at most "
+            f"{MAX_QUESTION_CHARS:,} (ask one thing at a time)"
+        )
+
+
 @functools.lru_cache(maxsize=4)
 def load_answerer(name: str = "extractive", model: str | None = None):
     """An answerer, loaded once per process; :class:`ServiceError` when it cannot load."""
@@ -163,11 +172,7 @@ def answer_and_label(
     """
     from qg_studio.answering import QuestionError
 
-    if len(question) > MAX_QUESTION_CHARS:
-        raise ServiceError(
-            f"the question has {len(question):,} characters; a question is at most "
-            f"{MAX_QUESTION_CHARS:,} (ask one thing at a time)"
-        )
+    check_question(question)
     question = " ".join(question.split())
     if not question:
         raise ServiceError("the question is empty")

@@ -8,6 +8,7 @@ import html
 import streamlit as st
 
 from qg_studio.schema import Section
+from qg_studio.services.answers import MAX_QUESTION_CHARS
 from qg_studio.ui import engines
 from qg_studio.ui.state import current_actor
 from qg_studio.ui.state import get_store
@@ -30,7 +31,10 @@ def render() -> None:
     )
     with st.form("ask_form"):
         question = st.text_input(
-            "Your question", key="ask_question", placeholder="Why did the fox follow the miller?"
+            "Your question",
+            key="ask_question",
+            placeholder="Why did the fox follow the miller?",
+            max_chars=MAX_QUESTION_CHARS,  # the browser stops a pasted page at the limit
         )
         # Only the answerer that works here is used (which one: the Models page); a
         # choice that then fails would only leave the teacher with an error.
