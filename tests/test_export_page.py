@@ -38,6 +38,10 @@ def _download(at):
 def test_worksheet_options_and_preview(seeded):
     at = AppTest.from_file(APP, default_timeout=90).run()
     assert not at.exception
+    # The teacher has kept questions: only those go out unless she asks for the others.
+    assert at.checkbox(key="export_kept_only").value is True
+    assert len(at.dataframe[0].value) == 5
+    at.checkbox(key="export_kept_only").uncheck().run()
     preview = at.dataframe[0].value
     assert len(preview) == 6 and "What did the king say about the weather?" not in set(
         preview["Question"]
@@ -47,8 +51,17 @@ def test_worksheet_options_and_preview(seeded):
     assert not at.exception
     label = _download(at).label.replace("\\", "")  # the page escapes Markdown
     assert label.startswith("Download Greta-worksheet.xlsx")
-    at.checkbox(key="export_kept_only").check().run()
-    assert len(at.dataframe[0].value) == 5
+
+
+def test_with_nothing_kept_yet_every_question_not_dropped_is_offered():
+    story = _seed("Year 4", "Greta")
+    with Store() as store:
+        for item in store.list_items(story):
+            if item.status.value == "kept":
+                store.update_item(item.id, "teacher", status="unreviewed")
+    at = AppTest.from_file(APP, default_timeout=90).run()
+    assert at.checkbox(key="export_kept_only").value is False
+    assert len(at.dataframe[0].value) == 6
 
 
 def test_pasted_story_files_are_named_after_the_project():

@@ -80,7 +80,13 @@ def render() -> None:
     )
     names = list(FORMATS)
     fmt = st.selectbox("Format", names, format_func=lambda n: FORMATS[n].label, key="export_format")
-    kept_only = st.checkbox("Only the questions I marked Keep", key="export_kept_only", value=False)
+    # Once the teacher has kept any question, the questions nobody reviewed stay out of
+    # the class's file unless they ask for them.
+    kept_only = st.checkbox(
+        "Only the questions I marked Keep",
+        key="export_kept_only",
+        value=counts[ReviewStatus.KEPT] > 0,
+    )
     layout = load_template()
     paper, questions_only, show_element = layout.get("paper", "a4"), False, False
     if fmt == "xlsx":
