@@ -115,3 +115,23 @@ def test_a_teacher_reads_no_command_lines_and_is_led_to_curate():
     assert not at.exception
     assert "qg-studio" not in _all_text(at)
     assert at.button(key="generate_next").label == "Next: review the questions"
+
+
+def test_the_teachers_settings_outlive_a_visit_to_another_page():
+    _story_in_store()
+    app = str(Path(__file__).parent / "apps" / "generate_or_elsewhere.py")
+    at = AppTest.from_file(app, default_timeout=120).run()
+    at.number_input(key="gen_number").set_value(6)
+    at.slider(key="gen_implicit").set_value(0.5)
+    at.checkbox(key="gen_check").uncheck().run()
+    at.session_state["elsewhere"] = True  # the teacher visits Curate
+    at.run()
+    at.session_state["elsewhere"] = False  # and comes back
+    at.run()
+    assert not at.exception
+    assert at.number_input(key="gen_number").value == 6
+    assert at.slider(key="gen_implicit").value == 0.5
+    assert at.checkbox(key="gen_check").value is False
+    # Per section keeps its own number: switching does not ask 6 per section.
+    at.radio(key="gen_mode").set_value("Per section").run()
+    assert at.number_input(key="gen_per_section").value == 2

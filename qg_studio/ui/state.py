@@ -96,3 +96,24 @@ def require_story() -> StoredStory | None:
     if story is None:
         st.info("Open a project and add a story on the **Story** page first.")
     return story
+
+
+# -- widget values that outlive a visit to another page -----------------------------------
+
+_KEPT = "_kept_"
+
+
+def sticky(key: str, default) -> None:
+    """Give the widget ``key`` the value it had when the teacher last left this page, else
+    ``default``. Streamlit forgets the state of a widget that a run does not draw (any
+    other page), so the value is also kept under a key of our own (:func:`keep`). Create
+    the widget without ``value=``: its value comes from here."""
+    if key not in st.session_state:
+        st.session_state[key] = st.session_state.get(_KEPT + key, default)
+
+
+def keep(*keys: str) -> None:
+    """Remember these widgets' values for the next visit (see :func:`sticky`)."""
+    for key in keys:
+        if key in st.session_state:
+            st.session_state[_KEPT + key] = st.session_state[key]

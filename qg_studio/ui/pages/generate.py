@@ -19,7 +19,9 @@ from qg_studio.services.generation import AUTO
 from qg_studio.ui import engines
 from qg_studio.ui.engines import writer_caption
 from qg_studio.ui.state import get_store
+from qg_studio.ui.state import keep
 from qg_studio.ui.state import require_story
+from qg_studio.ui.state import sticky
 from qg_studio.ui.steps import next_step
 from qg_studio.ui.text import plain
 from qg_studio.ui.text import quoted
@@ -57,7 +59,29 @@ def render() -> None:
         _show(items, story.sections, batch.get("request"), batch.get("engine"))
 
 
+# The settings a teacher chose stay as chosen while they visit the other pages.
+DEFAULTS = {
+    "gen_engine": AUTO,
+    "gen_mode": "In total",
+    "gen_number": 10,
+    "gen_per_section": 2,
+    "gen_implicit": 0.3,
+    "gen_check": True,
+    "gen_balanced": True,
+    **{f"gen_mix_{e.name}": 1 for e in ELEMENTS},
+}
+
+
 def _controls(n_sections: int):
+    for key, default in DEFAULTS.items():
+        sticky(key, default)
+    try:
+        return _widgets(n_sections)
+    finally:
+        keep(*DEFAULTS)
+
+
+def _widgets(n_sections: int):
     engines = [AUTO] + GENERATORS.names()
     st.caption(writer_caption())
     cols = st.columns([1, 1, 1])
@@ -66,7 +90,6 @@ def _controls(n_sections: int):
             engine = st.selectbox(
                 "Engine",
                 engines,
-                index=0,
                 key="gen_engine",
                 format_func=lambda e: "best available" if e == AUTO else e,
                 help="best available: a trained question model when one "
@@ -86,27 +109,24 @@ def _controls(n_sections: int):
             "Questions" if mode == "In total" else "Per section",
             min_value=1,
             max_value=200,
-            value=10 if mode == "In total" else 2,
-            key="gen_number",
+            key="gen_number" if mode == "In total" else "gen_per_section",
         )
     with cols[2]:
         implicit = st.slider(
             "Share of implicit questions",
             0.0,
             1.0,
-            0.3,
-            0.05,
+            step=0.05,
             key="gen_implicit",
             help="implicit: the answer needs inference, not a copied span",
         )
         check = st.checkbox(
             "Check each question by answering it",
-            value=True,
             key="gen_check",
             help="a few seconds more; a question whose answer the story does not give "
             "comes only when nothing else fills the mix, marked 'check this answer'",
         )
-    balanced = st.toggle("Balanced mix of narrative elements", value=True, key="gen_balanced")
+    balanced = st.toggle("Balanced mix of narrative elements", key="gen_balanced")
     elements: str | dict = "balanced"
     if not balanced:
         mix_cols = st.columns(len(ELEMENTS))
@@ -118,7 +138,6 @@ def _controls(n_sections: int):
                         element.value,
                         min_value=0,
                         max_value=50,
-                        value=1,
                         key=f"gen_mix_{element.name}",
                     )
                 )
