@@ -37,7 +37,7 @@ def _rules(*rules: Rule) -> dict[str, Rule]:
 
 
 RULES = _rules(
-    # -- one clause of a section (candidates.py, places.py) --------------------------------
+    # -- one clause of a section (candidates.py, causes.py, places.py) ---------------------
     Rule(
         "character.subject",
         Element.CHARACTER,
@@ -73,7 +73,7 @@ RULES = _rules(
         "explicit",
         '"The owl stayed home because her wing hurt." -> '
         '"Why did the owl stay home? – her wing hurt"',
-        "candidates",
+        "causes",
     ),
     Rule(
         "causal.so",
@@ -81,7 +81,7 @@ RULES = _rules(
         "explicit",
         '"The bridge was gone, so the goats swam." -> '
         '"Why did the goats swim? – the bridge was gone"',
-        "candidates",
+        "causes",
     ),
     Rule(
         "causal.purpose",
@@ -89,7 +89,7 @@ RULES = _rules(
         "explicit",
         '"Tom climbed the hill to see the ships." -> '
         '"Why did Tom climb the hill? – to see the ships"',
-        "candidates",
+        "causes",
     ),
     Rule(
         "causal.event_before",
@@ -97,7 +97,7 @@ RULES = _rules(
         "implicit",
         '"The pig ate the pies. The baker was very angry." -> '
         '"Why was the baker very angry? – the pig ate the pies"',
-        "candidates",
+        "causes",
     ),
     Rule(
         "outcome.when",
@@ -105,7 +105,7 @@ RULES = _rules(
         "explicit",
         '"When the bell rang, the children ran out." -> '
         '"What happened when the bell rang? – the children ran out"',
-        "candidates",
+        "causes",
     ),
     Rule(
         "outcome.so",
@@ -113,7 +113,7 @@ RULES = _rules(
         "explicit",
         '"The ice cracked, so the skaters fled." -> '
         '"What happened because the ice cracked? – the skaters fled"',
-        "candidates",
+        "causes",
     ),
     Rule(
         "setting.place",

@@ -1,0 +1,241 @@
+"""The why and what-happened finders of a section's clauses: a reason told with
+"because", "so" or a purpose, the event a feeling or a reaction follows (implicit), and
+what happened when or because of something. Split from candidates.py, which calls them
+with every clause."""
+
+from __future__ import annotations
+
+from qg_studio import resources
+from qg_studio.generation.analysis import Analysis
+from qg_studio.generation.clauses import Clause
+from qg_studio.generation.clauses import event_before
+from qg_studio.generation.clauses import in_progress
+from qg_studio.generation.clauses import no_event
+from qg_studio.generation.clauses import usable
+from qg_studio.generation.emotions import PERCEIVING
+from qg_studio.generation.emotions import feeling_adjective
+from qg_studio.generation.emotions import mocks
+from qg_studio.generation.emotions import sets_off
+from qg_studio.generation.grammar import ask
+from qg_studio.generation.grammar import finish
+from qg_studio.generation.grammar import state
+from qg_studio.generation.grammar import words
+from qg_studio.generation.items import found_item
+from qg_studio.generation.items import span_of
+from qg_studio.generation.lexicon import FEELINGS
+from qg_studio.generation.lexicon import NO_WHY
+from qg_studio.generation.lexicon import SAYING_VERBS
+from qg_studio.generation.lexicon import WEAK_VERBS
+from qg_studio.generation.lexicon import feeling_word
+from qg_studio.generation.lexicon import reaction_lemma
+from qg_studio.schema import Element
+
+REASON = {"because", "since", "for"}
+STATES = resources.words("state_verbs.txt")  # "as he was tired": a reason, not a time
+WHEN_AFTER = ("when", "after", "as", "once")
+
+
+def feels(clause: Clause) -> bool:
+    return any(feeling_word(t.lemma_.lower(), t.text) for t in [clause.head] + clause.tail)
+
+
+def when_phrase(context: Clause) -> str:
+    return {"as": "when", "once": "after", "whenever": "when", "till": "until"}.get(
+        context.marker, context.marker or "when"
+    )
+
+
+def _host(clause_list: list[Clause], clause: Clause) -> Clause | None:
+    for other in clause_list:
+        if other.head.i == clause.head.head.i and other is not clause:
+            return other
+    return None
+
+
+def _a_state(clause) -> bool:
+    """Whether a clause tells a state ("as he was tired", "as she could not swim", "as they
+    knew the way"), which a trailing "as" gives as the reason; an action after "as" is the
+    time of the other ("she sang as she climbed"), not why."""
+    head = clause.head
+    return head.lemma_.lower() in STATES or any(
+        c.dep_ in ("neg", "aux") and c.lower_ in ("not", "n't", "never", "could", "can", "must")
+        for c in head.children
+    )
+
+
+def causal_item(section, analysis, clause, context, clause_list):
+    # "X because Y": Y answers why X.
+    if clause.marker in REASON or (
+        clause.marker == "as"
+        and clause.head.dep_ == "advcl"
+        and clause.head.i > clause.head.head.i
+        and _a_state(clause)
+    ):
+        host = _host(clause_list, clause)
+        if (
+            host is None
+            or not usable(host)
+            or any(t.i in analysis.quoted for t in [*host.subject, *host.aux, host.head])
+            # "Why did the Giant say?": what was said is elsewhere, in quotes
+            or (host.head.lemma_ in SAYING_VERBS and not host.tail)
+        ):
+            return None  # speech run into the narration after it: "May I stay? Bramble frowned"
+        question = ask(host, "Why")
+        answer = state(clause)
+        start, end = span_of(clause.tokens)
+        return found_item(
+            question, answer, Element.CAUSAL, True, section, start, end, 0.8, rule="causal.because"
+        )
+    # "X, so Y": X answers why Y.
+    cause = _so_cause(analysis, clause, clause_list)
+    if cause is not None:
+        question = ask(clause, "Why")
+        start, end = span_of(cause.tokens)
+        return found_item(
+            question,
+            state(cause),
+            Element.CAUSAL,
+            True,
+            section,
+            start,
+            end,
+            0.75,
+            rule="causal.so",
+        )
+    # "He went to the wood to fetch water": the purpose answers why.
+    for t in clause.tail:
+        if (
+            t.dep_ == "advcl"
+            and t.head.i == clause.head.i
+            and t.pos_ == "VERB"
+            and any(c.lower_ == "to" and c.dep_ == "aux" for c in t.children)
+            and t.i > clause.head.i + 1
+            and clause.head.lemma_ not in WEAK_VERBS | {"want", "try", "wish", "like", "go"}
+        ):
+            phrase = list(t.subtree)
+            question = ask(clause, "Why", gap={x.i for x in phrase})
+            start, end = span_of(phrase)
+            answer = "to " + words(
+                [x for x in phrase if not (x.lower_ == "to" and x.head.i == t.i)]
+            )
+            return found_item(
+                question,
+                answer,
+                Element.CAUSAL,
+                True,
+                section,
+                start,
+                end,
+                0.7,
+                rule="causal.purpose",
+            )
+    # A feeling or a reaction and the event before it: why the character felt or
+    # acted so (implicit: the text does not say "because").
+    feel = [t for t in clause.tail if t.dep_ == "acomp" and t.lower_ in FEELINGS]
+    lemma = reaction_lemma(clause.head)
+    reacts = bool(lemma) and lemma not in NO_WHY and not mocks(clause.head)
+    on_deed = feeling_adjective(clause)  # "trudged home very sad"
+    if (clause.head.lemma_ == "be" and feel) or reacts or on_deed:
+        if any(c.marker in REASON for c in clause_list if c is not clause):
+            return None  # the reason is explicit; the finder above asks it
+        # Else the event that set off the feeling or the reaction is the one told just before.
+        cause = context if context is not None else event_before(analysis, clause_list, clause)
+        if context is None and (cause is None or not sets_off(cause, clause)):
+            return None
+        # A feeling answers why someone acted ("She was proud, and she laughed at them"),
+        # not why someone felt.
+        if (
+            cause is None
+            or ((feel or on_deed) and feels(cause))
+            or cause.subject_text == ""
+            or any(t.lower_ in ("had", "'d") for t in clause.aux)
+        ):
+            return None
+        if clause.head.dep_ in ("ccomp", "xcomp") and cause.head in clause.head.ancestors:
+            return None  # "he saw how her paws trembled": seeing it is not why they did
+        if (
+            cause.subject_text == clause.subject_text
+            and cause.head.lemma_ != "be"
+            and not (cause.head.lemma_ in PERCEIVING and sets_off(cause, clause))
+        ):
+            # "Pip knocked at the door. Pip was shivering": her own deed before is not
+            # why she shivers; what happened to her, a state of hers, or what she found
+            # out ("Pip saw the wolf. She was afraid") can be.
+            return None
+        question = ask(clause, "Why")
+        if on_deed is not None:
+            was = "were" if clause.plural else "was"
+            question = finish(f"Why {was} {clause.subject_text} {on_deed.said}")
+        start, end = span_of(cause.tokens)
+        return found_item(
+            question,
+            state(cause),
+            Element.CAUSAL,
+            False,
+            section,
+            start,
+            end,
+            0.7,
+            rule="causal.event_before",
+        )
+    return None
+
+
+def outcome_item(section, analysis, clause, context, clause_list):
+    if clause.head.lemma_ in SAYING_VERBS:
+        return None  # "What happened? - the Giant said": what he said is the event
+    # "When the bell rang, the miller was lying awake": the scene, not what happened.
+    if context is not None and context.marker in WHEN_AFTER and not in_progress(clause):
+        question = finish(f"What happened {when_phrase(context)} {state(context, tense_past=True)}")
+        answer = state(clause)
+        start, end = span_of(clause.tokens)
+        return found_item(
+            question, answer, Element.OUTCOME, True, section, start, end, 0.75, rule="outcome.when"
+        )
+    cause = _so_cause(analysis, clause, clause_list)
+    if cause is not None:
+        question = finish(f"What happened because {state(cause, tense_past=True)}")
+        start, end = span_of(clause.tokens)
+        return found_item(
+            question,
+            state(clause),
+            Element.OUTCOME,
+            True,
+            section,
+            start,
+            end,
+            0.75,
+            rule="outcome.so",
+        )
+    return None
+
+
+def _so_cause(analysis: Analysis, clause: Clause, clause_list: list[Clause]) -> Clause | None:
+    """In "X, so Y", the X that ``clause`` (Y) follows from: the last usable clause before
+    it; a sentence that opens with "So" follows from the event the sentence before ends on
+    ("The mare could not be stopped. So the archer came to the mountain")."""
+    if clause.marker != "so":
+        return None
+    before = [c for c in clause_list if c.head.i < clause.head.i]
+    # A participle is no event that something follows from ("the princess crawling out").
+    earlier = [c for c in before if usable(c) and not no_event(c)]
+    if earlier:
+        return earlier[-1]
+    if before:
+        return None
+    index = analysis.sentence_clauses.index(clause_list)
+    told = analysis.sentence_clauses[index - 1] if index > 0 else []
+    # The sentence's own event, however long ("found a badger's den as wide as a cart,
+    # in which ..."): the answer restates it short.
+    return next(
+        (
+            c
+            for c in reversed(told)
+            if usable(c)
+            and not no_event(c)
+            and c.head.dep_ in ("ROOT", "conj")
+            and c.head.i not in analysis.quoted
+            and c.head.lemma_ not in SAYING_VERBS
+        ),
+        None,
+    )
