@@ -82,14 +82,27 @@ def corpus() -> dict:
 
 
 def doubling(repeat: int) -> dict:
+    """The parse itself (in this process, no limits) and each command on one bad file:
+    short one-line paragraphs, 60k to 960k characters, ending in a 201-character "word"
+    that no story holds, so every command must read it all, linearly, and refuse it."""
+    from qg_studio.story import parse_story
+
     sizes = [60_000, 120_000, 240_000, 480_000, 960_000]
-    out: dict = {}
     line = "the fox ran and the hen sat\n\n"
+    parse: dict[int, float] = {}
+    out: dict = {}
     with tempfile.TemporaryDirectory() as tmp:
         env = dict(os.environ, QG_STUDIO_HOME=str(Path(tmp) / "home"))
         for size in sizes:
+            text = line * (size // len(line))
+            times = []
+            for _ in range(repeat):
+                started = time.perf_counter()
+                parse_story(text)
+                times.append(time.perf_counter() - started)
+            parse[size] = round(statistics.median(times), 3)
             path = Path(tmp) / f"bad-{size}.txt"
-            path.write_text(line * (size // len(line)), encoding="utf-8")
+            path.write_text(text + "x" * 201 + "\n", encoding="utf-8")
             corpus_dir = Path(tmp) / f"corpus-{size}"
             corpus_dir.mkdir()
             (corpus_dir / path.name).write_bytes(path.read_bytes())
@@ -106,7 +119,8 @@ def doubling(repeat: int) -> dict:
                         argv = [*argv[:3], f"{argv[3]}-{n}"]
                     times.append(run(argv, env)[0])
                 out.setdefault(name, {})[size] = round(statistics.median(times), 2)
-            print(size, {k: v[size] for k, v in out.items()}, flush=True)
+            print(size, f"parse {parse[size]}", {k: v[size] for k, v in out.items()}, flush=True)
+    out = {"parse_story (in process)": parse, **out}
     ratios = {
         name: [round(b / a, 2) for a, b in zip(list(t.values()), list(t.values())[1:])]
         for name, t in out.items()

@@ -123,8 +123,13 @@ def test_story_generate_curate_export_worksheet(page, go, app_url, tmp_path):
     assert after[-1] == "Who laughed at Greta at the gate?"
     assert page.get_by_role("radio", name="Drop").first.is_checked()  # item 1 is shown
 
-    # 5. Export the worksheet and read the downloaded file.
+    # 5. Export the worksheet and read the downloaded file. The question she typed is kept,
+    # so Export starts on the kept questions only; she asks for every one not dropped.
     open_page(page, app_url, "export")
+    kept_only = page.get_by_label("Only the questions I marked Keep")
+    expect(kept_only).to_be_checked()
+    kept_only.uncheck(force=True)
+    wait_for_app(page)
     with page.expect_download() as download:
         page.get_by_role("button", name=re.compile(r"Download .*worksheet\.xlsx")).click()
     path = tmp_path / "worksheet.xlsx"
