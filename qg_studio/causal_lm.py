@@ -221,6 +221,8 @@ class LoadedLM:
     device: Any
     adapter: str
     meta: dict[str, Any] = field(default_factory=dict)
+    # The int8 runtime (ct2_runtime.CT2Decoder) that decodes for this model, when in use.
+    fast: Any = None
 
 
 def load_lm(
@@ -251,7 +253,15 @@ def _load(adapter: str, base: str, device: str | None) -> LoadedLM:
         meta = read_adapter_meta(adapter)
     model.to(dev)
     model.eval()
-    return LoadedLM(model=model, tokenizer=tokenizer, device=dev, adapter=adapter, meta=meta)
+    loaded = LoadedLM(model=model, tokenizer=tokenizer, device=dev, adapter=adapter, meta=meta)
+    from qg_studio import ct2_runtime
+
+    if dev.type == "cpu" and ct2_runtime.wanted():
+        try:
+            loaded.fast = ct2_runtime.CT2Decoder.for_loaded(loaded)
+        except Exception as exc:  # a conversion that fails leaves PyTorch decoding
+            log.warning("the int8 runtime is not available for %s: %s", adapter or folder, exc)
+    return loaded
 
 
 @dataclass
@@ -274,6 +284,8 @@ def generate(
     import torch
 
     settings = settings or LMDecode()
+    if loaded.fast is not None:
+        return loaded.fast.generate(prompts, settings)
     tok, model = loaded.tokenizer, loaded.model
     out: list[list[tuple[str, float]]] = []
     n = settings.num_return_sequences

@@ -17,6 +17,8 @@ def _isolated_data_dir(tmp_path_factory, monkeypatch):
     # The shipped SmolLM2 adapter would win `auto` and convert its base into every test's
     # data folder; tests of that engine switch it back on with their own tiny model.
     monkeypatch.setenv("QG_STUDIO_SMOLLM", "off")
+    # The tiny models' tests decode with PyTorch; the int8 runtime has tests of its own.
+    monkeypatch.setenv("QG_STUDIO_LM_RUNTIME", "torch")
 
 
 @pytest.fixture

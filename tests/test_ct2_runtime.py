@@ -1,0 +1,58 @@
+"""The int8 runtime (CTranslate2) decodes what PyTorch decodes: on a tiny Llama built here,
+converted in float32 (so no rounding can part them), greedy continuations and their
+confidences agree; int8 is converted once per adapter and read from the cache after."""
+
+from __future__ import annotations
+
+import pytest
+from causal_lm_tiny import tiny_adapter
+from causal_lm_tiny import tiny_llama
+
+pytest.importorskip("ctranslate2")
+
+PROMPTS = [
+    "element: feeling | explicitness: implicit | context: the fox ran to the forest .\nquestion:",
+    "element: setting | explicitness: explicit | context: the hen sat in the barn .\nquestion:",
+    "who was sad ?",
+]
+
+
+@pytest.fixture(scope="module")
+def loaded(tmp_path_factory):
+    from qg_studio.causal_lm import load_lm
+
+    root = tmp_path_factory.mktemp("tiny-ct2")
+    base = tiny_llama(root / "base")
+    return load_lm(tiny_adapter(base, root / "adapter"), base=base)
+
+
+def test_greedy_decoding_agrees_with_pytorch(loaded, monkeypatch):
+    from qg_studio.causal_lm import LMDecode
+    from qg_studio.causal_lm import generate
+    from qg_studio.ct2_runtime import CT2Decoder
+
+    settings = LMDecode(max_new_tokens=12, batch_size=2)
+    torch_out = generate(loaded, PROMPTS, settings)
+    fast = CT2Decoder.for_loaded(loaded, compute_type="float32")
+    ct2_out = fast.generate(PROMPTS, settings)
+    assert [o[0][0] for o in ct2_out] == [o[0][0] for o in torch_out]
+    for (_, a), (_, b) in [(o[0], p[0]) for o, p in zip(ct2_out, torch_out)]:
+        assert a == pytest.approx(b, abs=0.02)
+    sampled = fast.generate(
+        PROMPTS, LMDecode(max_new_tokens=8, do_sample=True, num_return_sequences=3)
+    )
+    assert [len(o) for o in sampled] == [3, 3, 3]
+
+
+def test_int8_is_converted_once_and_chosen_by_the_setting(loaded, monkeypatch, tmp_path):
+    from qg_studio import ct2_runtime
+
+    monkeypatch.setenv("QG_STUDIO_HOME", str(tmp_path))
+    first = ct2_runtime.convert(loaded)
+    stamp = (first / "model.bin").stat().st_mtime_ns
+    assert ct2_runtime.convert(loaded) == first
+    assert (first / "model.bin").stat().st_mtime_ns == stamp  # read, not made again
+    monkeypatch.setenv("QG_STUDIO_LM_RUNTIME", "torch")
+    assert not ct2_runtime.wanted()
+    monkeypatch.setenv("QG_STUDIO_LM_RUNTIME", "ct2")
+    assert ct2_runtime.wanted()
