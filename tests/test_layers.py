@@ -32,6 +32,7 @@ LAYERS: list[set[str]] = [
         "prompts",
         "seq2seq",
         "causal_lm",
+        "ct2_runtime",
         "models",
         "store",
         "mix",
