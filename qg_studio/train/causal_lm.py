@@ -413,6 +413,9 @@ def run(
         use_cpu=not torch.cuda.is_available(),
         bf16=torch.cuda.is_available(),
         remove_unused_columns=False,
+        # The examples are shuffled once, by the recipe's seed, and read in that order: a
+        # continued run (--continue-from) then skips exactly what the steps before it saw.
+        train_sampling_strategy="sequential",
     )
     callbacks = [_adapter_export_callback(out, meta)()]
     if settings.max_minutes:
