@@ -135,3 +135,32 @@ def test_the_teachers_settings_outlive_a_visit_to_another_page():
     # Per section keeps its own number: switching does not ask 6 per section.
     at.radio(key="gen_mode").set_value("Per section").run()
     assert at.number_input(key="gen_per_section").value == 2
+
+
+def test_a_second_generate_asks_whether_to_add_or_replace_the_unreviewed():
+    story_id = _story_in_store()
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    assert "gen_existing" not in [r.key for r in at.radio]  # nothing saved: nothing to ask
+    at.number_input(key="gen_number").set_value(6)
+    at.button(key="generate_go").click().run()
+    store = Store()
+    first = store.list_items(story_id)
+    kept, dropped = first[0], first[1]
+    store.update_item(kept.id, "teacher", status="kept")
+    store.update_item(dropped.id, "teacher", status="dropped")
+    at.run()
+    choice = at.radio(key="gen_existing")
+    assert "Add new questions to the 6" in choice.options[0]
+    choice.set_value("replace")
+    at.number_input(key="gen_number").set_value(4)
+    at.button(key="generate_go").click().run()
+    assert not at.exception
+    after = Store().list_items(story_id)
+    ids = {i.id for i in after}
+    assert {kept.id, dropped.id} <= ids  # the teacher's decisions stay
+    assert not ids & {i.id for i in first[2:]}  # the four not reviewed were replaced
+    assert len(after) == 2 + 4
+    # One undo takes the whole second generate back.
+    undone = Store().undo(story_id, actor="teacher")
+    assert undone["label"] == "generated 4 questions in place of 4 not reviewed"
+    assert {i.id for i in Store().list_items(story_id)} == {i.id for i in first}

@@ -15,9 +15,11 @@ from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
 from qg_studio.schema import GenerationRequest
 from qg_studio.schema import QAItem
+from qg_studio.schema import ReviewStatus
 from qg_studio.services.generation import AUTO
 from qg_studio.ui import engines
 from qg_studio.ui.engines import writer_caption
+from qg_studio.ui.state import current_actor
 from qg_studio.ui.state import get_store
 from qg_studio.ui.state import keep
 from qg_studio.ui.state import require_story
@@ -47,9 +49,10 @@ def render() -> None:
         st.warning("This story has no sections yet; check it on the **Story** page.")
         return
     request, engine, options, check = _controls(len(story.sections))
+    replace = _with_saved_questions(story)
     if st.button("Generate questions", type="primary", key="generate_go"):
         if request is not None:
-            _run(story, request, engine, options, check)
+            _run(story, request, engine, options, check, replace)
     batch = st.session_state.get(LAST_BATCH)
     if batch and batch.get("story") == story.id:
         for notice in batch.get("notices", []):
@@ -158,7 +161,38 @@ def _widgets(n_sections: int):
     return request, engine, options, check
 
 
-def _run(story, request: GenerationRequest, engine: str, options: dict, check: bool) -> None:
+ADD, REPLACE = "add", "replace"
+
+
+def _with_saved_questions(story) -> list[QAItem]:
+    """On a story that has questions already, the teacher says what a new run does: add
+    to them, or take the place of the ones not reviewed yet. The ones to replace (or [])."""
+    saved = get_store().list_items(story.id)
+    if not saved:
+        return []
+    unreviewed = [i for i in saved if i.status == ReviewStatus.UNREVIEWED]
+    choices = {
+        ADD: f"Add new questions to the {len(saved)} this story has (none repeats one of "
+        "them, kept, dropped or not reviewed)",
+        REPLACE: f"Replace the {len(unreviewed)} not reviewed yet (kept and dropped ones stay)",
+    }
+    choice = st.radio(
+        "This story has questions already",
+        list(choices) if unreviewed else [ADD],
+        format_func=choices.get,
+        key="gen_existing",
+    )
+    return unreviewed if choice == REPLACE else []
+
+
+def _run(
+    story,
+    request: GenerationRequest,
+    engine: str,
+    options: dict,
+    check: bool,
+    replace: list[QAItem] | None = None,
+) -> None:
     from qg_studio.services.generation import decided
     from qg_studio.services.generation import generate
 
@@ -211,9 +245,20 @@ def _run(story, request: GenerationRequest, engine: str, options: dict, check: b
         bar.empty()
         st.warning("No questions came out of this story; try a longer or simpler text.")
         return
-    ids = store.add_items(
-        story.id, run.items, actor=run.engine, label=f"generated {len(run.items)} questions"
-    )
+    if replace:
+        # One action, one undo: the unreviewed ones go and the new ones come together.
+        ids = store.replace_items(
+            story.id,
+            [i.id for i in replace],
+            run.items,
+            actor=current_actor(),
+            added_by=run.engine,
+            label=f"generated {len(run.items)} questions in place of {len(replace)} not reviewed",
+        )
+    else:
+        ids = store.add_items(
+            story.id, run.items, actor=run.engine, label=f"generated {len(run.items)} questions"
+        )
     st.session_state[LAST_BATCH] = {
         "story": story.id,
         "ids": ids,
