@@ -134,3 +134,28 @@ def test_grade_band_is_not_carried_to_a_new_project():
     assert _band(at, second).value == "3-5"
     assert Store().get_project(second).settings["grade_band"] == "3-5"
     assert Store().get_project(first).settings["grade_band"] == "6-8"
+
+
+def test_replace_with_a_new_story_replaces_and_keeps_the_old_one_reachable(story_text):
+    from qg_studio.schema import QAItem
+
+    at = _new_project(_app().run(), "Fables")
+    at.text_area(key="story_text").input(story_text)
+    at.button(key="section_story").click().run()
+    [project] = Store().list_projects()
+    old = Store().latest_story(project.id)
+    Store().add_items(old.id, [QAItem("Who ran?", ["the fox"], "character", "explicit")], "t")
+    fable = (Path(__file__).parent / "fixtures" / "fable_crow_goat.txt").read_text("utf-8")
+    at.text_area(key="story_text").input(fable)
+    at.button(key="section_story").click().run()
+    assert not at.exception
+    # The project has the new story only; its Generate and Curate see it.
+    stories = Store().list_stories(project.id)
+    assert [s.title for s in stories] == ["The Crow and the Goat"]
+    assert Store().list_items(stories[0].id) == []
+    # The old story and its question moved to a project of their own.
+    aside = [p for p in Store().list_projects() if p.id != project.id]
+    assert [p.name for p in aside] == [f"Fables – {old.title} (replaced)"]
+    kept = Store().latest_story(aside[0].id)
+    assert kept.id == old.id and [i.question for i in Store().list_items(kept.id)] == ["Who ran?"]
+    assert any("kept in a project of their own" in w.value for w in at.warning)

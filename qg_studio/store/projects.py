@@ -175,6 +175,33 @@ class ProjectStore(StoreBase):
             [(story_id, s.id, s.text) for s in sections],
         )
 
+    def replace_story(
+        self, project_id: int, title: str, text: str, sections: Sequence[Section]
+    ) -> tuple[int, list[int]]:
+        """The project's story becomes this one; each story it had before, with its
+        questions and history, moves to a project of its own named after it, so nothing
+        is lost and the project picker still reaches it. (new story id, set-aside
+        project ids), in one transaction."""
+        now = time.time()
+        with self.transaction() as db:
+            project = self._own_project(project_id)
+            old = db.execute(
+                "SELECT id, title FROM story WHERE project_id = ? ORDER BY id", (project_id,)
+            ).fetchall()
+            aside = []
+            for row in old:
+                name = f"{project['name']} – {row['title'] or 'earlier story'} (replaced)"
+                cur = db.execute(
+                    "INSERT INTO project(owner, name, settings, created, updated) "
+                    "VALUES (?,?,?,?,?)",
+                    (self.user, name, project["settings"], now, now),
+                )
+                db.execute(
+                    "UPDATE story SET project_id = ? WHERE id = ?", (cur.lastrowid, row["id"])
+                )
+                aside.append(int(cur.lastrowid))
+            return self.add_story(project_id, title, text, sections), aside
+
     def list_stories(self, project_id: int) -> list[StoredStory]:
         self._own_project(project_id)
         rows = self._db.execute(

@@ -125,7 +125,7 @@ def _open_sample() -> None:
 
 def _add_sample(project_id: int) -> None:
     parsed = parse_story(SAMPLE_STORY)
-    get_store().add_story(
+    get_store().replace_story(
         project_id, parsed.title or "Sample story", parsed.text, section_story(SAMPLE_STORY)
     )
 
@@ -198,7 +198,12 @@ def _story_input(project_id: int) -> None:
         return
     parsed = parse_story(text)
     title = parsed.title or (upload.name.rsplit(".", 1)[0] if upload is not None else "Story")
-    get_store().add_story(project_id, title, parsed.text, sections)
+    _, aside = get_store().replace_story(project_id, title, parsed.text, sections)
+    if aside:
+        st.session_state[NOTE] = [
+            "The earlier story and its questions are kept in a project of their own "
+            "(“… (replaced)” in the project list)."
+        ]
     st.rerun()
 
 
