@@ -82,3 +82,33 @@ def trust_note(confidence: float | None) -> str:
     if not needs_check(confidence):
         return ""
     return f"{CHECK_LABEL} (confidence {confidence:.0%})"
+
+
+# The plain mark a teacher sees beside every question, first in Curate's table and on
+# Generate, with its reason in words.
+SURE, CHECK_THIS, LIKELY_WRONG = "sure", "check this", "likely wrong"
+MARK_SYMBOLS = {SURE: "✓ sure", CHECK_THIS: "? check this", LIKELY_WRONG: "✗ likely wrong"}
+# Under this confidence an answer the check could not find is more likely wrong than right.
+LIKELY_WRONG_BELOW = 0.25
+TRIP_DISAGREES = 0.3  # the round trip's agreement under which it found another answer
+
+
+def mark(item: QAItem) -> tuple[str, str]:
+    """(mark, why) for a question: ``sure``, ``check this`` or ``likely wrong`` from the
+    round trip and the confidence in its answer; ("", "") for one with nothing measured
+    (a question the teacher typed with her own answer)."""
+    scores = item.scores
+    confidence = answer_confidence(item)
+    trip = scores.answerability
+    if scores.unanswerable or (trip is not None and trip < TRIP_DISAGREES):
+        why = "the answer check found another answer in the story, not this one"
+        if confidence is None or confidence < LIKELY_WRONG_BELOW:
+            return LIKELY_WRONG, why
+        return CHECK_THIS, why
+    if scores.low_quality:
+        return CHECK_THIS, "it reads badly: nothing better was written for its part of the set"
+    if confidence is None:
+        return "", ""
+    if scores.check_answer or needs_check(confidence):
+        return CHECK_THIS, f"little confidence in the answer ({confidence:.0%})"
+    return SURE, f"the answer check agrees with the answer ({confidence:.0%})"

@@ -211,3 +211,49 @@ def test_wrong_options_are_shown_and_edited_before_any_quiz(seeded):
         assert store.get_item(ids[0]).distractors == ["the miller", "the King", "a shepherd"]
     # A right answer typed as a wrong option is pointed out.
     assert any("is also an answer" in w.value for w in at.warning)
+
+
+def test_every_question_shows_its_mark_first_and_the_sure_ones_are_kept_in_one_action():
+    from qg_studio.schema import QAItem
+    from qg_studio.ui.curate_fields import table
+
+    secs = sections()
+    sure = QAItem(
+        "Who came at midnight?",
+        ["a little man"],
+        "character",
+        "explicit",
+        sections=[2],
+        scores={"confidence": 0.9, "answerability": 1.0},
+    )
+    doubtful = QAItem(
+        "Why was the king happy?",
+        ["the straw was gold"],
+        "causal relationship",
+        "implicit",
+        sections=[2],
+        scores={"confidence": 0.9, "answerability": 0.05},
+    )
+    with Store() as store:
+        project = store.create_project("Marks")
+        story = store.add_story(project, "Greta", "\n\n".join(STORY), secs)
+        store.add_items(story, [sure, doubtful], actor="embedded")
+        saved = store.list_items(story)
+    # The mark is the column a teacher reads first, its reason the last.
+    frame = table(saved, {item.id: n for n, item in enumerate(saved, 1)})
+    assert list(frame.columns)[:3] == ["#", "Mark", "Status"]
+    # An implicit answer the span answerer does not find is to check, not wrong: the
+    # answerer agrees little with a paraphrase even when it is right.
+    assert list(frame["Mark"]) == ["✓ sure", "? check this"]
+    assert "another answer" in frame["Why"][1]
+    at = _app()
+    assert not at.exception
+    button = at.button(key="curate_keep_sure")
+    assert "Keep the 1 not reviewed that are marked sure" in button.label
+    button.click().run()
+    assert not at.exception
+    with Store() as store:
+        assert [i.status.value for i in store.list_items(story)] == ["kept", "unreviewed"]
+        undone = store.undo(story, actor="teacher")
+        assert undone["label"] == "kept 1 questions marked sure"
+        assert [i.status.value for i in store.list_items(story)] == ["unreviewed"] * 2

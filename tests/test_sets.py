@@ -375,9 +375,13 @@ def test_low_confidence_answer_is_shown_as_check_this_answer():
     mark_trust([typed, sure, failed])
     assert typed.scores.check_answer and failed.scores.check_answer  # round trip failed
     assert not sure.scores.check_answer
-    from qg_studio.ui.curate_fields import flags
+    from qg_studio.trust import mark
 
-    assert CHECK_LABEL in flags(typed) and CHECK_LABEL not in flags(sure)
+    assert mark(typed)[0] == "check this" and mark(sure)[0] == "sure"
+    assert mark(failed) == (
+        "likely wrong",
+        "the answer check found another answer in the story, not this one",
+    )
 
 
 def test_answer_key_marks_the_answer_to_check():

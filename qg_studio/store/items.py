@@ -103,6 +103,15 @@ class Store(ProjectStore):
             )
         return QAItem.from_dict({**merged, "id": item_id})
 
+    def set_status(
+        self, story_id: int, item_ids: Sequence[int], status, actor: str, label: str = ""
+    ) -> None:
+        """Keep or drop several questions as one action (one undo, one History line)."""
+        with self.transaction(label):
+            self._own_story(story_id)
+            for item_id in item_ids:
+                self.update_item(item_id, actor, status=status)
+
     def move_item(self, item_id: int, new_index: int, actor: str) -> None:
         """Reorder: put the item at ``new_index`` in its story's list."""
         with self.transaction() as db:

@@ -19,6 +19,8 @@ from qg_studio.schema import QAItem
 from qg_studio.schema import ReviewStatus
 from qg_studio.schema import Section
 from qg_studio.store import Store
+from qg_studio.trust import MARK_SYMBOLS
+from qg_studio.trust import mark
 from qg_studio.ui.state import current_actor
 from qg_studio.ui.text import quoted
 
@@ -54,10 +56,15 @@ def parse_sections(text: Any, known: Sequence[int]) -> list[int]:
 
 
 def table(items: Sequence[QAItem], positions: dict[int, int]) -> pd.DataFrame:
-    return pd.DataFrame(
-        [
+    """The questions as Curate's table: the mark a teacher checks first (sure, check this,
+    likely wrong) comes right after the number, its reason last."""
+    rows = []
+    for item in items:
+        verdict, why = mark(item)
+        rows.append(
             {
                 "#": positions[item.id],
+                "Mark": MARK_SYMBOLS.get(verdict, ""),
                 "Status": item.status.value,
                 "Question": item.question,
                 "Answers": " | ".join(item.answers),
@@ -69,33 +76,10 @@ def table(items: Sequence[QAItem], positions: dict[int, int]) -> pd.DataFrame:
                 "Confidence": None
                 if item.scores.confidence is None
                 else round(item.scores.confidence, 2),
-                "Flags": flags(item),
+                "Why": why,
             }
-            for item in items
-        ],
-        columns=["#", *TABLE_FIELDS, "Engine", "Confidence", "Flags"],
-    )
-
-
-def flags(item: QAItem) -> str:
-    """What the ranker's flags tell a teacher (see ranking.flag_unanswerable and keep_fit),
-    and whether to check the answer (trust.mark_trust)."""
-    from qg_studio.trust import CHECK_LABEL
-    from qg_studio.trust import answer_confidence
-    from qg_studio.trust import needs_check
-
-    scores = item.scores
-    out = [
-        label
-        for raised, label in (
-            (scores.unanswerable, "answer not found in the story"),
-            (scores.low_quality, "reads badly"),
         )
-        if raised
-    ]
-    if scores.check_answer or needs_check(answer_confidence(item)):
-        out.append(CHECK_LABEL)
-    return "; ".join(out)
+    return pd.DataFrame(rows, columns=["#", "Mark", *TABLE_FIELDS, "Engine", "Confidence", "Why"])
 
 
 def apply_table_edits(

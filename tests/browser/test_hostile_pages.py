@@ -74,3 +74,37 @@ def test_an_exports_download_address_ends_with_its_session(browser, tmp_path):
                 break
             time.sleep(0.5)
         assert gone, "the download address still answers after its session ended"
+
+
+def test_the_confidence_mark_is_in_plain_sight_at_1024_px(browser, app_url, data_dir):
+    from qg_studio.schema import QAItem
+    from qg_studio.store import DB_NAME
+    from qg_studio.store import Store
+    from qg_studio.story import section_story
+
+    body = (
+        "The ant went to the river to drink. The water swept her away. A dove dropped a "
+        "leaf, and the ant climbed onto it and floated to the bank. Later a hunter aimed at "
+        "the dove, and the ant bit his heel, so the dove flew away safe."
+    )
+    with Store(data_dir / DB_NAME) as store:
+        project = store.create_project("Marks at 1024")
+        story = store.add_story(project, "The Ant", body, section_story(body))
+        item = QAItem(
+            "Who bit the hunter?",
+            ["the dove"],
+            "character",
+            "explicit",
+            sections=[1],
+            scores={"confidence": 0.8, "answerability": 0.0},
+        )
+        store.add_items(story, [item], actor="embedded")
+    context = browser.new_context(viewport={"width": 1024, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(45_000)
+    open_page(page, app_url, f"curate?project={project}")
+    shown = page.get_by_text("✗ likely wrong: the answer check found another answer")
+    shown.wait_for()
+    box = shown.bounding_box()
+    assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1024
+    context.close()

@@ -24,6 +24,9 @@ from qg_studio.schema import ReviewStatus
 from qg_studio.services.exports import quiz_options
 from qg_studio.store import Store
 from qg_studio.store import StoreError
+from qg_studio.trust import MARK_SYMBOLS
+from qg_studio.trust import SURE
+from qg_studio.trust import mark
 from qg_studio.ui import engines
 from qg_studio.ui.curate_actions import MESSAGE
 from qg_studio.ui.curate_actions import PICK
@@ -38,7 +41,6 @@ from qg_studio.ui.curate_fields import TABLE_FIELDS  # noqa: F401 - the page's h
 from qg_studio.ui.curate_fields import answer_and_tag  # noqa: F401 - the page's helpers, re-exported
 from qg_studio.ui.curate_fields import apply_table_edits  # noqa: F401 - the page's helpers, re-exported
 from qg_studio.ui.curate_fields import field_value  # noqa: F401 - the page's helpers, re-exported
-from qg_studio.ui.curate_fields import flags  # noqa: F401 - the page's helpers, re-exported
 from qg_studio.ui.curate_fields import highlight  # noqa: F401 - the page's helpers, re-exported
 from qg_studio.ui.curate_fields import parse_answers  # noqa: F401 - the page's helpers, re-exported
 from qg_studio.ui.curate_fields import parse_sections  # noqa: F401 - the page's helpers, re-exported
@@ -129,6 +131,27 @@ def _summary(store: Store, story, items: Sequence[QAItem]) -> None:
     st.dataframe(
         pd.DataFrame([strip], index=["have / asked" if wanted else "have"]), width="stretch"
     )
+    sure = [i for i in items if i.status == ReviewStatus.UNREVIEWED and mark(i)[0] == SURE]
+    if sure:
+        st.button(
+            f"Keep the {len(sure)} not reviewed that are marked sure",
+            key="curate_keep_sure",
+            on_click=_keep_all,
+            args=(story.id, [i.id for i in sure]),
+            help="one step: Undo takes it back",
+        )
+
+
+def _keep_all(story_id: int, item_ids: list[int]) -> None:
+    get_store().set_status(
+        story_id,
+        item_ids,
+        ReviewStatus.KEPT,
+        actor=current_actor(),
+        label=f"kept {len(item_ids)} questions marked sure",
+    )
+    say("success", f"Kept {len(item_ids)} questions marked sure (Undo takes it back).")
+    refresh()
 
 
 def _filters(story, items: Sequence[QAItem]) -> list[QAItem]:
@@ -184,8 +207,15 @@ def _editor(
         "Sections": st.column_config.TextColumn("Sections", width="small"),
         "Engine": st.column_config.TextColumn("Engine", disabled=True),
         "Confidence": st.column_config.NumberColumn("Confidence", disabled=True, format="%.2f"),
-        "Flags": st.column_config.TextColumn(
-            "Flags", disabled=True, help="what the automatic checks noticed"
+        "Mark": st.column_config.TextColumn(
+            "Mark",
+            disabled=True,
+            width="small",
+            help="sure / check this / likely wrong: the answer check and the confidence "
+            "in the answer (why: last column)",
+        ),
+        "Why": st.column_config.TextColumn(
+            "Why", disabled=True, help="what the automatic checks noticed"
         ),
     }
     st.data_editor(
@@ -313,14 +343,14 @@ def _detail(
             disabled=positions[item.id] == len(positions),
         )
         created = store.created_by(item.id)
+        verdict, why = mark(item)
+        if verdict:
+            say_mark = st.success if verdict == SURE else st.warning
+            say_mark(f"{MARK_SYMBOLS[verdict].capitalize()}: {why}.")
         st.caption(
             f"Written by {plain(created or item.engine or 'unknown')}"
             + (f" · engine {item.engine}" if item.engine and item.engine != created else "")
-            + "".join(
-                f" · {name} {value:.2f}"
-                for name, value in item.scores.to_dict().items()
-                if isinstance(value, (int, float))
-            )
+            + (f" · rule {item.rule}" if item.rule else "")
         )
     with right:
         mine = [s for s in story.sections if s.id in item.sections] or story.sections[:1]

@@ -17,6 +17,11 @@ from qg_studio.schema import GenerationRequest
 from qg_studio.schema import QAItem
 from qg_studio.schema import ReviewStatus
 from qg_studio.services.generation import AUTO
+from qg_studio.trust import CHECK_THIS
+from qg_studio.trust import LIKELY_WRONG
+from qg_studio.trust import MARK_SYMBOLS
+from qg_studio.trust import SURE
+from qg_studio.trust import mark
 from qg_studio.ui import engines
 from qg_studio.ui.engines import writer_caption
 from qg_studio.ui.state import current_actor
@@ -282,6 +287,9 @@ def _badge(label: str, colour: str) -> str:
     return f":{colour}-badge[{label}]"
 
 
+_MARK_COLOURS = {SURE: "green", CHECK_THIS: "orange", LIKELY_WRONG: "red"}
+
+
 def _show(items: list[QAItem], sections, requested: dict | None, engine: str | None = None) -> None:
     st.subheader(f"{len(items)} new questions")
     made_by = f"Written by {plain(engine)}. " if engine else ""
@@ -297,8 +305,10 @@ def _show(items: list[QAItem], sections, requested: dict | None, engine: str | N
             continue
         with st.expander(f"Section {section.id} — {len(group)} question(s)", expanded=True):
             for item in group:
+                verdict, why = mark(item)
                 badges = " ".join(
-                    [
+                    ([_badge(MARK_SYMBOLS[verdict], _MARK_COLOURS[verdict])] if verdict else [])
+                    + [
                         _badge(item.element.value, _COLOURS.get(item.element, "gray")),
                         _badge(
                             item.explicitness.value,
@@ -309,11 +319,8 @@ def _show(items: list[QAItem], sections, requested: dict | None, engine: str | N
                 st.markdown(
                     f"{badges}  \n**{plain(item.question)}**  \nAnswer: {plain(item.answer)}"
                 )
-                if item.scores.low_quality:
-                    st.caption(
-                        "⚠ reads badly (no question mark, too short or too long); "
-                        "kept because nothing better was written here"
-                    )
+                if verdict and verdict != SURE:
+                    st.caption(f"{MARK_SYMBOLS[verdict]}: {why}")
                 if item.evidence:
                     ev = item.evidence[0]
                     st.caption(f"Evidence (section {ev.section}): {quoted(ev.text, 240)}")
