@@ -3,6 +3,8 @@ FairytaleQA-layout folder of our own, and the pipeline ranking and flagging by i
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from seq2seq_tiny import write_ftqa
 
@@ -187,3 +189,48 @@ def test_the_ranker_in_use_is_the_one_named_else_none_when_switched_off(tmp_path
     assert default_ranker() is None
     monkeypatch.setenv("QG_STUDIO_RANKER", str(tmp_path / "nothing-here"))
     assert default_ranker() is None
+
+
+def test_a_teachers_keep_and_drop_decisions_refit_the_ranker_measured_on_held_out_ones(
+    tmp_path, monkeypatch, capsys
+):
+    """Kept questions are grounded ones and dropped ones name people the story lacks: the
+    refit learns that from the decisions alone and tells held-out ones apart."""
+    from qg_studio.cli import main
+    from qg_studio.ranking.learned import default_ranker
+    from qg_studio.store import Store
+
+    store = Store()
+    for n in range(10):
+        project = store.create_project(f"Class {n}")
+        story = store.add_story(project, "Pond", POND, [Section(id=1, text=POND)])
+        good = [
+            _item(f"Why did the heron come to the pond {k}?", "he was hungry", sections=[1])
+            for k in range(3)
+        ]
+        bad = [
+            _item(f"Why did the princess visit the castle {k}?", "to dance", sections=[1])
+            for k in range(3)
+        ]
+        ids = store.add_items(story, good + bad, actor="embedded")
+        for item_id in ids[:3]:
+            store.update_item(item_id, "teacher", status="kept")
+        for item_id in ids[3:]:
+            store.update_item(item_id, "teacher", status="dropped")
+        typed = store.add_items(story, [_item("Who sang?", "the frog")], actor="teacher")
+        store.update_item(typed[0], "teacher", status="kept")  # hers: not a proposer's
+    assert main(["train", "ranker", "--from-store", "--json"]) == 0
+    figures = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert figures["train"]["candidates"] == 8 * 6 and figures["held_out"]["stories"] == 2
+    assert figures["held_out"]["auroc"] == 1.0
+    ranker = default_ranker()  # from now on, this user's sets are ranked by it
+    assert ranker is not None and ranker.weights["grounded"] > 0
+    monkeypatch.setenv("QG_STUDIO_RANKER", "off")
+    assert default_ranker() is None
+
+
+def test_too_few_decisions_are_refused_in_one_line(capsys):
+    from qg_studio.cli import main
+
+    assert main(["train", "ranker", "--from-store"]) == 2
+    assert "the ranker needs at least 20" in capsys.readouterr().err

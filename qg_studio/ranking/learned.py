@@ -123,7 +123,8 @@ RANKER_SETTING = "QG_STUDIO_RANKER"  # a ranker folder to use instead, or "off"
 
 
 def default_ranker() -> LearnedRanker | None:
-    """The ranker in use: $QG_STUDIO_RANKER's folder ("off": none), else the shipped one
+    """The ranker in use: $QG_STUDIO_RANKER's folder ("off": none), else the one refit on
+    this user's decisions (the data folder's ranker/), else the shipped one
     (models/ranker/); None when there is none or it is unreadable."""
     import os
 
@@ -132,14 +133,30 @@ def default_ranker() -> LearnedRanker | None:
     chosen = os.environ.get(RANKER_SETTING, "").strip()
     if chosen.lower() in ("off", "none", "0"):
         return None
-    return _load_ranker(chosen or str(MODELS_DIR / "ranker"))
+    if chosen:
+        return _load_ranker(chosen)
+    # A ranker refit on this user's own decisions (train ranker --from-store) comes first.
+    return _load_ranker(str(user_ranker_dir())) or _load_ranker(str(MODELS_DIR / "ranker"))
 
 
-@lru_cache(maxsize=4)
+def user_ranker_dir() -> Path:
+    from qg_studio.store import default_data_dir
+
+    return default_data_dir() / "ranker"
+
+
 def _load_ranker(folder: str) -> LearnedRanker | None:
-    folder = Path(folder)
-    if not (folder / RANKER_FILE).is_file():
+    """The ranker in ``folder``, read again only when its file changes (a refit made by
+    the command line reaches a running app)."""
+    try:
+        stamp = (Path(folder) / RANKER_FILE).stat().st_mtime_ns
+    except OSError:
         return None
+    return _read_ranker(folder, stamp)
+
+
+@lru_cache(maxsize=8)
+def _read_ranker(folder: str, stamp: int) -> LearnedRanker | None:
     try:
         return LearnedRanker.load(folder)
     except (OSError, ValueError, KeyError):

@@ -200,3 +200,63 @@ def run(
     ranker.figures = figures
     ranker.save(out)
     return figures
+
+
+# -- learning from the teacher ------------------------------------------------------------
+
+MIN_DECISIONS = 20  # fewer kept-or-dropped questions say nothing a ranker could learn
+
+
+def decision_rows(store) -> list[dict]:
+    """Every generated question the user kept or dropped, with its features; kept is a
+    match. A question the teacher typed is left out (no proposer made it)."""
+    from qg_studio.data.projects import origin_of
+    from qg_studio.schema import ReviewStatus
+
+    rows = []
+    for project in store.list_projects():
+        for story in store.list_stories(project.id):
+            words = story_vocabulary(section_texts(story.sections))
+            for item in store.list_items(story.id):
+                if item.status is ReviewStatus.UNREVIEWED:
+                    continue
+                if origin_of(store.created_by(item.id)) != "engine":
+                    continue
+                rows.append(
+                    {
+                        "story": f"{project.id}/{story.id}",
+                        "features": features(item, words),
+                        "match": 1.0 if item.status is ReviewStatus.KEPT else 0.0,
+                    }
+                )
+    return rows
+
+
+def refit_from_store(
+    store, out: str | Path, settings: RankerSettings, holdout_every: int = 5
+) -> dict[str, Any]:
+    """Refit the ranker's weights on the teacher's own keep and drop decisions, measured
+    on the decisions of every ``holdout_every``-th story, which it does not learn from."""
+    rows = decision_rows(store)
+    if len(rows) < MIN_DECISIONS:
+        raise ValueError(
+            f"{len(rows)} kept or dropped questions in your projects; the ranker needs at "
+            f"least {MIN_DECISIONS} to learn from (keep and drop some in Curate first)"
+        )
+    stories = sorted({r["story"] for r in rows})
+    held = {s for i, s in enumerate(stories) if i % holdout_every == holdout_every - 1}
+    train = [r for r in rows if r["story"] not in held] or rows
+    test = [r for r in rows if r["story"] in held]
+    settings = RankerSettings(**{**asdict(settings), "match": 0.5})
+    ranker = fit(train, settings)
+    figures = {
+        "source": "the teacher's decisions",
+        "train": {**measure(ranker, train, settings), "stories": len(stories) - len(held)},
+        "held_out": {**measure(ranker, test, settings), "stories": len(held)} if test else {},
+    }
+    ranker.check_below = figures["held_out"].get("check_below") or figures["train"].get(
+        "check_below", ranker.check_below
+    )
+    ranker.figures = figures
+    ranker.save(out)
+    return figures
