@@ -201,6 +201,9 @@ class _Unit:
     opener_place: bool
     new_names: int
     lemmas: frozenset[str]
+    # A cut before this unit would fall inside a character's speech: the paragraph before
+    # ends with its quote still open (a speech that runs over paragraphs), never a cut.
+    in_speech: bool = False
 
 
 def section_story(text: str, weights: SectionerWeights | None = None) -> list[Section]:
@@ -243,6 +246,7 @@ def _units(paragraphs: Sequence[str]) -> list[_Unit]:
     seen: set[str] = set()
     # The tagger's PROPN marks new names well enough; skipping NER halves the time.
     docs = nlp.pipe(paragraphs, disable=["lemmatizer", "ner"], batch_size=64)
+    open_speech = False  # the paragraph before ended inside a quote
     for para, doc in zip(paragraphs, docs):
         sentences = [s.text.strip() for s in doc.sents if s.text.strip()]
         pieces = (
@@ -268,8 +272,10 @@ def _units(paragraphs: Sequence[str]) -> list[_Unit]:
                     opener_place=bool(_PLACE_SHIFT.match(piece)),
                     new_names=len(new),
                     lemmas=content,
+                    in_speech=open_speech if index == 0 else False,
                 )
             )
+        open_speech = para.count('"') % 2 == 1
     return units
 
 
@@ -277,14 +283,19 @@ def _split_long(sentences: list[str]) -> list[str]:
     """Cut a long paragraph into pieces of about TARGET words, preferring event openers."""
     pieces: list[list[str]] = [[]]
     count = 0
+    quotes = 0  # quote marks so far: an odd count means a character is still speaking
     for sentence in sentences:
         words = len(sentence.split())
         turn = bool(_TIME_SHIFT.match(sentence)) and count >= MIN_WORDS * 0.8
-        if pieces[-1] and (count + words > 180 or turn):
+        # Inside a speech only when the piece would outgrow a section (a monologue of
+        # several hundred words must be cut somewhere).
+        speaking = quotes % 2 == 1 and count + words <= MAX_WORDS
+        if pieces[-1] and (count + words > 180 or turn) and not speaking:
             pieces.append([])
             count = 0
         pieces[-1].append(sentence)
         count += words
+        quotes += sentence.count('"')
     if len(pieces) > 1 and sum(len(s.split()) for s in pieces[-1]) < 40:
         pieces[-2].extend(pieces.pop())
     return [" ".join(p) for p in pieces]
@@ -343,6 +354,8 @@ def _best_cuts(units: list[_Unit], w: SectionerWeights) -> list[int]:
             words = prefix[j] - prefix[i]
             if words > 3 * MAX_WORDS and j - i > 1:
                 break
+            if i and units[i].in_speech:
+                continue  # never inside a character's speech
             cost = best[i] + _length_cost(words, w) - (cut_scores[i] if i else 0.0)
             if cost < best[j]:
                 best[j], back[j] = cost, i

@@ -193,3 +193,43 @@ def test_merge_and_split_keep_the_text_and_renumber(story_text):
     assert len(split) == len(sections)
     assert " ".join(s.text for s in split).split() == " ".join(s.text for s in sections).split()
     assert _sentences_intact("", split)
+
+
+def test_a_section_never_starts_inside_a_characters_speech():
+    """A speech that runs over several paragraphs (each opens with a quote mark, only the
+    last one closes it) stays in one section, however the lengths would like a cut there."""
+    from qg_studio.story import section_paragraphs
+
+    narration = (
+        "The old badger lived under the hill with his grandchildren, and every winter "
+        "evening they sat by the fire while the snow fell softly outside the door. "
+    )
+    speech = [
+        '"When I was young," said the badger, "the river came up to the oak tree. '
+        + "We swam in it every summer, and the otters taught us their games. " * 6,
+        '"Then came the dry year. The river shrank to a stream and the fish went away. '
+        + "We dug deeper burrows and waited for the rain. " * 6,
+        '"And one morning the rain came back, and the river with it." ' + narration,
+    ]
+    paragraphs = [narration * 4, *speech, narration * 4]
+    sections = section_paragraphs(paragraphs)
+    for section in sections[1:]:
+        opening = section.text.lstrip()
+        assert not opening.startswith('"Then came') and not opening.startswith('"And one')
+    texts = [s.text for s in sections]
+    holding = [t for t in texts if "Then came the dry year" in t]
+    assert (
+        len(holding) == 1 and '"When I was young,"' in holding[0] and "rain came back" in holding[0]
+    )
+
+
+def test_a_long_paragraph_is_never_cut_between_the_sentences_of_one_speech():
+    from qg_studio.story import _split_long
+
+    sentences = ["The fox sat down by the fire and looked at the hen for a long time."] * 12
+    sentences += ['"Listen to me.'] + ["I have walked through many forests and many towns."] * 20
+    sentences += ['That is all," said the fox.'] + ["The hen said nothing at all."] * 10
+    pieces = _split_long(sentences)
+    assert len(pieces) > 1
+    for piece in pieces:
+        assert piece.count('"') % 2 == 0  # every piece closes the speech it opens
