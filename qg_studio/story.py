@@ -275,27 +275,41 @@ def _units(paragraphs: Sequence[str]) -> list[_Unit]:
                     in_speech=open_speech if index == 0 else False,
                 )
             )
-        open_speech = para.count('"') % 2 == 1
+        open_speech = _speaking_after(para, open_speech)
     return units
+
+
+_LAST_QUOTE_OPENS = re.compile(r'"[\w\'(\[]')  # a word right after it: it opens
+
+
+def _speaking_after(text: str, speaking: bool) -> bool:
+    """Whether a character is still speaking at the end of ``text``: its last quote mark
+    opens a speech (a word follows it), or it has none and someone spoke before. A
+    speech over several paragraphs opens each and closes only the last (`"When I was
+    young…` / `"Then came the dry year…` / `…with it."`)."""
+    last = text.rfind('"')
+    if last < 0:
+        return speaking
+    return bool(_LAST_QUOTE_OPENS.match(text, last))
 
 
 def _split_long(sentences: list[str]) -> list[str]:
     """Cut a long paragraph into pieces of about TARGET words, preferring event openers."""
     pieces: list[list[str]] = [[]]
     count = 0
-    quotes = 0  # quote marks so far: an odd count means a character is still speaking
+    speaking = False  # a character's speech is open after the sentences so far
     for sentence in sentences:
         words = len(sentence.split())
         turn = bool(_TIME_SHIFT.match(sentence)) and count >= MIN_WORDS * 0.8
         # Inside a speech only when the piece would outgrow a section (a monologue of
         # several hundred words must be cut somewhere).
-        speaking = quotes % 2 == 1 and count + words <= MAX_WORDS
-        if pieces[-1] and (count + words > 180 or turn) and not speaking:
+        held = speaking and count + words <= MAX_WORDS
+        if pieces[-1] and (count + words > 180 or turn) and not held:
             pieces.append([])
             count = 0
         pieces[-1].append(sentence)
         count += words
-        quotes += sentence.count('"')
+        speaking = _speaking_after(sentence, speaking)
     if len(pieces) > 1 and sum(len(s.split()) for s in pieces[-1]) < 40:
         pieces[-2].extend(pieces.pop())
     return [" ".join(p) for p in pieces]
