@@ -199,3 +199,21 @@ def test_picking_another_project_opens_it(story_id):
     assert at.text_area(key=_key(story_id, "question"))  # the older story's form
     at.run()
     assert at.selectbox(key="ann_project").value == older
+
+
+def test_the_saved_count_is_what_the_export_writes(story_id):
+    from qg_studio.data.projects import export_story
+
+    store = Store()
+    items = [
+        QAItem("Who lived by the river?", ["a miller"], "character", "explicit", sections=[1]),
+        QAItem("Who came to the mill?", ["a fox"], "character", "explicit", sections=[2]),
+    ]
+    ids = store.add_items(story_id, items, actor="teacher")
+    store.update_item(ids[1], "teacher", status="dropped")
+    at = _app()
+    assert not at.exception
+    headers = [h.value for h in at.subheader]
+    written = export_story(store, store.get_story(story_id)).story.questions
+    assert f"Saved QA pairs ({len(written)})" in headers and len(written) == 1
+    assert any("1 dropped in Curate" in c.value for c in at.caption)

@@ -16,6 +16,7 @@ from qg_studio.data.validation import check_annotation
 from qg_studio.data.validation import item_fields
 from qg_studio.schema import ELEMENTS
 from qg_studio.schema import QAItem
+from qg_studio.schema import ReviewStatus
 from qg_studio.schema import Section
 from qg_studio.ui.annotate_form import NO_ELEMENT2
 from qg_studio.ui.annotate_form import clear_form
@@ -291,7 +292,11 @@ def _second_pass(story_id: int, sections: list[Section], items: list[QAItem], ac
 
 def _items_table(story_id: int, items: list[QAItem], hide_answers: bool, actor: str) -> None:
     store = get_store()
-    st.subheader(f"Saved QA pairs ({len(items)})")
+    dropped = sum(i.status is ReviewStatus.DROPPED for i in items)
+    st.subheader(f"Saved QA pairs ({len(items) - dropped})")
+    if dropped:
+        # The export writes what is counted here; a dropped pair stays out of it.
+        st.caption(f"{dropped} dropped in Curate: listed below, not exported.")
     if not items:
         st.caption("Nothing saved yet.")
         return
