@@ -358,6 +358,10 @@ def choice_scores(
     return out
 
 
+# What each measure is, in words a teacher reads on the Models page.
+MEASURE_WORDS = {"qg": "questions", "qag": "question sets", "qa": "answers"}
+
+
 def lm_val_verdict(val: dict[str, Any], role: str) -> tuple[bool, str]:
     """Whether the adapter's recorded val figures beat the fallback engine for ``role``
     (question writing: ``eval qg`` and, when measured, ``eval qag``; answering: ``eval qa``)."""
@@ -368,8 +372,8 @@ def lm_val_verdict(val: dict[str, Any], role: str) -> tuple[bool, str]:
         # A few stories can favour either engine by chance: a teacher's default is
         # switched on the whole split only.
         return False, (
-            f"measured on the first {val['limit']} val stories only; auto "
-            f"switches on the whole val split"
+            f"tried on the first {val['limit']} test stories only; it is used once it "
+            "does better on all of them"
         )
     measures = ("qg", "qag") if role == "qg" else ("qa",)
     said = []
@@ -383,9 +387,12 @@ def lm_val_verdict(val: dict[str, Any], role: str) -> tuple[bool, str]:
                     f"no val figures for {measure} (python -m qg_studio.train.lm_card measure)",
                 )
             continue
-        said.append(f"{measure} {mine:.3f} vs {theirs:.3f}")
+        said.append(f"{MEASURE_WORDS[measure]} {mine:.1%} against {theirs:.1%}")
         if mine <= theirs:
-            return False, f"loses to {fallback} on val ({', '.join(said)})"
+            return False, (
+                f"no better than the built-in {fallback} engine on the test stories "
+                f"({', '.join(said)} like the experts')"
+            )
     if role == "qg":
         # ROUGE-L rewards wording like the experts'; a teacher hands out a set only when its
         # questions are right. A person's reading of the default sets (``reading`` in
@@ -394,11 +401,15 @@ def lm_val_verdict(val: dict[str, Any], role: str) -> tuple[bool, str]:
         mine, theirs = reading.get(ENGINE), reading.get(fallback)
         if mine and theirs and (mine["wrong"] > theirs["wrong"] or mine["good"] < theirs["good"]):
             return False, (
-                f"wins on val ROUGE-L ({', '.join(said)}) but reads worse to a teacher: "
+                f"closer to the experts' wording ({', '.join(said)}) but reads worse to a "
+                "teacher: "
                 f"{mine['good']} good and {mine['wrong']} wrong of {mine['read']} questions "
                 f"against {theirs['good']} and {theirs['wrong']} for {fallback}"
             )
-    return True, f"val ROUGE-L {', '.join(said)} for {fallback}"
+    return (
+        True,
+        f"better than the built-in {fallback} engine on the test stories ({', '.join(said)})",
+    )
 
 
 def lm_engine_choice(entry, role: str, device: str | None = None) -> tuple[Any, str]:

@@ -41,6 +41,7 @@ ROLES = ("qg", "qa")
 STAGES = ("ready", "base")
 FALLBACK = {"qg": "embedded", "qa": "extractive"}
 ROLE_NAMES = {"qg": "question-generation", "qa": "answering"}
+WRITES = {"qg": "questions", "qa": "answers"}  # what an engine of each role writes
 HUB_TIMEOUT_S = 5.0
 _WEIGHTS = (
     "model.safetensors",
@@ -410,7 +411,15 @@ def choose_engine(
         if problems:
             notice += " (skipped " + "; ".join(problems) + ")"
         return EngineChoice("seq2seq", {"model": entry.name}, notice)
-    detail = "; ".join(problems) if problems else "none in the registry"
+    if not problems:
+        return EngineChoice(
+            fallback,
+            {},
+            f"the built-in {fallback} engine writes the {what}s: no trained model is listed for it",
+        )
     return EngineChoice(
-        fallback, {}, f"no {what} model is available here ({detail}); using the {fallback} engine"
+        fallback,
+        {},
+        f"the built-in {fallback} engine writes the {WRITES.get(role, what)}; the trained "
+        f"models here are not used: {'; '.join(problems)}",
     )

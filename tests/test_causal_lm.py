@@ -295,8 +295,8 @@ def test_auto_falls_back_with_a_notice_when_the_adapter_is_missing_broken_or_wor
     said = {
         "missing": "no trained adapter",
         "broken": "is broken",
-        "loses": "loses to embedded on val",
-        "subset": "first 3 val stories only",
+        "loses": "no better than the built-in embedded engine on the test stories",
+        "subset": "first 3 test stories only",
         "stale": "for earlier weights",
         "reads": "reads worse to a teacher: 14 good and 9 wrong",
     }[damage]
@@ -413,7 +413,7 @@ def test_models_page_says_smollm_is_in_use_for_each_role_and_how_it_routes(tmp_p
     assert markdown.count("Engine in use: **smollm** — model `tiny-lm`") == 2
     assert "explicit \u2192 **extractive**" in markdown and "yesno \u2192 **smollm**" in markdown
     success = " ".join(s.value for s in at.success)
-    assert "qg 0.500 vs 0.400" in success and "qa 0.550 vs 0.480" in success
+    assert "questions 50.0% against 40.0%" in success and "answers 55.0% against 48.0%" in success
 
 
 def test_model_card_reports_steps_loss_curve_and_val_figures(tmp_path):
