@@ -126,24 +126,34 @@ def grade_sections(
             f"The story has {figures.words} words, fewer than one section "
             f"({MIN_WORDS}–{MAX_WORDS} words): its reading grade is a rough guess."
         )
-    if figures.grade >= GRADE_CUTOFF:
-        warnings.append(
-            f"The story reads at grade {figures.grade:g}, above what QG Studio "
-            f"was built for (stories below grade {GRADE_CUTOFF}); questions may "
-            "be weaker."
-        )
+    # One notice says where the story's grade stands: against the band, and against what
+    # QG Studio was built for when it is past that too.
     verdict = band.verdict(figures.grade)
+    said = f"The story reads at grade {figures.grade:g}"
     if verdict != "in":
-        warnings.append(
-            f"The story reads at grade {figures.grade:g}, {verdict} the target band {band}."
+        said += f", {verdict} the target band {band}"
+    if figures.grade >= GRADE_CUTOFF:
+        said += (
+            f"{',' if verdict == 'in' else ', and'} above what QG Studio was built for "
+            f"(stories below grade {GRADE_CUTOFF}): its questions may be weaker"
         )
+    if verdict != "in" or figures.grade >= GRADE_CUTOFF:
+        warnings.append(said + ".")
     off = [s.id for s in sections if s.verdict != "in"]
     if off and len(sections) > 1:
-        warnings.append("Sections outside the band: " + ", ".join(map(str, off)) + ".")
+        warnings.append(f"{_sections_named(off)} outside the band {band}.")
     short = [s.id for s in sections if s.words < MIN_WORDS]
     long_ = [s.id for s in sections if s.words > MAX_WORDS]
     if short and len(sections) > 1:
-        warnings.append("Sections under 100 words: " + ", ".join(map(str, short)) + ".")
+        warnings.append(f"{_sections_named(short, 'is', 'are')} under {MIN_WORDS} words.")
     if long_:
-        warnings.append("Sections over 300 words: " + ", ".join(map(str, long_)) + ".")
+        warnings.append(f"{_sections_named(long_, 'is', 'are')} over {MAX_WORDS} words.")
     return GradeReport(story=figures, band=band, verdict=verdict, warnings=warnings)
+
+
+def _sections_named(ids: list[int], one: str = "reads", many: str = "read") -> str:
+    """ "Section 2 reads", "Sections 1, 3 and 4 read": section numbers, never a count."""
+    if len(ids) == 1:
+        return f"Section {ids[0]} {one}"
+    listed = ", ".join(map(str, ids[:-1])) + f" and {ids[-1]}"
+    return f"Sections {listed} {many}"

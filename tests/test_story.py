@@ -233,3 +233,20 @@ def test_a_long_paragraph_is_never_cut_between_the_sentences_of_one_speech():
     assert len(pieces) > 1
     for piece in pieces:
         assert piece.count('"') % 2 == 0  # every piece closes the speech it opens
+
+
+def test_the_grade_is_told_once_and_sections_are_named_not_counted():
+    hard = (
+        "Notwithstanding considerable institutional heterogeneity, contemporary "
+        "epistemological frameworks systematically underestimate the multidimensional "
+        "ramifications of socioeconomic stratification. "
+    ) * 8
+    report = grade_sections(section_story(hard), "3-5")
+    about_story = [w for w in report.warnings if w.startswith("The story reads at grade")]
+    assert len(about_story) == 1  # band and QG Studio's own limit in one notice
+    assert "above the target band 3-5" in about_story[0]
+    assert "above what QG Studio was built for" in about_story[0]
+    from qg_studio.grading import _sections_named
+
+    assert _sections_named([1]) == "Section 1 reads"
+    assert _sections_named([1, 3, 4]) == "Sections 1, 3 and 4 read"

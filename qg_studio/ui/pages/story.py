@@ -221,11 +221,17 @@ def _show_sections(story_id: int, title: str, stored: list[Section], band: Grade
     cols = st.columns(5)
     cols[0].metric("Words", f"{figures.words:,}")
     cols[1].metric("Sections", len(sections))
-    cols[2].metric("Grade (consensus)", f"{figures.grade:g}")
+    cols[2].metric(
+        "Grade",
+        f"{figures.grade:g}",
+        help="the school grade most readability formulas agree on (textstat's consensus of "
+        "Flesch–Kincaid, Dale–Chall, Coleman–Liau and others): one formula alone can "
+        "differ from it by a grade or two",
+    )
     cols[3].metric("Flesch–Kincaid", f"{figures.fk_grade:g}")
     cols[4].metric("Dale–Chall", f"{figures.dale_chall:g}")
-    verdict = {"in": "within", "below": "below", "above": "above"}[report.verdict]
-    st.caption(f"The story reads {verdict} your band ({band}).")
+    if report.verdict == "in":  # out of the band, the warning below says so, once
+        st.caption(f"The story reads within your band ({band}).")
     for warning in report.warnings:
         st.warning(warning)
 
