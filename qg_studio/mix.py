@@ -67,6 +67,19 @@ def requested_counts(request: GenerationRequest, n_sections: int) -> dict[Elemen
     return {e: total / len(ELEMENTS) for e in ELEMENTS}
 
 
+def whole_counts(request: GenerationRequest, n_sections: int) -> dict[Element, int]:
+    """The requested counts as whole questions a teacher can read ("2 feeling"), summing to
+    the total asked: each element's share rounded down, the rest to the largest remainders
+    (in the elements' order on a tie)."""
+    shares = requested_counts(request, n_sections)
+    counts = {e: int(share) for e, share in shares.items()}
+    rest = round(sum(shares.values())) - sum(counts.values())
+    order = sorted(shares, key=lambda e: (-(shares[e] - counts[e]), ELEMENTS.index(e)))
+    for element in order[: max(0, rest)]:
+        counts[element] += 1
+    return counts
+
+
 def check_mix(
     items: Sequence[QAItem],
     request: GenerationRequest,

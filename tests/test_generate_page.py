@@ -164,3 +164,13 @@ def test_a_second_generate_asks_whether_to_add_or_replace_the_unreviewed():
     undone = Store().undo(story_id, actor="teacher")
     assert undone["label"] == "generated 4 questions in place of 4 not reviewed"
     assert {i.id for i in Store().list_items(story_id)} == {i.id for i in first}
+
+
+def test_the_mix_asked_for_is_whole_questions():
+    from qg_studio.mix import whole_counts
+    from qg_studio.schema import GenerationRequest
+
+    counts = whole_counts(GenerationRequest(count=10), 3)
+    assert sum(counts.values()) == 10 and set(counts.values()) == {1, 2}
+    custom = whole_counts(GenerationRequest(count=None, elements={"feeling": 2, "action": 1}), 3)
+    assert {e.value: n for e, n in custom.items()} == {"feeling": 2, "action": 1}

@@ -9,7 +9,7 @@ from typing import Any
 
 import pandas as pd
 
-from qg_studio.schema import ELEMENTS
+from qg_studio.mix import whole_counts
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Element
 from qg_studio.schema import Evidence
@@ -172,12 +172,7 @@ def requested_counts(settings: dict, n_sections: int) -> tuple[dict[str, int], f
         request = GenerationRequest.from_dict(raw)
     except (TypeError, ValueError):
         return {}, None
-    total = request.total(n_sections)
-    if isinstance(request.elements, dict):
-        wanted = {e.value: n for e, n in request.elements.items()}
-    else:
-        base, extra = divmod(total, len(ELEMENTS))
-        wanted = {e.value: base + (1 if i < extra else 0) for i, e in enumerate(ELEMENTS)}
+    wanted = {e.value: n for e, n in whole_counts(request, n_sections).items()}
     return wanted, request.implicit_share
 
 

@@ -10,6 +10,7 @@ import pandas as pd
 import streamlit as st
 
 from qg_studio.generation import GENERATORS
+from qg_studio.mix import whole_counts
 from qg_studio.schema import ELEMENTS
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
@@ -277,10 +278,8 @@ def _run(
 def _requested_mix(
     request: GenerationRequest, n_sections: int, items: list[QAItem]
 ) -> dict[str, float]:
-    if isinstance(request.elements, dict):
-        return {e.value: float(n) for e, n in request.elements.items()}
-    total = request.total(n_sections)
-    return {e.value: total / len(ELEMENTS) for e in ELEMENTS}
+    # Whole questions: "2 feeling questions asked", never "1.43".
+    return {e.value: float(n) for e, n in whole_counts(request, n_sections).items()}
 
 
 def _badge(label: str, colour: str) -> str:
@@ -337,8 +336,22 @@ def _mix_chart(items: list[QAItem], requested: dict[str, float]) -> None:
         },
         index=[e.value for e in ELEMENTS],
     )
-    # Horizontal: the element names read level, and the tallest bar is not cut at the top.
-    st.bar_chart(frame, stack=False, horizontal=True, height=300, x_label="", y_label="questions")
+    import altair as alt
+
+    long = frame.reset_index(names="element").melt("element", var_name="", value_name="questions")
+    # Horizontal: the element names read level; whole questions on the axis, never 0.5.
+    chart = (
+        alt.Chart(long)
+        .mark_bar()
+        .encode(
+            x=alt.X("questions:Q", axis=alt.Axis(tickMinStep=1, format="d")),
+            y=alt.Y("element:N", title=None, sort=[e.value for e in ELEMENTS]),
+            yOffset=alt.YOffset("count:N"),
+            color=alt.Color("count:N", title=None),
+        )
+        .properties(height=300)
+    )
+    st.altair_chart(chart, width="stretch")
 
 
 def _details(exc: Exception) -> None:
