@@ -13,6 +13,7 @@ from qg_studio.ui.pages import export
 from qg_studio.ui.pages import generate
 from qg_studio.ui.pages import models
 from qg_studio.ui.pages import story
+from qg_studio.ui.text import plain
 
 PAGES = [
     st.Page(
@@ -31,4 +32,27 @@ def main() -> None:
     st.set_page_config(page_title="QG Studio", page_icon=":material/quiz:", layout="wide")
     start_download_sweeper()  # an export's address ends with the session that made it
     require_user()  # server mode: the sign-in screen until a teacher has signed in
-    st.navigation(PAGES).run()
+    page = st.navigation(PAGES)
+    try:
+        page.run()
+    except Exception as exc:  # the pages' one error boundary (st.stop and st.rerun pass)
+        show_error(exc)
+
+
+def show_error(exc: Exception) -> None:
+    """One message with what to do, never a traceback page: the store's own words when
+    the project store cannot be used, else what went wrong and that nothing was lost."""
+    import logging
+
+    from qg_studio.store import StoreError
+
+    if isinstance(exc, StoreError):
+        st.error(f"The projects cannot be opened: {plain(exc)}.", icon=":material/error:")
+        return
+    logging.getLogger(__name__).exception("a page failed")
+    st.error(
+        "Something went wrong on this page; everything saved before is still saved. "
+        "Reload the page to try again; if it happens again, tell whoever runs QG Studio "
+        f"(the server's log has the details: {type(exc).__name__}).",
+        icon=":material/error:",
+    )

@@ -108,3 +108,19 @@ def test_the_confidence_mark_is_in_plain_sight_at_1024_px(browser, app_url, data
     box = shown.bounding_box()
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= 1024
     context.close()
+
+
+def test_a_store_that_cannot_be_opened_is_one_message_on_every_page(browser, tmp_path):
+    import os
+
+    from qg_studio.store import DB_NAME
+
+    (tmp_path / DB_NAME).write_bytes(os.urandom(8000))  # not a database
+    with run_app(tmp_path, log_name="broken.log") as url:
+        page = browser.new_context().new_page()
+        page.set_default_timeout(45_000)
+        for path in ("", "curate", "export", "ask"):
+            open_page(page, url, path)
+            text = page.locator("[data-testid='stMain']").inner_text()
+            assert "The projects cannot be opened" in text and "move it aside" in text, text
+            assert "Traceback" not in text and "DatabaseError" not in text
