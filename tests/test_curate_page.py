@@ -257,3 +257,16 @@ def test_every_question_shows_its_mark_first_and_the_sure_ones_are_kept_in_one_a
         undone = store.undo(story, actor="teacher")
         assert undone["label"] == "kept 1 questions marked sure"
         assert [i.status.value for i in store.list_items(story)] == ["unreviewed"] * 2
+
+
+def test_a_new_answer_moves_the_highlight_to_where_the_story_says_it(seeded):
+    from qg_studio.services.curation import edit_item
+
+    story, ids = seeded
+    with Store() as store:
+        item = store.get_item(ids[0])
+        assert item.evidence and "the king" in item.evidence[0].text
+        moved = edit_item(store, story, ids[0], "teacher", answers=["the miller"])
+        assert moved.evidence[0].text.lower() == "the miller"  # where the story says it
+        gone = edit_item(store, story, ids[0], "teacher", answers=["a dragon"])
+        assert gone.evidence == []  # the story does not say it: nothing is highlighted

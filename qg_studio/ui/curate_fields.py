@@ -18,6 +18,7 @@ from qg_studio.schema import GenerationRequest
 from qg_studio.schema import QAItem
 from qg_studio.schema import ReviewStatus
 from qg_studio.schema import Section
+from qg_studio.services.curation import edit_item
 from qg_studio.store import Store
 from qg_studio.trust import MARK_SYMBOLS
 from qg_studio.trust import mark
@@ -111,7 +112,7 @@ def apply_table_edits(
             except ValueError as exc:
                 problems.append(f"{quoted(item.question, 50)}: {exc}; the saved value is kept.")
         if changes:
-            store.update_item(item.id, actor=current_actor(), **changes)
+            edit_item(store, story_id, item.id, current_actor(), **changes)
     return problems
 
 

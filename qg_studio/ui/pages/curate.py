@@ -21,6 +21,7 @@ from qg_studio.schema import AnswerKind
 from qg_studio.schema import Explicitness
 from qg_studio.schema import QAItem
 from qg_studio.schema import ReviewStatus
+from qg_studio.services.curation import edit_item
 from qg_studio.services.exports import quiz_options
 from qg_studio.store import Store
 from qg_studio.store import StoreError
@@ -274,14 +275,14 @@ def _detail(
             horizontal=True,
             key=f"curate_status_{k}",
             on_change=_save_field,
-            args=(item.id, "status", f"curate_status_{k}", section_ids),
+            args=(item.id, "status", f"curate_status_{k}", section_ids, story.id),
         )
         st.text_input(
             "Question",
             item.question,
             key=f"curate_question_{k}",
             on_change=_save_field,
-            args=(item.id, "question", f"curate_question_{k}", section_ids),
+            args=(item.id, "question", f"curate_question_{k}", section_ids, story.id),
         )
         st.text_area(
             "Answers (one per line)",
@@ -289,9 +290,9 @@ def _detail(
             height=80,
             key=f"curate_answers_{k}",
             on_change=_save_field,
-            args=(item.id, "answers", f"curate_answers_{k}", section_ids),
+            args=(item.id, "answers", f"curate_answers_{k}", section_ids, story.id),
         )
-        _wrong_options(item, story.sections, k, section_ids)
+        _wrong_options(item, story, k, section_ids)
         c1, c2, c3 = st.columns(3)
         for column, (label, field, options, current) in zip(
             (c1, c2, c3),
@@ -317,7 +318,7 @@ def _detail(
                 index=options.index(current),
                 key=f"curate_{field}_{k}",
                 on_change=_save_field,
-                args=(item.id, field, f"curate_{field}_{k}", section_ids),
+                args=(item.id, field, f"curate_{field}_{k}", section_ids, story.id),
             )
         st.multiselect(
             "Sections",
@@ -325,7 +326,7 @@ def _detail(
             default=[s for s in item.sections if s in section_ids],
             key=f"curate_sections_{k}",
             on_change=_save_field,
-            args=(item.id, "sections", f"curate_sections_{k}", section_ids),
+            args=(item.id, "sections", f"curate_sections_{k}", section_ids, story.id),
         )
         m1, m2, _ = st.columns([1, 1, 3])
         m1.button(
@@ -363,8 +364,9 @@ def _detail(
             )
 
 
-def _wrong_options(item: QAItem, sections, k: str, section_ids: list[int]) -> None:
+def _wrong_options(item: QAItem, story, k: str, section_ids: list[int]) -> None:
     """The multiple-choice quiz's wrong options, seen and edited before any export."""
+    sections = story.sections
     options = item.distractors or quiz_options(item, sections)
     if not options:
         st.caption(
@@ -378,7 +380,7 @@ def _wrong_options(item: QAItem, sections, k: str, section_ids: list[int]) -> No
         height=80,
         key=f"curate_distractors_{k}",
         on_change=_save_field,
-        args=(item.id, "distractors", f"curate_distractors_{k}", section_ids),
+        args=(item.id, "distractors", f"curate_distractors_{k}", section_ids, story.id),
         help="Each must be wrong, and read like the answer.",
     )
     true = [o for o in item.distractors if any(same_answer(o, a) for a in item.answers)]
@@ -392,7 +394,7 @@ def _pick(picker: str) -> None:
     st.session_state[PICK] = st.session_state[picker]
 
 
-def _save_field(item_id: int, field: str, key: str, section_ids: list[int]) -> None:
+def _save_field(item_id: int, field: str, key: str, section_ids: list[int], story_id: int) -> None:
     try:
         value = field_value(field, st.session_state[key], section_ids)
     except ValueError as exc:
@@ -400,7 +402,7 @@ def _save_field(item_id: int, field: str, key: str, section_ids: list[int]) -> N
         refresh()
         return
     try:
-        get_store().update_item(item_id, actor=current_actor(), **{field: value})
+        edit_item(get_store(), story_id, item_id, current_actor(), **{field: value})
     except StoreError as exc:
         say("error", f"Not saved: {plain(exc)}")
     refresh()
