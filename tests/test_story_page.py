@@ -122,6 +122,7 @@ def test_delete_confirmation_does_not_carry_to_the_next_project():
     assert at.session_state["project_id"] == keep
     assert not at.checkbox(key=f"confirm_delete_{keep}").value
     assert at.button(key="delete_project").disabled
+    assert any("Deleted the project “Delete me”" in s.value for s in at.success)
 
 
 def test_grade_band_is_not_carried_to_a_new_project():
@@ -158,4 +159,4 @@ def test_replace_with_a_new_story_replaces_and_keeps_the_old_one_reachable(story
     assert [p.name for p in aside] == [f"Fables – {old.title} (replaced)"]
     kept = Store().latest_story(aside[0].id)
     assert kept.id == old.id and [i.question for i in Store().list_items(kept.id)] == ["Who ran?"]
-    assert any("kept in a project of their own" in w.value for w in at.warning)
+    assert any("kept in a project of their own" in m.value for m in at.success)

@@ -30,6 +30,7 @@ BANDS = ["K-2", "3-5", "6-8", "K-8", "K", "1", "2", "3", "4", "5", "6", "7", "8"
 DEFAULT_BAND = "3-5"
 PICKER = "project_picker"
 NOTE = "story_note"
+DONE = "story_done"  # what was just done, said once on the next run
 SEEN_VERSION = "story_version_seen"
 
 
@@ -106,6 +107,8 @@ def _new_project_form(label: str) -> None:
         cols[1].form_submit_button("Create", key="create_project", on_click=_create)
     for message in st.session_state.pop(NOTE, []):
         st.warning(message)
+    for message in st.session_state.pop(DONE, []):
+        st.success(message)
 
 
 def _create() -> None:
@@ -131,7 +134,8 @@ def _add_sample(project_id: int) -> None:
 
 
 def _manage(store, current: int) -> None:
-    with st.popover("Manage"):
+    # Keyed by project: the popover of the next project opens closed.
+    with st.popover("Manage", key=f"manage_{current}"):
         new_name = st.text_input("Rename to", key=f"rename_to_{current}")
         if st.button("Rename", key="rename_project") and new_name.strip():
             store.rename_project(current, new_name)
@@ -152,8 +156,11 @@ def _manage(store, current: int) -> None:
 
 
 def _delete(project_id: int) -> None:
-    get_store().delete_project(project_id)
+    store = get_store()
+    name = store.get_project(project_id).name
+    store.delete_project(project_id)
     st.session_state.pop(f"confirm_delete_{project_id}", None)
+    st.session_state[DONE] = [f"Deleted the project “{name}” and its questions."]
     open_project(None)
 
 
@@ -200,7 +207,7 @@ def _story_input(project_id: int) -> None:
     title = parsed.title or (upload.name.rsplit(".", 1)[0] if upload is not None else "Story")
     _, aside = get_store().replace_story(project_id, title, parsed.text, sections)
     if aside:
-        st.session_state[NOTE] = [
+        st.session_state[DONE] = [
             "The earlier story and its questions are kept in a project of their own "
             "(“… (replaced)” in the project list)."
         ]
