@@ -97,18 +97,19 @@ def progress(story, items: list[QAItem]) -> None:
     cols = st.columns(4)
     cols[0].metric("QA pairs", stats.qa_pairs)
     cols[1].metric(
-        "Questions per section",
+        "Per section",
         f"{stats.questions_per_section:.2f}",
-        help=f"The FairytaleQA guideline is about {low:.0f}–{high:.0f}.",
+        help=f"Questions per section; the FairytaleQA guideline is about {low:.0f}–{high:.0f}.",
     )
     share = stats.explicit / stats.qa_pairs if stats.qa_pairs else 0.0
     cols[2].metric("Explicit", f"{share:.0%}", help=f"FairytaleQA train: {DATASET_EXPLICIT:.0%}")
     summary = stats.to_dict()
     agreement = summary["agreement_rouge_l"]
     cols[3].metric(
-        "Agreement (ROUGE-L)",
+        "Agreement",
         "—" if agreement is None else f"{agreement:.3f}",
-        help="answer1 vs answer4 over pairs with a second annotator; FairytaleQA val: 0.653",
+        help="how closely the two annotators' answers agree (answer1 vs answer4, ROUGE-L, "
+        "over pairs with a second annotator); FairytaleQA val: 0.653",
     )
     if stats.uncovered_sections:
         st.caption(
@@ -136,17 +137,17 @@ def exports(project_id: int, story) -> None:
     options = SPLITS if default in SPLITS else [default] + SPLITS
     split = st.selectbox("Split", options, index=options.index(default), key="ann_split")
     name = record.get("name") or slug(story.title)
-    cols = st.columns(3)
     store = get_store()
     n = cache.training_pairs(cache.project_stamp(store, project_id), project_id, split, store)
-    ftqa = f"FairytaleQA folder (.zip, {n} QA)"
+    st.caption(f"{n} QA pairs in the {split} split.")
     downloads = (  # format, label, file ending, mime, widget key
-        ("fairytaleqa", ftqa, "fairytaleqa.zip", "application/zip", "ftqa"),
-        ("storyqa", "StoryQA JSONL", "storyqa.jsonl", "application/jsonl", "storyqa"),
-        ("hf", "Hugging Face datasets (.zip)", "hf.zip", "application/zip", "hf"),
+        ("fairytaleqa", "FairytaleQA (.zip)", "fairytaleqa.zip", "application/zip", "ftqa"),
+        ("storyqa", "StoryQA (.jsonl)", "storyqa.jsonl", "application/jsonl", "storyqa"),
+        ("hf", "Hugging Face (.zip)", "hf.zip", "application/zip", "hf"),
     )
-    for col, (fmt, label, ending, mime, key) in zip(cols, downloads):
-        col.download_button(
+    row = st.container(horizontal=True)  # each button as wide as its label
+    for fmt, label, ending, mime, key in downloads:
+        row.download_button(
             label,
             _export_bytes(project_id, split, fmt),
             file_name=f"{name}-{ending}",

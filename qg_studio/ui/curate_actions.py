@@ -213,8 +213,10 @@ def _question_of(store: Store, story_id: int, item_id: int) -> str:
 
 
 def undo_and_history(store: Store, story, positions: dict[int, int]) -> None:
-    c1, c2 = st.columns([1, 4])
-    c1.button("Undo last edit", key="curate_undo", on_click=_undo, args=(story.id,))
+    c1, c2 = st.columns([1, 3])
+    c1.button(
+        "Undo", key="curate_undo", on_click=_undo, args=(story.id,), help="undo your last action"
+    )
     with c2.expander("History of changes"):
         rows = []
         questions: dict[int, str] = {}

@@ -124,3 +124,51 @@ def test_a_store_that_cannot_be_opened_is_one_message_on_every_page(browser, tmp
             text = page.locator("[data-testid='stMain']").inner_text()
             assert "The projects cannot be opened" in text and "move it aside" in text, text
             assert "Traceback" not in text and "DatabaseError" not in text
+
+
+# Every piece of text on the page whose box, or a box up to six levels around it, hides
+# what does not fit (Streamlit cuts a label with an ellipsis where its column is narrow).
+CUT_LABELS = """
+() => [...document.querySelectorAll("[data-testid='stMain'] *")]
+  .filter(e => e.children.length === 0 && e.innerText && e.offsetParent !== null)
+  .filter(e => {
+    let node = e;
+    for (let i = 0; i < 6 && node; i++) {
+      const style = getComputedStyle(node);
+      const hides = style.textOverflow === "ellipsis" || style.overflow === "hidden";
+      if (hides && node.scrollWidth > node.clientWidth + 1) return true;
+      node = node.parentElement;
+    }
+    return false;
+  })
+  .map(e => e.innerText)
+"""
+
+
+def test_no_label_is_cut_at_1024_px_on_any_page(browser, app_url, data_dir):
+    from qg_studio.schema import QAItem
+    from qg_studio.store import DB_NAME
+    from qg_studio.store import Store
+    from qg_studio.story import section_story
+
+    body = (
+        "The ant went to the river to drink. The water swept her away. A dove dropped a "
+        "leaf, and the ant climbed onto it and floated to the bank. Later a hunter aimed at "
+        "the dove, and the ant bit his heel, so the dove flew away safe."
+    )
+    with Store(data_dir / DB_NAME) as store:
+        project = store.create_project("Widths at 1024")
+        story = store.add_story(project, "The Ant", body, section_story(body))
+        item = QAItem("Who bit the hunter?", ["the ant"], "character", "explicit", sections=[1])
+        store.add_items(story, [item], actor="embedded")
+    context = browser.new_context(viewport={"width": 1024, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(45_000)
+    cut = {}
+    for path in ("", "generate", "curate", "export", "ask", "annotate", "models"):
+        open_page(page, app_url, f"{path}?project={project}")
+        found = page.evaluate(CUT_LABELS)
+        if found:
+            cut[path or "story"] = found
+    context.close()
+    assert not cut, cut

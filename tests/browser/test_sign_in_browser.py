@@ -196,7 +196,7 @@ def test_two_teachers_each_see_and_undo_only_their_own(browser, server, provider
     open_page(bob, url, "curate")
     who = _history_who(bob)
     assert "bob@school.test" in who and "alice@school.test" not in who
-    bob.get_by_role("button", name="Undo last edit").click()
+    bob.get_by_role("button", name="Undo", exact=True).click()
     wait_for_app(bob)
     alice_store, bob_store = seeded["alice"]["store"], seeded["bob"]["store"]
     assert bob_store.get_item(seeded["bob"]["item"]).question == "What did bob ask first?"
@@ -204,7 +204,7 @@ def test_two_teachers_each_see_and_undo_only_their_own(browser, server, provider
     alice = pages["alice"]
     open_page(alice, url, "curate")
     assert "bob@school.test" not in _history_who(alice)
-    alice.get_by_role("button", name="Undo last edit").click()
+    alice.get_by_role("button", name="Undo", exact=True).click()
     wait_for_app(alice)
     assert alice_store.get_item(seeded["alice"]["item"]).question == "What did alice ask first?"
     assert [

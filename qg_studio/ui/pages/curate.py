@@ -328,15 +328,15 @@ def _detail(
             on_change=_save_field,
             args=(item.id, "sections", f"curate_sections_{k}", section_ids, story.id),
         )
-        m1, m2, _ = st.columns([1, 1, 3])
-        m1.button(
+        moves = st.container(horizontal=True)  # each button as wide as its label
+        moves.button(
             "Move up",
             key=f"curate_up_{k}",
             on_click=_move,
             args=(item.id, positions[item.id] - 2),
             disabled=positions[item.id] == 1,
         )
-        m2.button(
+        moves.button(
             "Move down",
             key=f"curate_down_{k}",
             on_click=_move,

@@ -99,9 +99,12 @@ def render() -> None:
             horizontal=True,
             key="export_paper",
         )
-        questions_only = c2.checkbox("Questions only (no story text)", key="export_q_only")
+        questions_only = c2.checkbox(
+            "No story text", key="export_q_only", help="the questions only, without the story"
+        )
         show_element = c3.checkbox(
-            "Show the narrative element",
+            "Show elements",
+            help="print each question's narrative element beside it",
             key="export_show_element",
             value=bool(layout["student"].get("show_element")),
         )

@@ -130,9 +130,10 @@ def _widgets(n_sections: int):
             help="implicit: the answer needs inference, not a copied span",
         )
         check = st.checkbox(
-            "Check each question by answering it",
+            "Check the answers",
             key="gen_check",
-            help="a few seconds more; a question whose answer the story does not give "
+            help="each question is answered from the story, a few seconds more; a question "
+            "whose answer the story does not give "
             "comes only when nothing else fills the mix, marked 'check this answer'",
         )
     balanced = st.toggle("Balanced mix of narrative elements", key="gen_balanced")

@@ -73,7 +73,7 @@ def _project_bar(store) -> None:
         )
         _new_project_form("…or start your own project")
         return
-    cols = st.columns([3, 3, 1], vertical_alignment="bottom")
+    cols = st.columns([3, 3, 2], vertical_alignment="bottom")
     with cols[0]:
         ids = [p.id for p in projects]
         names = {
@@ -100,9 +100,9 @@ def _new_project_form(label: str) -> None:
     # A form: Enter in the name field creates the project, and the field empties, so a
     # second click cannot make a copy of it.
     with st.form("new_project_form", clear_on_submit=True, border=False):
-        cols = st.columns([3, 1], vertical_alignment="bottom")
+        cols = st.columns([3, 2], vertical_alignment="bottom")
         cols[0].text_input(
-            label, key="new_project_name", placeholder="Name it, e.g. Class 3B – fables"
+            label, key="new_project_name", placeholder="e.g. Class 3B"
         )
         cols[1].form_submit_button("Create", key="create_project", on_click=_create)
     for message in st.session_state.pop(NOTE, []):
