@@ -61,3 +61,19 @@ def test_a_markdown_title_and_question_are_shown_as_typed():
     assert "\\!\\[t\\]\\(http" in caption and "\\<b\\>" in caption  # escaped, not an image
     shown = caption.replace("\\", "").replace(JOINER, "")
     assert shown.startswith(PAYLOAD)
+
+
+def test_an_answer_in_other_words_is_never_called_stated_in_the_text():
+    from qg_studio.schema import Section
+    from qg_studio.services.answers import answer_and_label
+
+    sections = [
+        Section(1, "Tam found a lamb in the snow. He carried it home to his mother."),
+        Section(2, "She wrapped it in a blanket. In spring he gave it back to the shepherd."),
+    ]
+    result = answer_and_label("How does the story end?", sections)
+    assert result.answers
+    stated = any(
+        a.lower().rstrip(".") in " ".join(s.text.lower() for s in sections) for a in result.answers
+    )
+    assert result.explicit == stated  # "stated in the text" only for the text's own words

@@ -14,6 +14,7 @@ from dataclasses import field
 from typing import Any
 from typing import Sequence
 
+from qg_studio.answer_kind import in_text
 from qg_studio.answering import answer_fields
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Element
@@ -22,6 +23,7 @@ from qg_studio.schema import Explicitness
 from qg_studio.schema import QAItem
 from qg_studio.schema import Scope
 from qg_studio.schema import Section
+from qg_studio.schema import section_texts
 from qg_studio.scores import ItemScores
 from qg_studio.services import ServiceError
 
@@ -208,7 +210,11 @@ def answer_and_label(
             result.answer_kind = reply.answer_kind
             result.evidence = list(reply.evidence)
             result.sections = list(reply.sections) or list(section_ids or [])
-            result.explicit, result.confidence = reply.explicit, float(reply.confidence)
+            # "Stated in the text" only for words the text has: a reply that names who
+            # "he" is, or retells the ending, is the story's meaning in other words.
+            told = section_texts(sections)
+            result.explicit = reply.explicit and any(in_text(a, told) for a in result.answers)
+            result.confidence = float(reply.confidence)
             result.engine, result.note = reply.engine, reply.note
             result.notes.append(
                 f"answered by the {reply.engine or 'default'} answerer"
