@@ -101,9 +101,7 @@ def _new_project_form(label: str) -> None:
     # second click cannot make a copy of it.
     with st.form("new_project_form", clear_on_submit=True, border=False):
         cols = st.columns([3, 2], vertical_alignment="bottom")
-        cols[0].text_input(
-            label, key="new_project_name", placeholder="e.g. Class 3B"
-        )
+        cols[0].text_input(label, key="new_project_name", placeholder="e.g. Class 3B")
         cols[1].form_submit_button("Create", key="create_project", on_click=_create)
     for message in st.session_state.pop(NOTE, []):
         st.warning(message)
