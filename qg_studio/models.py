@@ -415,7 +415,8 @@ def choose_engine(
         return EngineChoice(
             fallback,
             {},
-            f"the built-in {fallback} engine writes the {what}s: no trained model is listed for it",
+            f"the built-in {fallback} engine writes the {WRITES.get(role, what)}: no trained "
+            "model is listed for that",
         )
     return EngineChoice(
         fallback,

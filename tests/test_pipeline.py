@@ -219,7 +219,7 @@ def test_auto_uses_the_embedded_engine_when_no_model_is_here(sections, monkeypat
     run = generate(sections, GenerationRequest(count=3), "auto")
     best_engine.cache_clear()
     assert run.engine == "embedded" and len(run.items) == 3
-    assert "no question-generation model" in run.notices[0]
+    assert "the built-in embedded engine writes the questions" in run.notices[0]
 
 
 def test_dedupe_by_meaning_uses_embeddings():

@@ -139,7 +139,7 @@ def test_annotate_a_story_from_scratch_to_export(app_url, data_dir, page, tmp_pa
     _choose(page, "stSelectbox", "Project", f"miller-and-fox (#{project_id})")
     page.get_by_text("Saved QA pairs (2)").wait_for()
     with page.expect_download() as info:
-        page.get_by_test_id("stDownloadButton").filter(has_text="FairytaleQA folder").click()
+        page.get_by_test_id("stDownloadButton").filter(has_text="FairytaleQA (.zip)").click()
     archive = tmp_path / "export.zip"
     info.value.save_as(archive)
     folder = tmp_path / "exported"

@@ -39,7 +39,7 @@ def _text(page) -> str:
 
 
 def _create(page, name: str) -> None:
-    field = page.get_by_placeholder("Name it, e.g. Class 3B – fables")
+    field = page.get_by_placeholder("e.g. Class 3B")
     field.fill(name)
     field.press("Enter")  # Enter creates
     wait_for_app(page)

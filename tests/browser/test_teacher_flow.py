@@ -73,7 +73,7 @@ def _question_options(page) -> list[str]:
 def test_story_generate_curate_export_worksheet(page, go, app_url, tmp_path):
     # 1. Story: a new project, the story pasted and sectioned.
     go("")
-    page.get_by_placeholder("Name it, e.g. Class 3B – fables").fill("Browser flow")
+    page.get_by_placeholder("e.g. Class 3B").fill("Browser flow")
     page.get_by_role("button", name="Create").click()
     wait_for_app(page)
     expect(page.get_by_label("Project", exact=True)).to_have_value("Browser flow (0 stories)")
