@@ -347,3 +347,24 @@ def test_hostile_story_exports_without_formulas_or_broken_files(fmt):
     assert "😀" in joined and ("שלום" in joined or fmt in ("aiken",))
     assert 'HYPERLINK("http://x","y")' in joined
     assert result.report.written >= 4
+
+
+def test_a_long_answer_with_a_short_one_beside_it_stays_a_choice_question():
+    """The worksheet keeps the teacher's full answer; a quiz takes the short one she gave
+    beside it instead of dropping the question as an essay."""
+    from qg_studio.export.quizset import prepare
+    from qg_studio.export.quizset import quiz_key
+    from qg_studio.schema import QAItem
+
+    secs = sections()
+    full = (
+        "a little man who came in at midnight and spun all of the straw into gold because "
+        "she gave him her necklace"
+    )
+    item = QAItem(
+        "Who helped Greta?", [full, "a little man"], "character", "explicit", sections=[2]
+    )
+    [question] = prepare([item], secs)
+    assert question.answer == "a little man" and question.options
+    assert question.options[question.correct] == "a little man"
+    assert quiz_key([full], 15) == full  # none short given: the full one, an open question

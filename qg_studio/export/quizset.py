@@ -108,7 +108,7 @@ def prepare(
     for number, item in enumerate(items, start=1):
         # Every text on one line: a line break in an option would reach a quiz cell.
         accepted = [one_line(a) for a in item.answers if one_line(a)]
-        answer = accepted[0] if accepted else ""
+        answer = quiz_key(accepted, settings["open_answer_words"])
         question = QuizQuestion(number, item, one_line(item.question), answer, accepted)
         long_answer = len(answer.split()) > settings["open_answer_words"]
         if finder is not None and answer and not long_answer:
@@ -128,6 +128,18 @@ def prepare(
                 question.options, question.correct = options, position
         out.append(question)
     return out
+
+
+def quiz_key(answers: Sequence[str], open_words: int) -> str:
+    """The answer a quiz shows as right: the first, unless it is too long for a choice and
+    another answer the teacher gave is short enough ("a full sentence | the fox"); the
+    worksheet's key keeps the full first answer."""
+    if not answers:
+        return ""
+    if len(answers[0].split()) <= open_words:
+        return answers[0]
+    short = [a for a in answers[1:] if len(a.split()) <= open_words]
+    return min(short, key=lambda a: len(a.split())) if short else answers[0]
 
 
 def wrong_options(item: QAItem, finder: DistractorFinder, n: int) -> Distractors:

@@ -291,6 +291,9 @@ def _detail(
             key=f"curate_answers_{k}",
             on_change=_save_field,
             args=(item.id, "answers", f"curate_answers_{k}", section_ids, story.id),
+            help="The first line is the worksheet's key. A multiple-choice quiz needs a key of "
+            "at most 15 words: when the first is longer, add a short one on a line of its own "
+            "and the quizzes use it.",
         )
         _wrong_options(item, story, k, section_ids)
         c1, c2, c3 = st.columns(3)
