@@ -27,11 +27,12 @@ from typing import Any
 
 from qg_studio import causal_lm as lm  # the SmolLM2 adapter's checks (imports nothing heavy)
 from qg_studio import toml as tomllib
+from qg_studio.paths import shipped
 from qg_studio.schema import Record
 
 log = logging.getLogger(__name__)
 
-MODELS_DIR = Path(__file__).resolve().parents[1] / "models"
+MODELS_DIR = shipped("models")
 SHIPPED_REGISTRY = MODELS_DIR / "registry.toml"
 USER_REGISTRY_NAME = "registry.toml"
 # Written next to every checkpoint our recipes train: the prompt format and lengths the

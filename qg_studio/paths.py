@@ -54,3 +54,25 @@ def write_file(path: str | Path, data: bytes) -> Path:
         Path(temporary).unlink(missing_ok=True)
         raise
     return path
+
+
+# -- the files that ship beside the code ---------------------------------------------------
+
+SHARE = ("share", "qg-studio")  # where `pip install .` puts models/ and templates/
+
+
+def shipped(*parts: str) -> Path:
+    """A shipped file or folder (``shipped("models", "tagger")``): the checkout's own when
+    the code runs from one (an editable install, the tests), else the copy a wheel put
+    under ``<prefix>/share/qg-studio/`` (pyproject.toml's data-files), so a plain
+    ``pip install .`` works from any folder."""
+    import sys
+
+    checkout = Path(__file__).resolve().parents[1].joinpath(*parts)
+    if checkout.exists():
+        return checkout
+    for prefix in dict.fromkeys((sys.prefix, sys.base_prefix)):
+        installed = Path(prefix, *SHARE, *parts)
+        if installed.exists():
+            return installed
+    return checkout  # missing everywhere: the caller says so, naming the checkout's path

@@ -37,13 +37,14 @@ from qg_studio.answering.retrieval import rank_sections
 from qg_studio.generation.predictions import next_deed
 from qg_studio.loading import loads_model
 from qg_studio.nlp import sentences
+from qg_studio.paths import shipped
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Evidence
 from qg_studio.schema import Section
 
 log = logging.getLogger(__name__)
 MODEL_ENV = "QG_STUDIO_QA_MODEL"
-DEFAULT_MODEL_DIR = Path(__file__).resolve().parents[2] / "models" / "qa-extractive"
+DEFAULT_MODEL_DIR = shipped("models", "qa-extractive")
 
 MAX_QUESTION_TOKENS = 64  # longer questions are cut: the span model needs room for text
 MAX_ANSWER_TOKENS = 30

@@ -21,11 +21,12 @@ from qg_studio.export.distractors import DistractorFinder
 from qg_studio.export.distractors import Distractors
 from qg_studio.export.distractors import answer_position
 from qg_studio.export.safety import one_line
+from qg_studio.paths import shipped
 from qg_studio.schema import QAItem
 from qg_studio.schema import ReviewStatus
 from qg_studio.schema import Section
 
-TEMPLATES = Path(__file__).resolve().parents[2] / "templates"
+TEMPLATES = shipped("templates")
 
 
 @lru_cache(maxsize=4)

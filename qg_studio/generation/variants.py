@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from pathlib import Path
 
 from qg_studio.generation import writer as w
 from qg_studio.generation.analysis import Analysis
@@ -25,9 +24,10 @@ from qg_studio.generation.grammar import ask_do
 from qg_studio.generation.grammar import ask_subject
 from qg_studio.generation.grammar import finish
 from qg_studio.generation.grammar import state
+from qg_studio.paths import shipped
 from qg_studio.schema import Element
 
-CHOICES_FILE = Path(__file__).resolve().parents[2] / "models" / "embedded-qg" / "choices.json"
+CHOICES_FILE = shipped("models", "embedded-qg", "choices.json")
 
 
 def signature(analysis: Analysis, loc: Location, element: Element, answer: str) -> str:

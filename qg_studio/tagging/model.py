@@ -13,10 +13,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 
+from qg_studio.paths import shipped
 from qg_studio.tagging.features import MODES
 
 MODEL_ENV = "QG_STUDIO_TAGGER"
-DEFAULT_MODEL = Path(__file__).resolve().parents[2] / "models" / "tagger" / "tagger.npz"
+DEFAULT_MODEL = shipped("models", "tagger", "tagger.npz")
 
 
 @dataclass
