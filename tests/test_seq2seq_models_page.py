@@ -34,7 +34,7 @@ def test_page_shows_engines_notices_and_availability(tmp_path):
     assert "Engine in use: **embedded**" in markdown
     assert "Engine in use: **seq2seq** — model `tiny-qa`" in markdown
     notice = " ".join(i.value for i in at.info)
-    assert "broken-qg: broken" in notice and "the built-in embedded engine writes" in notice
+    assert "broken-qg: broken" in notice and "The built-in embedded engine writes" in notice
     assert any("tiny-qa" in s.value for s in at.success)
     table = at.dataframe[0].value
     rows = {r["name"]: r for r in table.to_dict("records")}

@@ -69,10 +69,11 @@ def render() -> None:
                 f" — model `{choice.options['model']}`" if choice.options.get("model") else ""
             )
             st.markdown(text)
+            said = choice.notice[:1].upper() + choice.notice[1:]  # a sentence on the page
             if choice.name != FALLBACK.get(role):
-                st.success(choice.notice, icon=":material/check_circle:")
+                st.success(said, icon=":material/check_circle:")
             else:
-                st.info(choice.notice, icon=":material/info:")
+                st.info(said, icon=":material/info:")
             if role == "qa" and choice.name == "smollm":
                 st.markdown(_routes_text(choice.options.get("model")))
     if st.button(
