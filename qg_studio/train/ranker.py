@@ -44,7 +44,7 @@ class RankerSettings:
     max_val: int = 0  # 0: every val story
     match: float = 0.45  # a candidate at least this close to an expert pair is a match
     c: float = 0.5  # inverse L2 strength: a few hundred labels, dozens of features
-    # The share of val's non-matches "check this answer" should catch at most among matches.
+    # At most this share of val's matches may fall under the "check this answer" threshold.
     check_false_alarms: float = 0.2
 
 
@@ -180,7 +180,9 @@ def run(
     progress: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     out = Path(out)
-    work = Path(work) if work else out.with_name(out.name + "-candidates")
+    # Candidates are kept per engine: another proposer's must never be read as these.
+    engine = settings.engine.replace("+", "-")
+    work = Path(work) if work else out.with_name(f"{out.name}-candidates-{engine}")
     options = {"model": str(adapter)} if adapter else None
     if answerer is None:
         from qg_studio.services.answers import load_answerer
