@@ -44,12 +44,13 @@ def wanted() -> bool:
 
 
 def _cache_key(loaded) -> str:
-    """The adapter's weights (or the base alone) name the conversion."""
+    """The adapter's weights and the base they sit on name the conversion."""
     h = hashlib.sha256()
     adapter = Path(loaded.adapter) if loaded.adapter else None
     if adapter and (adapter / "adapter_model.safetensors").is_file():
         h.update((adapter / "adapter_model.safetensors").read_bytes())
     h.update(str(loaded.model.config.to_dict()).encode())
+    h.update(str(getattr(loaded.model.config, "_name_or_path", "")).encode())  # the base
     return h.hexdigest()[:16]
 
 
