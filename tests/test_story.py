@@ -202,7 +202,7 @@ def test_a_section_never_starts_inside_a_characters_speech():
 
     narration = (
         "The old badger lived under the hill with his grandchildren, and every winter "
-        "evening they sat by the fire while the snow fell softly outside the door. "
+        "evening they rested beside the hearth while the snow fell softly outside the door. "
     )
     speech = [
         '"When I was young," said the badger, "the river came up to the oak tree. '

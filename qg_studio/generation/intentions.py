@@ -4,7 +4,7 @@
 as high as he could? – the fox longed for the grapes": an implicit why (the text does not
 say "because"), the kind experts ask most (about half of FairytaleQA's implicit
 questions are whys). The aim and the deed must be one character's, told one after the
-other, and the deed must not be the aim itself ("She wanted to go home. She went home"
+other, and the deed must not be the aim itself ("Nell wanted a kite. Nell got a kite"
 asks nothing).
 """
 
