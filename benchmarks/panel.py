@@ -136,12 +136,11 @@ def cmd_packets(args) -> None:
 
 
 def _auroc(scores: list[float], positive: list[bool]) -> float | None:
-    pos = [s for s, p in zip(scores, positive) if p]
-    neg = [s for s, p in zip(scores, positive) if not p]
-    if not pos or not neg:
+    from sklearn.metrics import roc_auc_score
+
+    if len(set(positive)) < 2:
         return None
-    wins = sum((a > b) + 0.5 * (a == b) for a in pos for b in neg)
-    return round(wins / (len(pos) * len(neg)), 3)
+    return round(float(roc_auc_score(positive, scores)), 3)
 
 
 def cmd_score(args) -> None:

@@ -45,10 +45,11 @@ def wanted() -> bool:
 
 def _cache_key(loaded) -> str:
     """The adapter's weights and the base they sit on name the conversion."""
+    from qg_studio.causal_lm import adapter_digest
+
     h = hashlib.sha256()
-    adapter = Path(loaded.adapter) if loaded.adapter else None
-    if adapter and (adapter / "adapter_model.safetensors").is_file():
-        h.update((adapter / "adapter_model.safetensors").read_bytes())
+    if loaded.adapter:
+        h.update(adapter_digest(loaded.adapter).encode())
     h.update(str(loaded.model.config.to_dict()).encode())
     h.update(str(getattr(loaded.model.config, "_name_or_path", "")).encode())  # the base
     return h.hexdigest()[:16]

@@ -172,7 +172,8 @@ def checked_candidates(
 
         if shortlisted:
             # Answering is the slow step: round-trip only the strongest candidates.
-            score_items(candidates, ranker=ranker, story_text=section_texts(sections))
+            story = section_texts(sections) if ranker else ""  # only a learned ranker reads it
+            score_items(candidates, ranker=ranker, story_text=story)
             need = request.total(len(sections))
             candidates = shortlist(
                 sorted(candidates, key=lambda i: -i.scores.rank), max(need * 3, 40)

@@ -151,9 +151,9 @@ def answerable(
     items: Sequence[QAItem], sections: Sequence[Section], answerer, title: str = ""
 ) -> list[bool]:
     """Per item: the answerer finds the key's answer, or answers from the sentence cited."""
-    from qg_studio.answering.roundtrip import ANSWERABILITY_FLOOR
     from qg_studio.answering.roundtrip import agreement
     from qg_studio.answering.roundtrip import same_sentence
+    from qg_studio.scores import ANSWERABILITY_FLOOR
 
     if not items:
         return []

@@ -14,6 +14,7 @@ from typing import Sequence
 
 from qg_studio.schema import Explicitness
 from qg_studio.schema import QAItem
+from qg_studio.scores import ANSWERABILITY_FLOOR
 
 # On FairytaleQA val the shipped extractive answerer's replies under 0.4 confidence are
 # wrong more often than right; the round trip's agreement floor is 0.3.
@@ -90,7 +91,6 @@ SURE, CHECK_THIS, LIKELY_WRONG = "sure", "check this", "likely wrong"
 MARK_SYMBOLS = {SURE: "✓ sure", CHECK_THIS: "? check this", LIKELY_WRONG: "✗ likely wrong"}
 # Under this confidence an answer the check could not find is more likely wrong than right.
 LIKELY_WRONG_BELOW = 0.25
-TRIP_DISAGREES = 0.3  # the round trip's agreement under which it found another answer
 
 
 def mark(item: QAItem) -> tuple[str, str]:
@@ -100,7 +100,7 @@ def mark(item: QAItem) -> tuple[str, str]:
     scores = item.scores
     confidence = answer_confidence(item)
     trip = scores.answerability
-    if scores.unanswerable or (trip is not None and trip < TRIP_DISAGREES):
+    if scores.unanswerable or (trip is not None and trip < ANSWERABILITY_FLOOR):
         why = "the answer check found another answer in the story, not this one"
         if confidence is None or confidence < LIKELY_WRONG_BELOW:
             return LIKELY_WRONG, why

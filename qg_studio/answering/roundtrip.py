@@ -20,10 +20,7 @@ from qg_studio.nlp import sentence_start
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
-
-# Below this the answerer's reply shares little with the intended answer (on FairytaleQA
-# val, expert explicit questions score above it ~80% of the time with the shipped model).
-ANSWERABILITY_FLOOR = 0.3
+from qg_studio.scores import ANSWERABILITY_FLOOR
 
 _POLARITY = re.compile(r"^\W*(yes|no)\b", re.I)
 

@@ -82,23 +82,23 @@ def load_source(source: str):
 
     path = Path(source)
     if source == "-" or path.suffix.lower() == ".json" or path.is_file():
+        too_big = UserError(
+            f"{source} is over {MAX_SET_BYTES // 2**20} MB: not a question set "
+            "(expected the last line of `qg-studio generate --json`)"
+        )
         try:
             if source == "-":
-                data = sys.stdin.buffer.read(MAX_SET_BYTES + 1)
+                data = sys.stdin.buffer.read(MAX_SET_BYTES + 1)  # never more than the limit
             else:
                 if path.exists() and not path.is_file():
                     raise UserError(f"{source} is not a regular file (a folder, device or pipe)")
                 if path.is_file() and path.stat().st_size > MAX_SET_BYTES:
-                    data = b" " * (MAX_SET_BYTES + 1)
-                else:
-                    data = path.read_bytes()
+                    raise too_big  # measured, not read
+                data = path.read_bytes()
         except OSError as exc:
             raise UserError(f"cannot read {source}: {exc.strerror or exc}") from None
         if len(data) > MAX_SET_BYTES:
-            raise UserError(
-                f"{source} is over {MAX_SET_BYTES // 2**20} MB: not a question set "
-                "(expected the last line of `qg-studio generate --json`)"
-            )
+            raise too_big
         try:
             text = data.decode("utf-8-sig")
         except UnicodeDecodeError as exc:

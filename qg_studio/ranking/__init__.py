@@ -26,8 +26,8 @@ from qg_studio.schema import GenerationRequest
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
 from qg_studio.schema import section_texts
+from qg_studio.scores import ANSWERABILITY_FLOOR
 
-ANSWERABILITY_FLOOR = 0.3  # as the round trip flags: the answerer found another answer
 QUALITY_FLOOR = 0.3  # under it a question reads badly: no "?", too short, no answer
 
 
@@ -408,7 +408,7 @@ def rank_and_select(
     ranker: LearnedRanker | None = None,
 ) -> list[QAItem]:
     items = [i for i in items if i.question.strip() and i.answers]
-    score_items(items, ranker=ranker, story_text=section_texts(sections))
+    score_items(items, ranker=ranker, story_text=section_texts(sections) if ranker else "")
     flag_unanswerable(items)
     need = request.total(len(sections))
     items = keep_fit(items, need)

@@ -24,11 +24,11 @@ from pathlib import Path
 from typing import Any
 from typing import Sequence
 
+from qg_studio.ranking.repeats import WORD
 from qg_studio.schema import Explicitness
 from qg_studio.schema import QAItem
 
 RANKER_FILE = "ranker.json"
-_WORD = re.compile(r"[a-z']+")
 _REPEAT = re.compile(r"\b(\w+) \1\b", re.I)
 # What a question names: a word after a determiner or a capitalised word past the first
 # ("the princess", "his castle", "Mira"): a name or thing the story must have told.
@@ -41,8 +41,8 @@ def features(item: QAItem, story_words: set[str]) -> dict[str, float]:
     """What the ranker reads of one checked candidate, by name. ``story_words``: the
     story's lower-cased words (a question about someone the story lacks is made up)."""
     s = item.scores
-    question = _WORD.findall(item.question.lower())
-    answer = _WORD.findall(item.answer.lower())
+    question = WORD.findall(item.question.lower())
+    answer = WORD.findall(item.answer.lower())
     named = [(a or b).lower() for a, b in _NAMED.findall(item.question)]
     told = [w for w in named if w in story_words or w.rstrip("s") in story_words]
     answer_content = {w for w in answer if len(w) > 3}
@@ -115,7 +115,7 @@ class LearnedRanker:
 
 
 def story_vocabulary(text: str) -> set[str]:
-    words = set(_WORD.findall(text.lower()))
+    words = set(WORD.findall(text.lower()))
     return words | {w.rstrip("s") for w in words}
 
 

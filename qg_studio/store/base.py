@@ -136,9 +136,9 @@ class StoreBase:
         if not _connections.migrated:
             try:
                 self._migrate()
-            except (sqlite3.OperationalError, sqlite3.DatabaseError) as exc:
+            except sqlite3.DatabaseError as exc:
                 if type(exc) not in (sqlite3.OperationalError, sqlite3.DatabaseError):
-                    raise
+                    raise  # an IntegrityError or the like is a bug, not a damaged file
                 raise StoreError(store_problem(exc, self.path)) from None
             _connections.migrated = True
 

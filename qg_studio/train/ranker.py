@@ -212,9 +212,11 @@ MIN_DECISIONS = 20  # fewer kept-or-dropped questions say nothing a ranker could
 def decision_rows(store) -> list[dict]:
     """Every generated question the user kept or dropped, with its features; kept is a
     match. A question the teacher typed is left out (no proposer made it)."""
+    from qg_studio.data.projects import _known_engines
     from qg_studio.data.projects import origin_of
     from qg_studio.schema import ReviewStatus
 
+    engines = _known_engines()
     rows = []
     for project in store.list_projects():
         for story in store.list_stories(project.id):
@@ -222,7 +224,7 @@ def decision_rows(store) -> list[dict]:
             for item in store.list_items(story.id):
                 if item.status is ReviewStatus.UNREVIEWED:
                     continue
-                if origin_of(store.created_by(item.id)) != "engine":
+                if origin_of(store.created_by(item.id), engines) != "engine":
                     continue
                 rows.append(
                     {
