@@ -288,6 +288,12 @@ def continued_settings(adapter: str | Path) -> LMTrainSettings:
     return settings
 
 
+def _where_from(checkpoint: str | None, start_step: int) -> str:
+    if checkpoint:
+        return f"resuming from {checkpoint}"
+    return f"going on from step {start_step}" if start_step else "from the start"
+
+
 def last_checkpoint(work: Path) -> str | None:
     from transformers.trainer_utils import get_last_checkpoint
 
@@ -431,7 +437,7 @@ def run(
     resume = last_checkpoint(work)
     progress(
         f"training on {len(train_ds)} examples ({counts}), validating on {len(val_ds)}; "
-        f"{'resuming from ' + resume if resume else 'from the start'}"
+        f"{_where_from(resume, settings.start_step)}"
     )
     started = time.time()
     trainer.train(resume_from_checkpoint=resume)
