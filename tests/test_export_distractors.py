@@ -140,3 +140,40 @@ def test_the_quiz_gives_the_wrong_options_curate_showed_or_the_teachers_own():
     assert sorted(quiz.options) == ["a shepherd", "the king", "the miller"]
     assert quiz.options[quiz.correct] == "the king"
     assert quiz_options(items(secs)[4], secs) == []  # yes/no: Yes and No
+
+
+class _Reader:
+    """An answerer that replies one fixed span to every question (what a model read)."""
+
+    def __init__(self, reply: str):
+        self.reply = reply
+
+    def answer(self, questions, sections, scopes=None):
+        from qg_studio.answering import Answer
+
+        return [Answer([self.reply], "extractive") for _ in questions]
+
+
+def test_an_option_the_answerer_gives_is_never_offered_as_wrong():
+    from qg_studio.export import export_story
+    from qg_studio.export.quizset import prepare
+
+    secs = sections()
+    item = QAItem("Who rode past the mill?", ["the king"], "character", "explicit", sections=[1, 2])
+    bare = prepare([item], secs)[0]
+    wrong = [o for n, o in enumerate(bare.options) if n != bare.correct]
+    # The story has a second right answer the key does not list; the answerer finds it.
+    reader = _Reader(f"{wrong[0]} rode past it at noon")
+    checked = prepare([item], secs, answerer=reader)[0]
+    assert wrong[0] not in checked.options and len(checked.options) == len(bare.options)
+    data = export_story("gimkit", "T", secs, [item], answerer=reader).data.decode("utf-8-sig")
+    assert wrong[0] not in data and "the king" in data
+
+
+def test_a_reply_agrees_with_an_option_by_its_content_words_not_its_articles():
+    from qg_studio.export.distractors import is_true
+
+    assert not is_true("the queen", "the king")  # "the" is no agreement
+    assert not is_true("on the hill", "on the boat")
+    assert is_true("walked quietly on", "he walked quietly on through the wood")
+    assert is_true("the old miller", "The Miller")

@@ -98,11 +98,9 @@ def load_worker(settings: BatchSettings, threads: int | None = None) -> Worker:
     engine, options, _ = resolve_engine(
         settings.engine, {"model": settings.model} if settings.model else {}
     )
-    answerer = None
-    if settings.answerer:
-        from qg_studio.answering import get_answerer
+    from qg_studio.services.answers import answerer_named
 
-        answerer = get_answerer(settings.answerer)
+    answerer = answerer_named(settings.answerer)
     worker = Worker(settings, engine, options, answerer)
     _questions(ingest(_WARM_UP_STORY).sections, worker)
     return worker

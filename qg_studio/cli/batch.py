@@ -43,7 +43,10 @@ def register(commands) -> None:
         help="share of implicit questions, 0 to 1 (default 0.3)",
     )
     batch.add_argument(
-        "--answerer", default=None, help="check each question by answering it with this answerer"
+        "--answerer",
+        default=None,
+        help="check each question by answering it with this answerer (auto: the best one "
+        "here, as generate does; default: no check)",
     )
     batch.add_argument(
         "--split",

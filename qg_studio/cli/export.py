@@ -68,6 +68,12 @@ def register(commands) -> None:
         default=None,
         help="worksheet/quiz title (default: the story's title, or the file name)",
     )
+    parser.add_argument(
+        "--answerer",
+        default="auto",
+        help="a quiz's wrong options are checked against what this answerer replies, so "
+        "none is a right answer (default auto: the best one here; 'none': the key only)",
+    )
     json_and_run(parser, cmd_export, "print a JSON summary last")
 
 
@@ -142,6 +148,13 @@ def _last_json_object(text: str, source: str) -> dict:
     )
 
 
+def _answerer(args):
+    """The answerer that checks a quiz's wrong options; a worksheet has none to check."""
+    from qg_studio.services.answers import answerer_named
+
+    return None if args.format == "xlsx" else answerer_named(args.answerer)
+
+
 def cmd_export(args) -> int:
     from qg_studio.export import export_story
     from qg_studio.export.worksheet import WorksheetOptions
@@ -160,7 +173,13 @@ def cmd_export(args) -> int:
     )
     try:
         result = export_story(
-            args.format, title, sections, items, kept_only=args.kept_only, worksheet=options
+            args.format,
+            title,
+            sections,
+            items,
+            kept_only=args.kept_only,
+            worksheet=options,
+            answerer=_answerer(args),
         )
     except (OSError, ValueError) as exc:
         raise UserError(str(exc)) from None

@@ -163,8 +163,7 @@ def _request(args) -> GenerationRequest:
 
 def cmd_generate(args) -> int:
     from qg_studio.ranking.repeats import warm_encoder
-    from qg_studio.services.answers import best_answerer
-    from qg_studio.services.answers import load_answerer
+    from qg_studio.services.answers import answerer_named
     from qg_studio.services.generation import generate
     from qg_studio.services.stories import ingest
     from qg_studio.services.stories import read_story
@@ -173,11 +172,7 @@ def cmd_generate(args) -> int:
     title, text = read_story(args.file)
     warm_encoder()  # loads while the story is sectioned and parsed
     story = ingest(text, args.grade, title)
-    answerer = None
-    if args.answerer == "auto":
-        answerer = best_answerer()
-    elif args.answerer != "none":
-        answerer = load_answerer(args.answerer)
+    answerer = answerer_named(args.answerer)
     # A named engine that fails is an error here (the user asked for it); "auto" still
     # falls back, as it does in the app.
     run = generate(

@@ -112,8 +112,11 @@ def export_story(
     items: Sequence[QAItem],
     kept_only: bool = False,
     worksheet: WorksheetOptions | None = None,
+    answerer=None,
 ) -> ExportResult:
-    """Write ``items`` (never the dropped ones) of a story in format ``fmt``."""
+    """Write ``items`` (never the dropped ones) of a story in format ``fmt``. A quiz's
+    wrong options are never a right answer: not one the key accepts, nor (with an
+    ``answerer``) one the answerer gives when it reads the story."""
     try:
         spec = FORMATS[fmt]
     except KeyError:
@@ -126,7 +129,7 @@ def export_story(
         report = ExportReport("worksheet", written=len(chosen))
         data = workbook_bytes(build_workbook(title, sections, chosen, worksheet))
     else:
-        data, report = _writer(spec.writer)(prepare(chosen, sections), title)
+        data, report = _writer(spec.writer)(prepare(chosen, sections, answerer=answerer), title)
     if not chosen:
         report.notes.append(
             "no questions to export: every item is dropped"

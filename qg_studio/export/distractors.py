@@ -242,14 +242,19 @@ class DistractorFinder:
         return out
 
 
-TRUE_AGREEMENT = 0.5  # an option sharing this much with the answerer's reply is true
+# An option whose content words overlap the answerer's reply this much (F1) says what the
+# reply says. Content words only: "the king" and "the Traveler" share "the", which made
+# half of all character options "true" when whole tokens were compared.
+TRUE_AGREEMENT = 0.5
 
 
 def is_true(candidate: str, reply: str) -> bool:
     """Whether ``candidate`` says what the answerer's reply says (so it is no wrong option)."""
-    from qg_studio.evaluate import token_f1
-
-    return same_answer(candidate, reply) or token_f1(candidate, reply) >= TRUE_AGREEMENT
+    if same_answer(candidate, reply):
+        return True
+    mine, theirs = content_words(candidate), content_words(reply)
+    shared = len(mine & theirs)
+    return bool(shared) and 2 * shared / (len(mine) + len(theirs)) >= TRUE_AGREEMENT
 
 
 def _echoes(candidate: str, question: str) -> bool:

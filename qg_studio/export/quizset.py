@@ -100,11 +100,15 @@ def exportable(items: Sequence[QAItem], kept_only: bool = False) -> list[QAItem]
 
 
 def prepare(
-    items: Sequence[QAItem], sections: Sequence[Section], choices: bool = True
+    items: Sequence[QAItem],
+    sections: Sequence[Section],
+    choices: bool = True,
+    answerer=None,
 ) -> list[QuizQuestion]:
-    """Number the items and give each its options (``choices=False``: all open)."""
+    """Number the items and give each its options (``choices=False``: all open). With an
+    ``answerer``, no wrong option is one it gives for the question either."""
     settings = quiz_settings()["common"]
-    finder = DistractorFinder(sections) if choices else None
+    finder = DistractorFinder(sections, answerer) if choices else None
     out: list[QuizQuestion] = []
     for number, item in enumerate(items, start=1):
         # Every text on one line: a line break in an option would reach a quiz cell.

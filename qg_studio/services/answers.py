@@ -57,6 +57,16 @@ def load_answerer(name: str = "extractive", model: str | None = None):
         raise ServiceError(f"cannot load answerer {name!r}: {exc}") from None
 
 
+def answerer_named(name: str | None):
+    """The answerer a command's ``--answerer`` names, the same in every command: "auto"
+    the best one here (:func:`best_answerer`), "none" (or nothing) none, else that one."""
+    if not name or name == "none":
+        return None
+    if name == "auto":
+        return best_answerer()
+    return load_answerer(name)
+
+
 @functools.lru_cache(maxsize=1)
 def best_answerer():
     """The best answerer that loads here (:func:`qg_studio.models.choose_engine` for

@@ -18,15 +18,16 @@ from qg_studio.services import ServiceError
 __all__ = ["ExportResult", "export_story", "quiz_options", "training_data", "write_training_data"]
 
 
-def quiz_options(item, sections) -> list[str]:
+def quiz_options(item, sections, answerer=None) -> list[str]:
     """The wrong options a multiple-choice quiz will give ``item``: what Curate shows the
-    teacher before any export (the same choice the quiz export makes). None for yes/no."""
+    teacher before any export (the same choice the quiz export makes, given the same
+    ``answerer``). None for yes/no."""
     from qg_studio.export.distractors import DistractorFinder
     from qg_studio.export.quizset import quiz_settings
     from qg_studio.export.quizset import wrong_options
 
     n = quiz_settings()["common"]["distractors"]
-    found = wrong_options(item, DistractorFinder(sections), n)
+    found = wrong_options(item, DistractorFinder(sections, answerer), n)
     return [] if found.kind == "yesno" else found.options
 
 

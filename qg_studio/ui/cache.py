@@ -46,8 +46,21 @@ def quiz_preview(
 ) -> list[Any]:
     """The questions as a quiz shows them (options and all), for the Export preview."""
     from qg_studio.export.quizset import prepare
+    from qg_studio.ui.engines import quiz_answerer
 
-    return prepare(list(_chosen), list(_sections))
+    return prepare(list(_chosen), list(_sections), answerer=quiz_answerer())
+
+
+@st.cache_data(show_spinner=False, max_entries=256)
+def wrong_options(
+    question: str, answers: tuple[str, ...], key: tuple, _item: QAItem, _sections: Sequence[Section]
+) -> list[str]:
+    """The wrong options the quiz will give the item Curate shows (answered once per
+    wording of the question and its answers, not on every rerun of the page)."""
+    from qg_studio.services.exports import quiz_options
+    from qg_studio.ui.engines import quiz_answerer
+
+    return quiz_options(_item, list(_sections), quiz_answerer())
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

@@ -22,12 +22,12 @@ from qg_studio.schema import Explicitness
 from qg_studio.schema import QAItem
 from qg_studio.schema import ReviewStatus
 from qg_studio.services.curation import edit_item
-from qg_studio.services.exports import quiz_options
 from qg_studio.store import Store
 from qg_studio.store import StoreError
 from qg_studio.trust import MARK_SYMBOLS
 from qg_studio.trust import SURE
 from qg_studio.trust import mark
+from qg_studio.ui import cache
 from qg_studio.ui import engines
 from qg_studio.ui.curate_actions import MESSAGE
 from qg_studio.ui.curate_actions import PICK
@@ -370,7 +370,19 @@ def _detail(
 def _wrong_options(item: QAItem, story, k: str, section_ids: list[int]) -> None:
     """The multiple-choice quiz's wrong options, seen and edited before any export."""
     sections = story.sections
-    options = item.distractors or quiz_options(item, sections)
+    options = item.distractors or cache.wrong_options(
+        item.question,
+        tuple(item.answers),
+        (
+            tuple(s.text for s in sections),
+            tuple(item.sections),
+            tuple(item.second_answers),
+            item.element.value,
+            item.answer_kind.value,
+        ),
+        item,
+        sections,
+    )
     if not options:
         st.caption(
             "Multiple choice: a yes/no question offers Yes and No; an answer too "

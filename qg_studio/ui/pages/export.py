@@ -19,6 +19,7 @@ from qg_studio.schema import QAItem
 from qg_studio.schema import ReviewStatus
 from qg_studio.schema import Section
 from qg_studio.ui import cache
+from qg_studio.ui import engines
 from qg_studio.ui.state import get_store
 from qg_studio.ui.state import require_story
 from qg_studio.ui.text import plain
@@ -42,7 +43,10 @@ def _unpack(content: Content):
 def _export(fmt: str, content: Content):
     """Cached on the exact content, so moving between pages does not rebuild the file."""
     title, sections, items, kept_only, options = _unpack(content)
-    result = export_story(fmt, title, sections, items, kept_only=kept_only, worksheet=options)
+    answerer = None if fmt == "xlsx" else engines.quiz_answerer()
+    result = export_story(
+        fmt, title, sections, items, kept_only=kept_only, worksheet=options, answerer=answerer
+    )
     report = result.report
     return result.data, result.filename, result.mime, report.warnings(), report.written
 
