@@ -6,6 +6,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from page_text import labelled
 from page_text import read
 from streamlit.testing.v1 import AppTest
 
@@ -192,13 +193,13 @@ def test_picking_another_project_opens_it(story_id):
     older = store.get_story(story_id).project_id
     at = _app()
     assert at.session_state["project_id"] == newer  # the latest project opens first
-    at.selectbox(key="ann_project").select(older).run()
+    labelled(at.selectbox, "Project").select(older).run()
     assert not at.exception
     assert at.session_state["project_id"] == older
-    assert at.selectbox(key="ann_project").value == older
+    assert labelled(at.selectbox, "Project").value == older
     assert at.text_area(key=_key(story_id, "question"))  # the older story's form
     at.run()
-    assert at.selectbox(key="ann_project").value == older
+    assert labelled(at.selectbox, "Project").value == older
 
 
 def test_the_saved_count_is_what_the_export_writes(story_id):

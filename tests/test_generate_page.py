@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from page_text import labelled
 from streamlit.testing.v1 import AppTest
 
 from qg_studio.pipeline import STORY_LEVEL_ENGINE
@@ -140,7 +141,7 @@ def test_the_teachers_settings_outlive_a_visit_to_another_page():
 def test_a_second_generate_asks_whether_to_add_or_replace_the_unreviewed():
     story_id = _story_in_store()
     at = AppTest.from_file(APP, default_timeout=120).run()
-    assert "gen_existing" not in [r.key for r in at.radio]  # nothing saved: nothing to ask
+    assert "This story has questions already" not in [r.label for r in at.radio]  # nothing saved: nothing to ask
     at.number_input(key="gen_number").set_value(6)
     at.button(key="generate_go").click().run()
     store = Store()
@@ -149,7 +150,7 @@ def test_a_second_generate_asks_whether_to_add_or_replace_the_unreviewed():
     store.update_item(kept.id, "teacher", status="kept")
     store.update_item(dropped.id, "teacher", status="dropped")
     at.run()
-    choice = at.radio(key="gen_existing")
+    choice = labelled(at.radio, "This story has questions already")
     assert "Add new questions to the 6" in choice.options[0]
     choice.set_value("replace")
     at.number_input(key="gen_number").set_value(4)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from page_text import labelled
 from streamlit.testing.v1 import AppTest
 
 from qg_studio.store import Store
@@ -105,12 +106,12 @@ def test_picking_another_project_opens_it(story_text):
     _new_project(at, "Newer")
     older, newer = sorted(p.id for p in Store().list_projects())
     assert at.session_state["project_id"] == newer
-    at.selectbox(key="project_picker").select(older).run()
+    labelled(at.selectbox, "Project").select(older).run()
     assert at.session_state["project_id"] == older
-    assert at.selectbox(key="project_picker").value == older
+    assert labelled(at.selectbox, "Project").value == older
     assert at.title[0].value == "Story"  # the older project's story is shown
     at.run()  # and it stays open on the next run
-    assert at.selectbox(key="project_picker").value == older
+    assert labelled(at.selectbox, "Project").value == older
 
 
 def test_delete_confirmation_does_not_carry_to_the_next_project():

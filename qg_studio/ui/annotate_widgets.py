@@ -22,16 +22,13 @@ from qg_studio.ui.state import current_project_id
 from qg_studio.ui.state import get_store
 from qg_studio.ui.state import open_project
 from qg_studio.ui.text import plain
+from qg_studio.ui.widgets import pick_option
 
 PICKER = "ann_project"
 SPLITS = ["train", "val", "test"]
 
 
 # -- opening a story --------------------------------------------------------------------
-
-
-def _picked() -> None:
-    open_project(st.session_state[PICKER])
 
 
 def open_controls(store) -> None:
@@ -42,11 +39,11 @@ def open_controls(store) -> None:
         if projects:
             ids = [p.id for p in projects]
             names = {p.id: f"{p.name} (#{p.id})" for p in projects}
-            if st.session_state.get(PICKER) != current:
-                # The picker follows a project opened elsewhere (an upload, another
-                # page); a choice made here was already opened by _picked, before this run.
-                st.session_state[PICKER] = current if current in ids else ids[0]
-            st.selectbox("Project", ids, format_func=names.get, key=PICKER, on_change=_picked)
+            # The picker follows a project opened elsewhere (an upload, another page); a
+            # choice made here was already opened by on_change, before this run.
+            pick_option(
+                "selectbox", "Project", ids, names, PICKER, value=current, on_change=open_project
+            )
     with cols[1]:
         with st.expander("Open a FairytaleQA story", expanded=not projects):
             # A new key after each opened story empties the uploaders for the next one.

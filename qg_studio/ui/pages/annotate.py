@@ -32,6 +32,7 @@ from qg_studio.ui.state import current_project_id
 from qg_studio.ui.state import current_story
 from qg_studio.ui.state import get_store
 from qg_studio.ui.text import plain
+from qg_studio.ui.widgets import pick_option
 
 FIRST_PASS, SECOND_PASS = "First annotator", "Second annotator"
 
@@ -236,9 +237,7 @@ def _second_pass(story_id: int, sections: list[Section], items: list[QAItem], ac
         i.id: f"{n}. {i.question}" + (" ✓" if i.second_answers else "")
         for n, i in enumerate(items, 1)
     }
-    chosen = st.selectbox(
-        "QA pair", ids, format_func=labels.get, key=widget_key(story_id, "second_pick")
-    )
+    chosen = pick_option("selectbox", "QA pair", ids, labels, widget_key(story_id, "second_pick"))
     item = next(i for i in items if i.id == chosen)
     st.markdown(f"**{plain(item.question)}**  \nSections {', '.join(map(str, item.sections))}")
     st.caption("The first annotator's answers are hidden: answer from the text.")
@@ -322,8 +321,8 @@ def _items_table(story_id: int, items: list[QAItem], hide_answers: bool, actor: 
     ids = [i.id for i in items]
     names = {i.id: f"{n}. {i.question[:70]}" for n, i in enumerate(items, 1)}
     cols = st.columns([3, 2], vertical_alignment="bottom")
-    picked = cols[0].selectbox(
-        "Pick a saved pair", ids, format_func=names.get, key=widget_key(story_id, "pick")
+    picked = pick_option(
+        "selectbox", "Pick a saved pair", ids, names, widget_key(story_id, "pick"), where=cols[0]
     )
     row = cols[1].container(horizontal=True)
     row.button(

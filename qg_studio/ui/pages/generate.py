@@ -33,6 +33,7 @@ from qg_studio.ui.state import sticky
 from qg_studio.ui.steps import next_step
 from qg_studio.ui.text import plain
 from qg_studio.ui.text import quoted
+from qg_studio.ui.widgets import pick_option
 
 LAST_BATCH = "generate_last_batch"  # ids of the items the last run saved
 _COLOURS = {
@@ -183,13 +184,14 @@ def _with_saved_questions(story) -> list[QAItem]:
         "them, kept, dropped or not reviewed)",
         REPLACE: f"Replace the {len(unreviewed)} not reviewed yet (kept and dropped ones stay)",
     }
-    choice = st.radio(
+    picked = pick_option(
+        "radio",
         "This story has questions already",
-        list(choices) if unreviewed else [ADD],
-        format_func=choices.get,
-        key="gen_existing",
+        [ADD, REPLACE] if unreviewed else [ADD],
+        choices,
+        "gen_existing",
     )
-    return unreviewed if choice == REPLACE else []
+    return unreviewed if picked == REPLACE else []
 
 
 def _run(

@@ -25,6 +25,7 @@ from qg_studio.ui.text import plain
 from qg_studio.ui.welcome import SAMPLE_PROJECT
 from qg_studio.ui.welcome import SAMPLE_STORY
 from qg_studio.ui.welcome import welcome
+from qg_studio.ui.widgets import pick_option
 
 BANDS = ["K-2", "3-5", "6-8", "K-8", "K", "1", "2", "3", "4", "5", "6", "7", "8"]
 DEFAULT_BAND = "3-5"
@@ -80,20 +81,14 @@ def _project_bar(store) -> None:
             p.id: f"{p.name} ({p.stories} {'story' if p.stories == 1 else 'stories'})"
             for p in projects
         }
-        if st.session_state.get(PICKER) != current:
-            # The picker follows a project opened elsewhere (a new one, another page);
-            # a choice made here was already opened by _picked, before this run.
-            st.session_state[PICKER] = current if current in ids else ids[0]
-        st.selectbox("Project", ids, format_func=names.get, key=PICKER, on_change=_picked)
+        # The picker follows a project opened elsewhere (a new one, another page); a
+        # choice made here was already opened by on_change, before this run.
+        pick_option("selectbox", "Project", ids, names, PICKER, value=current, on_change=open_project)
     with cols[1]:
         _new_project_form("New project")
     with cols[2]:
         if current is not None:
             _manage(store, current)
-
-
-def _picked() -> None:
-    open_project(st.session_state[PICKER])
 
 
 def _new_project_form(label: str) -> None:
