@@ -156,7 +156,12 @@ def main(argv: list[str] | None = None) -> int:
             for n in range(args.runs):
                 context, page = _visitor(browser, home, clear=True)
                 shots = args.shots if server == 0 and n == 0 else None
-                (cold if n == 0 else warm).append(_run(page, url, shots))
+                try:
+                    (cold if n == 0 else warm).append(_run(page, url, shots))
+                except Exception:
+                    if args.shots:  # what the page showed when the step did not come
+                        page.screenshot(path=str(args.shots / "failed.png"), full_page=True)
+                    raise
                 context.close()
             if server == args.servers - 1:
                 for _ in range(args.fables):

@@ -141,7 +141,9 @@ def test_the_teachers_settings_outlive_a_visit_to_another_page():
 def test_a_second_generate_asks_whether_to_add_or_replace_the_unreviewed():
     story_id = _story_in_store()
     at = AppTest.from_file(APP, default_timeout=120).run()
-    assert "This story has questions already" not in [r.label for r in at.radio]  # nothing saved: nothing to ask
+    assert "This story has questions already" not in [
+        r.label for r in at.radio
+    ]  # nothing saved: nothing to ask
     at.number_input(key="gen_number").set_value(6)
     at.button(key="generate_go").click().run()
     store = Store()

@@ -55,12 +55,13 @@ def quiz_preview(
 def wrong_options(
     question: str, answers: tuple[str, ...], key: tuple, _item: QAItem, _sections: Sequence[Section]
 ) -> list[str]:
-    """The wrong options the quiz will give the item Curate shows (answered once per
-    wording of the question and its answers, not on every rerun of the page)."""
+    """The wrong options Curate shows for an item (once per wording of the question and
+    its answers, not on every rerun of the page). Ruled out by the key only: asking the
+    answerer here slowed every Curate run enough that a click during it was lost (the
+    first-use benchmark's "Add question", 2 runs in 3); the export asks it too."""
     from qg_studio.services.exports import quiz_options
-    from qg_studio.ui.engines import quiz_answerer
 
-    return quiz_options(_item, list(_sections), quiz_answerer())
+    return quiz_options(_item, list(_sections))
 
 
 @st.cache_data(show_spinner=False, max_entries=32)

@@ -402,7 +402,10 @@ def _wrong_options(item: QAItem, story, k: str, section_ids: list[int]) -> None:
     if true:
         st.warning(f"{quoted(true[0])} is also an answer: the quiz leaves it out.")
     elif not item.distractors:
-        st.caption("Chosen from the story; edit them and the quiz uses yours.")
+        st.caption(
+            "Chosen from the story; edit them and the quiz uses yours. The quiz leaves out "
+            "any the answer check finds right too."
+        )
 
 
 def _pick(picker: str) -> None:

@@ -83,7 +83,9 @@ def _project_bar(store) -> None:
         }
         # The picker follows a project opened elsewhere (a new one, another page); a
         # choice made here was already opened by on_change, before this run.
-        pick_option("selectbox", "Project", ids, names, PICKER, value=current, on_change=open_project)
+        pick_option(
+            "selectbox", "Project", ids, names, PICKER, value=current, on_change=open_project
+        )
     with cols[1]:
         _new_project_form("New project")
     with cols[2]:

@@ -1,0 +1,442 @@
+"""The clauses of a parsed sentence: one verb with its subject, auxiliaries and the words after it.
+
+A :class:`Clause` is taken from a spaCy parse of the section (so offsets stay in the
+section's text), with its subject as a question can say it (pronouns resolved through the
+section's :class:`~qg_studio.reading.mentions.Resolver`). :mod:`.grammar` turns a
+clause into a question.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field
+
+from qg_studio import resources
+from qg_studio.nlp import gap
+from qg_studio.reading.animacy import PRONOUNS
+from qg_studio.reading.lexicon import DISCOURSE_ADVERBS
+from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.mentions import Resolver
+from qg_studio.reading.mentions import mention_text
+from qg_studio.reading.speakers import speaker
+
+CLAUSE_DEPS = {"ROOT", "conj", "advcl", "ccomp", "parataxis"}
+SUBJECT_DEPS = {"nsubj", "nsubjpass", "expl", "csubj"}
+MARKERS = resources.words("clause_markers.txt")
+
+
+@dataclass
+class Clause:
+    head: object  # spaCy Token: the main verb (or copula)
+    subject: list = field(default_factory=list)
+    aux: list = field(default_factory=list)  # auxiliaries and negation before the head
+    tail: list = field(default_factory=list)  # words after the head, in order
+    front: list = field(default_factory=list)  # words before the subject ("One day, ...")
+    marker: str = ""  # the connective that introduces it: because, when, so, ...
+    subject_text: str = ""  # the subject, pronoun resolved
+    inherited: bool = False  # subject taken from the clause this one is conjoined to
+    resolver: object = None  # the section's pronoun resolver, for object pronouns
+
+    @property
+    def tokens(self) -> list:
+        return (
+            sorted(
+                self.front + self.subject + self.aux + [self.head] + self.tail, key=lambda t: t.i
+            )
+            if not self.inherited
+            else sorted(self.front + self.aux + [self.head] + self.tail, key=lambda t: t.i)
+        )
+
+    @property
+    def start_char(self) -> int:
+        return min(t.idx for t in self.tokens)
+
+    @property
+    def end_char(self) -> int:
+        last = max(self.tokens, key=lambda t: t.i)
+        return last.idx + len(last.text)
+
+    @property
+    def negated(self) -> bool:
+        return any(t.dep_ == "neg" or t.lower_ == "never" for t in self.aux + self.tail[:2])
+
+    @property
+    def tail_words(self) -> int:
+        """How many words follow the verb (punctuation not counted)."""
+        return len([t for t in self.tail if not t.is_punct])
+
+    @property
+    def passive(self) -> bool:
+        return any(t.dep_ == "auxpass" for t in self.aux)
+
+    @property
+    def plural(self) -> bool:
+        heads = [t for t in self.subject if t.dep_ in SUBJECT_DEPS]
+        return bool(heads) and (
+            heads[0].tag_ in ("NNS", "NNPS") or heads[0].lower_ in ("they", "we", "you")
+        )
+
+    @property
+    def subject_head(self):
+        """The subject's head word (the noun or pronoun doing it), or None."""
+        return next((t for t in self.subject if t.dep_ in ("nsubj", "nsubjpass")), None)
+
+    def has_subject(self) -> bool:
+        return bool(self.subject_text)
+
+
+def _subtree_minus(token, cut: set[int]) -> list:
+    out = []
+    stack = [token]
+    while stack:
+        t = stack.pop()
+        if t.i in cut:
+            continue
+        out.append(t)
+        stack.extend(t.children)
+    return sorted(out, key=lambda t: t.i)
+
+
+def _is_clause_head(t) -> bool:
+    if t.dep_ not in CLAUSE_DEPS:
+        return False
+    if t.pos_ not in ("VERB", "AUX"):
+        return False
+    if t.dep_ == "conj" and t.head.pos_ not in ("VERB", "AUX"):
+        return False
+    if t.dep_ == "ccomp":
+        return any(c.dep_ in SUBJECT_DEPS for c in t.children)
+    return True
+
+
+def clauses(sent, resolver: Resolver | None = None) -> list[Clause]:
+    """The clauses of a sentence (a spaCy Span), in text order."""
+    heads = [t for t in sent if _is_clause_head(t)]
+    head_ids = {t.i for t in heads}
+    out: list[Clause] = []
+    for head in heads:
+        out.append(build_clause(head, resolver, sent, head_ids, out))
+    return out
+
+
+def build_clause(
+    head,
+    resolver: Resolver | None,
+    sent=None,
+    head_ids: set[int] | None = None,
+    earlier: list[Clause] | None = None,
+) -> Clause:
+    """The clause headed by ``head``; subordinate clauses (``head_ids``) are left out."""
+    sent = sent if sent is not None else head.sent
+    if head_ids is None:
+        head_ids = {t.i for t in sent if _is_clause_head(t)} - {head.i}
+    cut = set()
+    for child in head.children:
+        # "thought that the queen was kind": what was thought stays in the clause,
+        # or "Why did the girl think?" says nothing.
+        if child.dep_ == "ccomp" and child.i > head.i:
+            continue
+        if child.i in head_ids or (child.dep_ == "cc" and child.i > head.i):
+            cut.update(c.i for c in child.subtree)
+    tokens = _subtree_minus(head, cut)
+    clause = Clause(head=head, resolver=resolver)
+    subj_heads = [c for c in head.children if c.dep_ in SUBJECT_DEPS]
+    quoted = getattr(resolver, "quoted", set())
+    if len(subj_heads) > 1 and head.i not in quoted:
+        # '"Good-morning, Camel," said the Monkey' is parsed with two subjects: the one
+        # in the quotes is called out, the speaker is the one outside.
+        subj_heads = [c for c in subj_heads if c.i not in quoted] or subj_heads[-1:]
+    subject_ids: set[int] = set()
+    for s in subj_heads:
+        subject_ids.update(c.i for c in s.subtree)
+    for t in tokens:
+        if t.i == head.i:
+            continue
+        if t.i in subject_ids:
+            clause.subject.append(t)
+        elif (
+            t.head.i == head.i
+            and t.i < head.i
+            and (
+                t.dep_ == "mark"
+                or (
+                    t.dep_ == "advmod"
+                    and t.tag_ == "WRB"
+                    and t.lower_ in MARKERS
+                    and head.dep_ != "ROOT"
+                )
+            )
+        ):
+            clause.marker = t.lower_ if not clause.marker else clause.marker
+        elif t.head.i == head.i and t.dep_ in ("aux", "auxpass", "neg") and t.i < head.i:
+            clause.aux.append(t)
+        elif t.i > head.i:
+            clause.tail.append(t)
+        elif subject_ids and t.i < min(subject_ids):
+            clause.front.append(t)
+        elif not subject_ids:
+            clause.front.append(t)
+        elif t.lower_ not in DISCOURSE_ADVERBS:
+            # An adverb between subject and verb ("he never came"): keep it with aux. A
+            # linking one ("the goat, however, climbed") means nothing in a question.
+            clause.aux.append(t)
+    if clause.marker == "as" and any(
+        t.lower_ in ("if", "though") and t.dep_ == "mark" and t.head.i == head.i
+        for t in head.children
+    ):
+        # "The cat acted as if she did not hear": a manner, neither a reason nor a time.
+        clause.marker = "as if"
+    if not clause.marker:
+        for t in clause.front:
+            if t.lower_ in ("so", "then") and t.dep_ in ("advmod", "cc", "mark"):
+                clause.marker = t.lower_
+                break
+    if not clause.marker and head.dep_ == "conj":
+        for c in head.head.children:
+            if c.dep_ == "cc" and head.head.i < c.i < head.i:
+                clause.marker = c.lower_
+    clause.tail = trim(clause.tail)
+    if clause.subject:
+        clause.subject_text = subject_phrase(clause.subject, resolver, sent)
+    elif head.dep_ == "conj":
+        # "He went home and slept": the conjoined verb shares the subject.
+        for prior in reversed(earlier or []):
+            if prior.head.i == head.head.i or prior.head.i < head.i:
+                if prior.subject_text:
+                    clause.subject_text = prior.subject_text
+                    clause.subject = prior.subject
+                    clause.inherited = True
+                break
+    elif head.dep_ in ("relcl", "acl") and resolver is not None:
+        # "an old smith, working at his anvil": the noun is the subject.
+        clause.subject_text = mention_text(list(head.head.subtree)[:0] or [head.head])
+    return clause
+
+
+def trim(tokens: list) -> list:
+    """Drop line breaks, edge punctuation, quotes and dangling conjunctions from a word run."""
+    tokens = [t for t in tokens if not t.is_space]
+    while tokens and (
+        tokens[-1].is_punct
+        or tokens[-1].dep_ in ("cc", "mark")
+        or tokens[-1].lower_ in ("and", "but", "or", "then")
+    ):
+        tokens = tokens[:-1]
+    while tokens and (tokens[0].is_punct or tokens[0].dep_ == "cc"):
+        tokens = tokens[1:]
+    return tokens
+
+
+# Determiners a question says "the" for: the reader knows the character by now.
+KNOWN_ALREADY = ("a", "an", "this", "these", "that", "those", "yonder")
+# A counted group a pronoun stands for ("Three young Hares"): "the three young Hares".
+COUNTS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve")
+
+
+def as_known(name: str) -> str:
+    """A character named as a question names them: "these five men" are "the five men",
+    "Three young Hares" "the three young Hares"."""
+    first, _, rest = name.partition(" ")
+    if rest and first.lower() in KNOWN_ALREADY:
+        return f"the {rest}"
+    if rest and first.lower() in COUNTS:
+        return f"the {first.lower()} {rest}"
+    return name
+
+
+def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
+    """The subject as a question can say it: pronouns replaced by who they stand for."""
+    tokens = trim(_without_aside(list(tokens)))
+    # "Blushing with pleasure Nell went home": a participle opening the sentence, parsed
+    # as the subject, ends in the name of who did it.
+    if len(tokens) > 1 and tokens[0].dep_ == "csubj" and tokens[-1].pos_ == "PROPN":
+        name = tokens[-1]
+        tokens = [t for t in tokens if t.pos_ == "PROPN" and (t == name or t.head == name)]
+    # "So poor Tam sat ...": the sentence's linking word parsed into its subject.
+    while len(tokens) > 1 and tokens[0].pos_ in ("ADV", "CCONJ", "SCONJ", "INTJ"):
+        tokens = tokens[1:]
+    # "On the way home Elsa passed ...": a stray lower-case word parsed onto a name.
+    while (
+        len(tokens) > 1
+        and tokens[-1].pos_ == "PROPN"
+        and tokens[0].text.islower()
+        and tokens[0].dep_ in ("compound", "npadvmod", "advmod")
+        and tokens[0].pos_ != "DET"
+    ):
+        tokens = tokens[1:]
+    if not tokens:
+        return ""
+    heads = [t for t in tokens if t.dep_ in SUBJECT_DEPS]
+    if heads and resolver is not None and resolver.name_of(heads[0]):
+        # "a little hedgehog called Pip knocked": the story has named her; so does the
+        # question, whole where the text says the name whole ("St. Paul").
+        if all(t.pos_ == "PROPN" or t.is_punct for t in tokens):
+            return mention_text(tokens)
+        return resolver.name_of(heads[0])
+    if len(tokens) == 1 and tokens[0].lower_ in PRONOUNS and resolver is not None:
+        name = resolver.resolve(tokens[0])
+        if name:
+            return as_known(name)
+    if (
+        len(tokens) == 1
+        and tokens[0].lower_ in ("i", "we")
+        and resolver is not None
+        and sent is not None
+    ):
+        who = speaker(resolver, sent)
+        if who:
+            return who
+    parts = []
+    for t in tokens:
+        if t.dep_ == "poss" and t.lower_ in ("his", "her", "their") and resolver is not None:
+            name = resolver.resolve(t)
+            if name:
+                parts.append(possessive(as_known(name)) + gap(t))
+                continue
+        parts.append(t.text + gap(t))
+    if len(tokens) > 1 and tokens[0].lower_ in KNOWN_ALREADY:
+        # In a question the character is already known: "the grey fox", not "a grey fox";
+        # and out of the story's flow, "these five men" are "the five men".
+        parts[0] = "the "
+    elif len(tokens) > 1 and tokens[0].dep_ == "nummod" and tokens[0].pos_ == "NUM":
+        # "Three young Hares lived in a meadow": "the three young Hares" in a question.
+        parts[0] = "the " + tokens[0].lower_ + gap(tokens[0])
+    text = "".join(parts).strip()
+    for q in ('"', "“", "”", "‘", "’"):
+        text = text.replace(q, "")
+    text = text.strip(" '")
+    if not text:
+        return ""
+    if text.lower().startswith(tokens[0].lower_):
+        return _lower_first(text, tokens[0])
+    return text
+
+
+def _without_aside(tokens: list) -> list:
+    """The subject without a relative clause set off by commas: "the Goat, who only gave a
+    little milk," is "the Goat" in a question ("Who was jealous of the oats?" asks it
+    without telling more about her) and in its answer."""
+    ids = {t.i for t in tokens}
+    for t in tokens:
+        if t.dep_ != "relcl" or t.head.i not in ids:
+            continue
+        aside = sorted(t.subtree, key=lambda x: x.i)
+        first = aside[0]
+        if first.i == 0 or first.doc[first.i - 1].text != ",":
+            continue  # "the man who sold the cow": it says which man
+        cut = {x.i for x in aside} | {first.i - 1}
+        after = aside[-1].i + 1
+        if after < len(first.doc) and first.doc[after].text == ",":
+            cut.add(after)
+        return [x for x in tokens if x.i not in cut]
+    return tokens
+
+
+UNUSABLE_SUBJECTS = resources.words("unusable_subjects.txt")
+HYPOTHETICAL = ("might", "may", "mightst")
+
+
+def usable(clause: Clause) -> bool:
+    """Whether a question built on this clause can stand without the story beside it."""
+    subj = clause.subject_text
+    if not subj:
+        return False
+    low = subj.lower()
+    if low in UNUSABLE_SUBJECTS or low in PRONOUNS or len(subj.split()) > 8:
+        return False
+    heads = [t for t in clause.subject if t.dep_ in SUBJECT_DEPS]
+    if heads and heads[0].pos_ not in ("NOUN", "PROPN", "PRON", "NUM", "ADJ"):
+        return False
+    if any(t.lower_ == "to" for t in clause.aux):
+        return False  # "believed the pedlar to have found a key": no event was told
+    if any(t.lower_ in HYPOTHETICAL for t in clause.aux):
+        return False  # "so that they might see her every day": meant, not told
+    words_low = set(low.replace(",", " ").split())
+    if words_low & {
+        "i",
+        "you",
+        "thou",
+        "ye",
+        "me",
+        "my",
+        "your",
+        "thy",
+        "we",
+        "our",
+        "and",
+    } and low not in ("you and i",):
+        return False
+    return True
+
+
+def event_before(
+    analysis,
+    clause_list: list[Clause],
+    clause: Clause,
+) -> Clause | None:
+    """The event told just before ``clause``: an earlier clause of its sentence, else
+    the last clause of the sentence before (not speech)."""
+    earlier = [
+        c
+        for c in clause_list
+        if c.head.i < clause.head.i
+        and c.head.i not in analysis.quoted
+        and c.head.lemma_ not in SAYING_VERBS
+        and c.head.i not in {t.i for t in clause.tokens}
+    ]
+    same = [c for c in earlier if usable(c)]
+    if same:
+        return same[-1]
+    if earlier:
+        # The event just before is in this sentence but cannot be read ("When a fox came
+        # sniffing, Pip rolled into a ball"): the sentence before would answer wrongly.
+        return None
+    index = next((i for i, cl in enumerate(analysis.sentence_clauses) if clause in cl), 0)
+    for j in range(index - 1, max(index - 2, -1), -1):
+        prior = [
+            c
+            for c in analysis.sentence_clauses[j]
+            if usable(c)
+            and c.head.i not in analysis.quoted
+            and c.head.lemma_ not in SAYING_VERBS
+            and c.head.pos_ == "VERB"
+            and len(c.tail) <= 16
+        ]
+        # The sentence's own events, not what is embedded in them ("asked her how
+        # she had found her way": the asking happened, the finding is reported).
+        main = [c for c in prior if c.head.dep_ in ("ROOT", "conj")]
+        if main or prior:
+            return (main or prior)[-1]
+    return None
+
+
+def in_progress(clause: Clause) -> bool:
+    """A doing told as under way ("was lying awake", "was sitting"): a scene, not an event."""
+    return clause.head.tag_ == "VBG" and any(t.lemma_ == "be" for t in clause.aux)
+
+
+def no_event(clause: Clause) -> bool:
+    """Neither an event to ask from nor an answer: a participle ("the children playing in
+    the garden") or a habit ("they used to stop their games")."""
+    if clause.head.tag_ in ("VBG", "VBN") and not clause.aux:
+        return True
+    return any(
+        t.lemma_ == "use" and any(x.dep_ == "xcomp" for x in t.children)
+        for t in [clause.head, *clause.tail]
+    )
+
+
+def possessive(name: str) -> str:
+    return name + ("'" if name.endswith("s") else "'s")
+
+
+def _lower_first(text: str, first) -> str:
+    # Only function words lose their sentence-initial capital: "The king" → "the king",
+    # but "Oonagh" (even when tagged a common noun) and "I" keep theirs.
+    if (
+        first.pos_ in ("DET", "PRON", "ADP", "NUM", "ADJ")
+        and first.text != "I"
+        and first.ent_type_ not in ("PERSON", "GPE", "LOC", "ORG", "NORP")
+    ):
+        return text[:1].lower() + text[1:]
+    return text

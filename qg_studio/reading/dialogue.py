@@ -1,0 +1,73 @@
+"""Speech in a story: what is quoted, whom a speaker calls out to, and greetings.
+
+None of it names a character by itself: "Good-morning, Camel" greets, and "Camel" there
+is called out to, not someone acting.
+"""
+
+from __future__ import annotations
+
+from qg_studio import resources
+
+# Greetings and thanks in dialogue are parsed as nouns, even names ("Good-morning,
+# Camel"): none of them is a character.
+GREETINGS = resources.words("greetings.txt")
+
+
+def is_greeting(head) -> bool:
+    """ "Good-morning", "Good day", "Farewell": a greeting, never a character."""
+    word = head.lower_
+    if word in GREETINGS and (
+        word not in ("morning", "evening", "night", "day", "afternoon") or _after_good(head)
+    ):
+        return True
+    return (
+        word == "good"
+        and head.i + 1 < len(head.doc)
+        and head.doc[head.i + 1].lower_ in GREETINGS | {"-"}
+    )
+
+
+def _after_good(head) -> bool:
+    doc = head.doc
+    for back in (1, 2):
+        j = head.i - back
+        if j >= 0 and doc[j].lower_ == "good":
+            return True
+        if j < 0 or doc[j].text != "-":
+            break
+    return False
+
+
+def quoted_tokens(doc) -> set[int]:
+    """Indexes of the tokens inside quotation marks (someone's speech)."""
+    inside, out = False, set()
+    for t in doc:
+        if t.text in ('"', "“", "”", "``", "''"):
+            inside = not inside if t.text in ('"', "``", "''") else t.text == "“"
+            continue
+        if t.is_space and "\n" in t.text:
+            inside = False  # a paragraph break closes an unbalanced quote
+        if inside:
+            out.add(t.i)
+    return out
+
+
+def is_vocative(token, quoted: set[int]) -> bool:
+    """A name the speaker calls out ("Good-morning, Camel," / "Thank you, Heron"):
+    set off by commas or quotes inside speech. The parser often makes it a subject."""
+    if token.i not in quoted:
+        return False
+    doc = token.doc
+    start = token.left_edge.i
+    while start > 0 and doc[start - 1].is_space:
+        start -= 1  # a paragraph break before '"Slowcoach!"' opens the call as a comma does
+    before = doc[start - 1] if start > 0 else None
+    after = doc[token.i + 1] if token.i + 1 < len(doc) else None
+    opens = (
+        before is None
+        or before.is_punct
+        or before.lower_ in GREETINGS
+        or before.lower_ in ("you", "o", "oh", "dear", "hello", "hey")
+    )
+    closes = after is None or after.text in (",", "!", "?", ".", '"', "”", ";")
+    return opens and closes

@@ -1,0 +1,264 @@
+"""Clauses → questions: wh-movement, subject–auxiliary inversion, do-support.
+
+The ``ask_*`` functions turn a :class:`~qg_studio.reading.clauses.Clause` into a
+question; ``state`` restates it as a clause ("the fox ran away") for "What happened
+after ...?" questions.
+"""
+
+from __future__ import annotations
+
+from qg_studio.nlp import gap
+from qg_studio.reading.clauses import Clause
+from qg_studio.reading.clauses import as_known
+from qg_studio.reading.clauses import possessive
+from qg_studio.reading.clauses import trim
+from qg_studio.reading.inflect import do_support
+from qg_studio.reading.inflect import lemma_of
+from qg_studio.reading.inflect import past_of
+from qg_studio.reading.mentions import Resolver
+from qg_studio.reading.mentions import head_noun
+
+_CONTRACT = {"will": "won't", "can": "can't", "shall": "shan't", "am": "am not"}
+
+
+MAX_TAIL = 10
+
+
+def short_tail(tokens: list, limit: int = MAX_TAIL) -> list:
+    """A long predicate cut at its first comma, relative clause or aside: questions
+    read best short, and experts keep only the words that pin the event down."""
+    words_only = [t for t in tokens if not t.is_punct and not t.is_space]
+    if len(words_only) <= limit:
+        return tokens
+    for n, t in enumerate(tokens):
+        if n >= 3 and (
+            t.text in (",", ";", ":", "--", "—")
+            or t.dep_ in ("relcl", "appos")
+            and t.i > tokens[0].i + 2
+        ):
+            cut = tokens[:n]
+            if t.dep_ == "relcl":
+                cut = [x for x in cut if not (x.head.i == t.i)]
+            return _clean_end(cut)
+    return _clean_end(tokens[: limit + 2])
+
+
+# Words that need the word after them: "in the service of", "the one he", "and".
+_NEEDS_NEXT = {"prep", "det", "poss", "cc", "mark", "aux", "auxpass", "nsubj", "nsubjpass", "case"}
+
+
+def _clean_end(cut: list) -> list:
+    """A predicate cut at a word count, ended where a child can read it as whole: no
+    last word that waits for the next one, nor one that modifies a word cut off."""
+    end = cut[-1].i + 1 if cut else 0
+    while len(cut) > 2 and (
+        cut[-1].dep_ in _NEEDS_NEXT or cut[-1].is_punct or cut[-1].head.i >= end
+    ):
+        cut = cut[:-1]
+    return cut
+
+
+OBJECT_PRONOUNS = {"him", "her", "them"}
+
+
+def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = None) -> str:
+    """The tokens as text; with ``clause``, an object pronoun that stands for someone
+    other than the subject is named ("Who had woken the owl up?")."""
+    skip = skip or set()
+    kept = trim([t for t in tokens if t.i not in skip and not t.is_space])
+    resolver = clause.resolver if clause is not None else None
+    parts = []
+    for t in kept:
+        text = t.text + gap(t)
+        if (
+            resolver is not None
+            and t.lower_ in OBJECT_PRONOUNS
+            and t.dep_ in ("dobj", "pobj", "dative", "iobj")
+        ):
+            name = named_other(resolver.resolve(t), clause)
+            if name:
+                text = name + gap(t)
+        elif resolver is not None and t.dep_ == "poss" and t.lower_ in ("his", "her", "their"):
+            # "knocked at his door": whose door, when it is not the asker's own.
+            name = named_other(resolver.resolve(t), clause)
+            if name:
+                text = possessive(name) + gap(t)
+        parts.append(text)
+    text = "".join(parts).strip()
+    text = text.replace(" ,", ",").replace(",,", ",").strip(" ,;:")
+    for q in ('"', "“", "”", "‘", "’"):
+        text = text.replace(q, "")
+    while "  " in text:
+        text = text.replace("  ", " ")
+    return text.strip(" ,;:-")
+
+
+def named_other(name: str | None, clause: Clause) -> str | None:
+    """The character a pronoun stands for, as a question names them, unless it is the
+    clause's own subject ("How did the three Hares feel about their long legs?")."""
+    if not name:
+        return None
+    name = as_known(name)
+    subject = clause.subject_text.lower()
+    # "the wretched cat raised her tail": her own, though named "the cat" before.
+    same = name.lower() in subject or head_noun(name) == head_noun(subject)
+    return None if same else name
+
+
+def finish(text: str) -> str:
+    """Capitalise, tidy spaces and end with one question mark."""
+    text = " ".join(text.split())
+    text = text.replace(" ,", ",").replace(" '", "'").replace(" n't", "n't")
+    text = text.rstrip(" ,;:.!?-")
+    if not text:
+        return ""
+    return text[0].upper() + text[1:] + "?"
+
+
+def _aux_parts(clause: Clause) -> tuple[str, list[str]]:
+    """(the auxiliary that moves before the subject, what stays after it)."""
+    aux = [t for t in clause.aux if t.dep_ in ("aux", "auxpass")]
+    negs = [t for t in clause.aux if t.dep_ == "neg" or t.lower_ in ("not", "n't")]
+    others = [t for t in clause.aux if t not in aux and t not in negs and not t.is_punct]
+    head = clause.head
+    if aux:
+        first = aux[0]
+        moved = first.lower_ if first.lower_ != "ca" else "can"
+        if first.lower_ == "wo":
+            moved = "will"
+        rest = [t.text for t in aux[1:]]
+    elif head.lemma_ == "be" or (head.lower_ in ("was", "were", "is", "are", "am")):
+        moved = head.lower_
+        rest = []
+    else:
+        moved = do_support(head.tag_)
+        rest = []
+    if negs and negs[0].lower_ in ("not", "n't"):
+        moved = _CONTRACT.get(moved, moved + "n't") if moved != "am not" else moved
+    return moved, [t.text for t in others] + rest
+
+
+def _verb_after_aux(clause: Clause) -> str:
+    head = clause.head
+    if clause.aux and any(t.dep_ in ("aux", "auxpass") for t in clause.aux):
+        return head.text
+    if head.lemma_ == "be":
+        return ""
+    return lemma_of(head.text, head.lemma_)
+
+
+def ask(
+    clause: Clause,
+    wh: str,
+    gap: set[int] | None = None,
+    subject: str | None = None,
+    extra: str = "",
+) -> str:
+    """``wh`` + inverted clause, leaving out the tokens in ``gap``: "Why did the fox run?"."""
+    subj = subject if subject is not None else clause.subject_text
+    if not subj:
+        return ""
+    moved, rest = _aux_parts(clause)
+    verb = _verb_after_aux(clause)
+    tail = words(short_tail([t for t in clause.tail if t.i not in (gap or set())]), clause=clause)
+    parts = [wh, moved, subj, *rest, verb, tail, extra]
+    return finish(" ".join(p for p in parts if p))
+
+
+def ask_subject(
+    clause: Clause, wh: str = "Who", gap: set[int] | None = None, extra: str = ""
+) -> str:
+    """The subject is the answer: "Who opened the gate?" (no inversion)."""
+    verb_words = [t for t in clause.aux if t.dep_ in ("aux", "auxpass", "neg")] + [clause.head]
+    verb = " ".join(t.lower_ if t.lower_ != "n't" else "not" for t in verb_words)
+    tail = words(short_tail([t for t in clause.tail if t.i not in (gap or set())]), clause=clause)
+    # A plural subject's verb agrees with "who" as singular: "Who was ...?"
+    verb = {"were": "was", "are": "is", "have": "has"}.get(verb, verb)
+    return finish(" ".join(p for p in (wh, verb, tail, extra) if p))
+
+
+def ask_do(clause: Clause, wh: str = "What", extra: str = "") -> str:
+    """The predicate is the answer: "What did the fox do (when ...)?"."""
+    subj = clause.subject_text
+    if not subj or any(t.lower_ in ("no", "nobody") for t in clause.subject):
+        return ""  # "What would the no child do?": nobody to ask about
+    aux = [t for t in clause.aux if t.dep_ == "aux"]
+    if clause.passive:
+        return finish(f"What happened to {subj} {extra}")
+    if aux:
+        first = aux[0].lower_
+        if first in ("was", "were", "is", "are") and clause.head.tag_ == "VBG":
+            return finish(f"{wh} {first} {subj} doing {extra}")
+        if first in ("had", "has", "have"):
+            return finish(f"{wh} {first} {subj} done {extra}")
+        if aux[0].tag_ == "MD":
+            modal = {"wo": "will", "ca": "can"}.get(first, first)
+            return finish(f"{wh} {modal} {subj} do {extra}")
+    if clause.head.lemma_ == "be":
+        return finish(f"{wh} {clause.head.lower_} {subj} like {extra}") if False else ""
+    tag = clause.head.tag_
+    who = clause.subject_head
+    if (
+        tag == "VBP"
+        and who is not None
+        and (who.tag_ in ("NN", "NNP") or who.lower_ in ("he", "she", "it"))
+    ):
+        tag = "VBD"  # "Tam swam" tagged VBP: one subject never takes VBP, so it is past
+    return finish(f"{wh} {do_support(tag)} {subj} do {extra}")
+
+
+def state(
+    clause: Clause,
+    skip: set[int] | None = None,
+    tense_past: bool = False,
+    resolver: Resolver | None = None,
+    same_as: str = "",
+    name_objects: bool = False,
+) -> str:
+    """The clause as a declarative phrase with its subject resolved: "the fox ran away".
+
+    When the subject is the character the question already names (``same_as``), a
+    pronoun reads better: "What did the fox do after he ran away?". With
+    ``name_objects``, whom it is done to is named too ("after he waved to the little
+    boy"), for a moment read far from the text that tells it.
+    """
+    if not clause.subject_text:
+        return ""
+    subject = clause.subject_text
+    if same_as and subject == same_as and resolver is not None:
+        subject = resolver.pronoun_for(subject) or subject
+    elif same_as and resolver is not None and subject.startswith(possessive(same_as) + " "):
+        # "What did the heron do until her wings ached?", not "the heron's wings".
+        own = {"he": "his", "she": "her", "they": "their"}.get(resolver.pronoun_for(same_as))
+        if own:
+            subject = own + subject[len(possessive(same_as)) :]
+    aux = words(clause.aux)
+    head = clause.head.text
+    if tense_past and not clause.aux and clause.head.tag_ in ("VBZ", "VBP"):
+        head = past_of(lemma_of(clause.head.text, clause.head.lemma_))
+    elif not clause.aux and clause.head.tag_ == "VBG":
+        # A participle phrase given a subject ("alighting upon the bank") is told as the
+        # event it is: "when he alighted upon the bank", not "when he alighting".
+        head = past_of(lemma_of(clause.head.text, clause.head.lemma_))
+    if clause.head.lower_ == "'s":
+        head = "is"
+    # A restated event is a reminder, not the news: keep it short.
+    tail = words(
+        short_tail([t for t in clause.tail if t.i not in (skip or set())], limit=7),
+        clause=clause if name_objects else None,
+    )
+    text = " ".join(p for p in (subject, aux, head, tail) if p)
+    return " ".join(text.split()).rstrip(" ,;:.!?")
+
+
+__all__ = ["ask", "ask_subject", "ask_do", "state", "words", "finish", "short_tail", "named_other"]
+
+
+def span_of(tokens: list) -> tuple[int, int]:
+    """The character span of some tokens, edge spaces and punctuation left out
+    (an apostrophe or a hyphen kept)."""
+    tokens = [t for t in tokens if not t.is_space and (not t.is_punct or t.text in "'-")]
+    if not tokens:
+        return 0, 0
+    first, last = min(tokens, key=lambda t: t.i), max(tokens, key=lambda t: t.i)
+    return first.idx, last.idx + len(last.text)

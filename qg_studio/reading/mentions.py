@@ -1,0 +1,379 @@
+"""Who a pronoun stands for: the latest compatible character mention before it.
+
+Questions are read without the story beside them, so "Why did he go?" must become
+"Why did the fisherman go?". A greedy recency rule with gender and number checks is
+right most of the time in fairy-tale prose, where one or two characters hold the stage.
+
+Sections are parsed one at a time, but a story does not restart at a section break: a
+section's pronouns go on from the characters on stage where the one before ended
+(:mod:`qg_studio.reading.stage`).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from qg_studio.nlp import gap
+from qg_studio.reading.animacy import FEMALE
+from qg_studio.reading.animacy import MALE
+from qg_studio.reading.animacy import PRONOUNS
+from qg_studio.reading.animacy import _gender
+from qg_studio.reading.animacy import is_animate
+from qg_studio.reading.dialogue import is_vocative
+from qg_studio.reading.dialogue import quoted_tokens
+from qg_studio.reading.lexicon import CAUSING_VERBS
+from qg_studio.reading.names import named_characters
+from qg_studio.reading.stage import STAGE_SENTENCES
+from qg_studio.reading.stage import OnStage
+from qg_studio.reading.stage import Stage
+
+
+@dataclass
+class Mention:
+    text: str
+    gender: str  # "m", "f" or "" when unknown
+    plural: bool
+    index: int  # token index in the doc
+    # "his horse", "her goat": someone's animal, a he or a she only once the text says so.
+    owned: bool = False
+
+
+def mention_text(tokens) -> str:
+    """A noun phrase fit to name a character mid-question: "a poor man" → "the poor man"."""
+    # A line break inside the phrase is a token of its own: "the \rpeople on earth".
+    tokens = [t for t in tokens if not t.is_space]
+    inside = {t.i for t in tokens}
+
+    def hangs_on(t) -> bool:
+        # A clause or apposition on a word of the phrase, not the phrase's own head
+        # (which the parser may call an apposition: "came up to him, a strange woman").
+        return t.dep_ in ("relcl", "acl", "appos") and t.head.i in inside and t.head.i != t.i
+
+    words = [t for t in tokens if t.dep_ != "punct" and not hangs_on(t)]
+    # Cut a relative clause or apposition off: "the man, who was ..." → "the man".
+    cut = []
+    for t in tokens:
+        if hangs_on(t) or (t.text == "," and cut):
+            break
+        cut.append(t)
+    words = cut or words
+    if not words:
+        return ""
+    if len(words) > 1 and words[0].dep_ == "predet" and words[1].pos_ == "DET":
+        words = words[1:]  # "all the friends" are "the friends"
+    first = words[0]
+    parts = [t.text + gap(t) for t in words]
+    if first.lower_ in ("a", "an", "one", "some"):
+        parts[0] = "the "
+    elif first.pos_ == "DET" and first.text[:1].isupper():
+        parts[0] = first.lower_ + gap(first)  # "These five men" mid-question: "these"
+    return "".join(parts).strip()
+
+
+SUBJECT_ROLES = ("nsubj", "nsubjpass")
+MENTION_ROLES = {
+    "nsubj",
+    "nsubjpass",
+    "dobj",
+    "pobj",
+    "appos",
+    "conj",
+    "dative",
+    "ROOT",
+    "npadvmod",
+    "oprd",
+}
+
+
+def head_noun(mention: str) -> str:
+    """The noun that names a character, lower-case: "the old farmer" is the "farmer"."""
+    return mention.split()[-1].lower() if mention else ""
+
+
+def holds_stage(token) -> bool:
+    """A subject, or the one a feeling verb acts on: in "This angered the fox, and he
+    snapped", the fox is who "he" goes on from, not the last character named as subject."""
+    return token.dep_ in SUBJECT_ROLES or (
+        token.dep_ == "dobj" and token.head.lemma_.lower() in CAUSING_VERBS
+    )
+
+
+class Resolver:
+    """Pronoun → character mention, for one parsed section.
+
+    Mentions are read in text order; each resolved pronoun becomes a mention of the
+    character it stands for, so a chain of "she ... she" keeps pointing at one
+    character. A subject pronoun prefers the latest subject (the character holding the
+    stage) over a later object: "The owl listened. She gave Mira a wick, and she ...".
+    """
+
+    def __init__(self, doc, quoted: set[int] | None = None, before: Stage | None = None):
+        self.doc = doc
+        before = before or Stage()
+        self.quoted = quoted_tokens(doc) if quoted is None else quoted
+        self._resolved: dict[int, str] = {}
+        self._pronoun: dict[str, str] = {}  # mention → the subject pronoun the text uses
+        self._plural: set[str] = set()  # mentions of more than one: "they"
+        # A fable's animals have no gender until the text gives one ("the Heron ... she");
+        # once it has, "he" can no longer mean her.
+        self._gender: dict[str, str] = dict(before.genders)
+        self._pronoun.update(before.pronouns)
+        # (mention, was a subject); the section before's cast first, at indices below 0.
+        mentions: list[tuple[Mention, bool]] = [
+            (Mention(c.text, c.gender, c.plural, k - len(before.characters), c.owned), c.subject)
+            for k, c in enumerate(before.characters)
+        ]
+        # The first sentence's "sentence before" is the last one of the section before.
+        self._first_window = -sum(c.last_sentence for c in before.characters)
+        # "a badger named Bramble": the name and "the badger" are one character.
+        names, alias = named_characters(doc)
+        self.names = names | before.names
+        self._alias = {**dict(before.aliases), **alias}
+        self._verb_args: dict[int, set[int]] = {}
+        for token in doc:
+            if token.pos_ in ("NOUN", "PROPN", "PRON"):
+                self._verb_args.setdefault(_governor(token), set()).add(token.i)
+        chunk_at = {c.root.i: c for c in doc.noun_chunks}
+        for token in doc:
+            kind = PRONOUNS.get(token.lower_)
+            if kind is not None:
+                if token.i in self.quoted:
+                    continue  # speech: "he" there may be anyone the speaker means
+                found = self._reflexive(mentions, token) or self._pick(mentions, kind, token)
+                if found is not None:
+                    if kind in "mf" and not found.gender:
+                        self._learn(mentions, found.text, kind)
+                    self._resolved[token.i] = found.text
+                    if token.dep_ in SUBJECT_ROLES:
+                        self._pronoun.setdefault(found.text, token.lower_)
+                    if token.dep_ in SUBJECT_ROLES or token.dep_ in ("dobj", "pobj"):
+                        mentions.append(
+                            (
+                                Mention(found.text, found.gender, found.plural, token.i),
+                                holds_stage(token),
+                            )
+                        )
+                continue
+            chunk = chunk_at.get(token.i)
+            named = self.name_of(token)
+            if chunk is not None and any(
+                t.lower_ in ("no", "never", "not") and t.i < token.i for t in chunk
+            ):
+                continue  # "they had no child", "never a bird was seen": nobody to stand for
+            if named is None and (chunk is None or token.pos_ == "PRON" or not is_animate(token)):
+                continue
+            if token.dep_ not in MENTION_ROLES or is_vocative(token, self.quoted):
+                continue
+            if token.dep_ == "pobj" and token.head.lower_ == "like":
+                continue  # "rose like a flying bird": a likeness, not someone on stage
+            tokens = [t for t in chunk or [token] if not (t.dep_ == "poss" and t.pos_ == "PRON")]
+            # A name is said whole where the text says it so ("St. Paul").
+            whole = chunk is not None and all(t.pos_ == "PROPN" or t.is_punct for t in tokens)
+            text = (mention_text(tokens) if named and whole else named) or mention_text(tokens)
+            if not text:
+                continue
+            if text[0].islower() and tokens[0].dep_ not in ("det", "poss"):
+                text = "the " + text  # "the old man", but "these five men" as it is
+            plural = token.tag_ in ("NNS", "NNPS") or token.lemma_.lower() == "people"
+            if plural:
+                self._plural.add(text)
+            gender = (
+                _gender(token)
+                or self._gender.get(text, "")
+                or self._gender.get(_name_word(text) or text, "")
+            )
+            owned = any(t.dep_ == "poss" and t.pos_ == "PRON" for t in chunk or [token])
+            mentions.append(
+                (Mention(text, gender, plural, token.i, owned and not gender), holds_stage(token))
+            )
+        self._mentions = mentions
+
+    def stage(self) -> Stage:
+        """The characters on stage where this section ends, latest last, for the next."""
+        sents = [s for s in self.doc.sents if s.text.strip()]
+        last_start = sents[-1].start if sents else 0
+        recent = sents[-STAGE_SENTENCES].start if len(sents) >= STAGE_SENTENCES else 0
+        latest: dict[str, tuple[Mention, bool]] = {}
+        for mention, subject in self._mentions:
+            latest.pop(mention.text, None)
+            if mention.index < recent:
+                continue
+            # A "they" opening a section is most often two characters named apart (on val
+            # a carried group was right 6 times of 17); one named only in speech ('"Fetch
+            # the lantern," called the keeper') is no one the narration goes on about.
+            if not mention.plural and mention.index not in self.quoted:
+                latest[mention.text] = (mention, subject)
+        cast = list(latest.values())
+        return Stage(
+            characters=tuple(
+                OnStage(m.text, m.gender, m.plural, m.owned, subject, m.index >= last_start)
+                for m, subject in cast
+            ),
+            genders=tuple(sorted(self._gender.items())),
+            pronouns=tuple(sorted(self._pronoun.items())),
+            names=frozenset(self.names),
+            aliases=tuple(sorted(self._alias.items())),
+        )
+
+    @property
+    def aliases(self) -> dict[str, str]:
+        """The nouns the story gave names to: ``{"cat": "Smudge"}`` for "a grey cat called
+        Smudge"."""
+        return dict(self._alias)
+
+    def name_of(self, token) -> str | None:
+        """The character's name when ``token`` is it, or a noun it was given to."""
+        if token.text in self.names:
+            return token.text
+        if token.pos_ in ("NOUN", "PROPN") and token.tag_ in ("NN", "NNP"):
+            return self._alias.get(token.lemma_.lower()) or self._alias.get(token.lower_)
+        return None
+
+    def _reflexive(self, mentions, token) -> Mention | None:
+        """ "Pip rolled herself into a ball", "She was proud of her beak": a reflexive, and
+        a possessive whose gender fits, stand for their own verb's subject."""
+        kind = PRONOUNS[token.lower_]
+        if not token.lower_.endswith(("self", "selves")) and token.dep_ != "poss":
+            return None
+        verb = token.doc[_governor(token)]
+        # "Marta slipped and hurt her knee": a second verb's subject is the first one's.
+        while verb.dep_ == "conj" and not any(c.dep_ in SUBJECT_ROLES for c in verb.children):
+            verb = verb.head
+        subjects = {c.i for c in verb.children if c.dep_ in SUBJECT_ROLES and c.i < token.i}
+        found = next((m for m, _ in reversed(mentions) if m.index in subjects), None)
+        if found is None or token.dep_ != "poss":
+            return found
+        # Only a subject whose gender is known: "Pip knocked at his door" is not Pip's door.
+        fits = found.plural if kind == "p" else not found.plural and found.gender == kind
+        return found if fits else None
+
+    def _learn(self, mentions, text: str, kind: str) -> None:
+        # "Old Bronwen ... she" tells that "Bronwen" is a she too: one name, said two ways.
+        name = _name_word(text)
+        self._gender[text] = kind
+        if name:
+            self._gender.setdefault(name, kind)
+        for mention, _ in mentions:
+            if mention.text == text or (name and _name_word(mention.text) == name):
+                mention.gender = mention.gender or kind
+
+    def gender_of(self, mention: str) -> str:
+        """ "m", "f" or "" as the text has shown it (a pronoun) or the noun says."""
+        return self._gender.get(mention, "")
+
+    def _pick(self, mentions, kind: str, token) -> Mention | None:
+        verb = _governor(token)
+        reflexive = token.lower_.endswith(("self", "selves"))
+        own = self._verb_args.get(verb, set())
+        same_verb = {m.text for m, _ in mentions if m.index in own}
+        # Named later in the clause too: "he shared every cherry with Nutkin" is not Nutkin.
+        same_verb |= {self.name_of(self.doc[i]) for i in own if i != token.i} - {None}
+
+        def fits(m: Mention) -> bool:
+            # "The Crow laughed at her": her is not the Crow (a non-reflexive pronoun
+            # never means a character named by its own verb, by any of its names), nor
+            # "her dried fish" him.
+            if not reflexive and m.text in same_verb:
+                return False
+            if kind == "p":
+                return m.plural
+            if m.owned and not m.gender:
+                return False  # "dragged it with his horse ... she asked": not the horse
+            return not m.plural and m.gender in ("", kind)
+
+        owner = self._owner(mentions, token, fits)
+        if owner is not None:
+            return owner
+        # "He had a wife and a dog. One winter his wife died": a subject's owner, like a
+        # subject, is the one holding the stage, not the dog named last.
+        if token.dep_ in SUBJECT_ROLES or (
+            token.dep_ == "poss" and token.head.dep_ in SUBJECT_ROLES
+        ):
+            # Within this sentence and the one before, the latest subject wins.
+            floor = self._previous_sentence_start(token)
+            window = [m for m, subj in mentions if subj and fits(m) and m.index >= floor]
+            if window:
+                return window[-1]
+            # No one this section names fits yet: the one who held the stage before it
+            # ("The ferryman rowed the goat over. A storm came. | He tied up his boat").
+            if not any(m.index >= 0 and fits(m) for m, _ in mentions):
+                held = [m for m, subj in mentions if subj and fits(m)]
+                if held:
+                    return held[-1]
+        for m, _ in reversed(mentions):
+            if fits(m):
+                return m
+        return None
+
+    def _previous_sentence_start(self, token) -> int:
+        sent_start = token.sent.start
+        if sent_start == 0:
+            return self._first_window
+        return self.doc[sent_start - 1].sent.start
+
+    def _owner(self, mentions, token, fits) -> Mention | None:
+        """ "The miller's face fell as he read the letter": "he" is the miller, whose face it
+        is, not the boy named last."""
+        verb = self.doc[_governor(token)]
+        if token.dep_ not in SUBJECT_ROLES or verb.dep_ != "advcl":
+            return None
+        owners = [
+            p
+            for subject in verb.head.children
+            if subject.dep_ in SUBJECT_ROLES
+            for p in subject.children
+            if p.dep_ == "poss" and p.pos_ in ("NOUN", "PROPN") and is_animate(p)
+        ]
+        for owner in owners:
+            named = head_noun(owner.text)
+            found = next((m for m, _ in reversed(mentions) if head_noun(m.text) == named), None)
+            # Named only as the owner so far in this part: the owner is who "he" is.
+            found = found or Mention(
+                mention_text([t for t in owner.subtree if t.dep_ != "case"]),
+                _gender(owner),
+                False,
+                owner.i,
+            )
+            if fits(found):
+                return found
+        return None
+
+    def resolve(self, token) -> str | None:
+        """The mention ``token`` (a third-person pronoun) most likely stands for."""
+        return self._resolved.get(token.i)
+
+    def pronoun_for(self, mention: str) -> str | None:
+        """The subject pronoun ("he", "she", "they") the story uses for a character."""
+        found = self._pronoun.get(mention)
+        if found:  # as a subject says it, though the parser took "her" for one
+            return {"m": "he", "f": "she", "p": "they"}[PRONOUNS[found]]
+        if mention in self._plural:
+            return "they"
+        # "poking his nose": the text has told the Mole is a he, though no "he" stood for him.
+        told = {"m": "he", "f": "she"}.get(self._gender.get(mention, ""))
+        if told:
+            return told
+        head = head_noun(mention)
+        if head in MALE:
+            return "he"
+        if head in FEMALE:
+            return "she"
+        return None
+
+
+def _name_word(text: str) -> str:
+    """The name a mention ends in ("Bronwen" of "Old Bronwen"), or "" for a noun."""
+    last = text.split()[-1] if text.split() else ""
+    return last if last[:1].isupper() else ""
+
+
+def _governor(token) -> int:
+    """The verb a noun or pronoun belongs to (through prepositions and possessors)."""
+    head = token.head
+    while head.i != head.head.i and head.pos_ not in ("VERB", "AUX"):
+        head = head.head
+    # "sat on a branch and laughed at her": a verb without a subject of its own shares
+    # the one before it.
+    while head.dep_ == "conj" and not any(c.dep_ in SUBJECT_ROLES for c in head.children):
+        head = head.head
+    return head.i

@@ -1,0 +1,52 @@
+"""The names a story gives its characters: "a hedgehog called Pip", "a badger named Bramble".
+
+The parser often tags such a name as a common noun, or a place, where it opens a sentence
+("Bramble frowned"); the naming phrase is the surer sign, and it ties the name to the noun
+("the hedgehog" is Pip; a title's "Cat" is "a grey cat called Smudge").
+"""
+
+from __future__ import annotations
+
+from qg_studio.reading.animacy import MINDFUL_VERBS
+from qg_studio.reading.animacy import is_animate
+
+NAMING_WORDS = ("named", "called")
+
+
+def named_characters(doc) -> tuple[set[str], dict[str, str]]:
+    """Names the story gives ("a hedgehog called Pip", "a badger named Bramble") and the
+    nouns they were given to (``{"hedgehog": "Pip"}``).
+
+    The parser often tags such a name as a common noun, or a place, where it opens a
+    sentence ("Bramble frowned"); the naming phrase is the surer sign. A noun given two
+    names (two foxes) is left out of the aliases."""
+    names: set[str] = set()
+    alias: dict[str, str] = {}
+    doubled: set[str] = set()
+    for t in doc:
+        if t.lower_ not in NAMING_WORDS or t.i + 1 >= len(doc):
+            continue
+        words = []
+        for nxt in doc[t.i + 1 : t.i + 4]:
+            if not nxt.text[:1].isupper() or nxt.is_punct:
+                break
+            words.append(nxt.text)
+        noun = next((n for n in reversed(doc[max(0, t.i - 3) : t.i]) if n.pos_ == "NOUN"), None)
+        if len(words) != 1 or noun is None or not is_animate(noun):
+            continue  # "a village called Hill End": a place, or no noun it names
+        names.add(words[0])
+        key = noun.lemma_.lower()
+        if key in alias and alias[key] != words[0]:
+            doubled.add(key)
+        alias[key] = words[0]
+    # A name that thinks or speaks is someone, even one labelled a place ("St. Paul"
+    # is a city to the parser): "St. Paul thought ..., for he did not know ...".
+    names |= {
+        t.text
+        for t in doc
+        if t.pos_ == "PROPN"
+        and t.dep_ == "nsubj"
+        and t.head.lemma_ in MINDFUL_VERBS
+        and not is_animate(t)
+    }
+    return names, {k: v for k, v in alias.items() if k not in doubled}
