@@ -174,7 +174,7 @@ def answerable(
 def stated(answer: str, story_text: str, sentences: Sequence[str]) -> bool:
     """An explicit answer is stated in the story: verbatim, or every content word of it
     in one sentence (answers name who "he" is: "the old miller listened with great delight")."""
-    from qg_studio.generation.analysis import content
+    from qg_studio.reading.analysis import content
 
     if _norm(answer) in story_text:
         return True

@@ -8,15 +8,15 @@ import pytest
 
 from qg_studio.generation import QuestionGenerator
 from qg_studio.generation import get_generator
-from qg_studio.generation.analysis import analyse
-from qg_studio.generation.analysis import analyse_many
-from qg_studio.generation.grammar import ask
-from qg_studio.generation.grammar import ask_do
-from qg_studio.generation.grammar import ask_subject
-from qg_studio.generation.grammar import state
-from qg_studio.generation.inflect import lemma_of
-from qg_studio.generation.inflect import past_of
-from qg_studio.generation.inflect import third_person_of
+from qg_studio.reading.analysis import analyse
+from qg_studio.reading.analysis import analyse_many
+from qg_studio.reading.grammar import ask
+from qg_studio.reading.grammar import ask_do
+from qg_studio.reading.grammar import ask_subject
+from qg_studio.reading.grammar import state
+from qg_studio.reading.inflect import lemma_of
+from qg_studio.reading.inflect import past_of
+from qg_studio.reading.inflect import third_person_of
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
 from qg_studio.schema import GenerationRequest
@@ -253,8 +253,8 @@ SECTION = Section(
     ],
 )
 def test_rule_wording_for_every_element(element, answer, expected):
-    from qg_studio.generation.analysis import locate
     from qg_studio.generation.writer import write
+    from qg_studio.reading.analysis import locate
 
     analysis = analyse(SECTION.text)
     assert write(analysis, locate(analysis, answer), element, answer).startswith(expected)
@@ -273,8 +273,8 @@ def test_rule_wording_for_every_element(element, answer, expected):
     ],
 )
 def test_write_question_for_every_element(engine, element, answer):
-    from qg_studio.generation.analysis import locate
     from qg_studio.generation.variants import variants
+    from qg_studio.reading.analysis import locate
 
     item = engine.write_question([SECTION], answer, element, Explicitness.EXPLICIT)
     analysis = analyse(SECTION.text)

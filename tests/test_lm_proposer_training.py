@@ -89,14 +89,14 @@ def test_a_held_out_story_is_never_trained_on(tmp_path):
 
 def test_a_continued_run_takes_up_the_schedule_where_it_stopped():
     from qg_studio.train.causal_lm import LMTrainSettings
-    from qg_studio.train.causal_lm import _learning_rate_at
+    from qg_studio.train.resume import learning_rate_at
 
     fresh = LMTrainSettings(learning_rate=1e-3, warmup_steps=0, max_steps=10)
-    assert _learning_rate_at(fresh) == 1e-3
+    assert learning_rate_at(fresh) == 1e-3
     half = LMTrainSettings(learning_rate=1e-3, warmup_steps=0, max_steps=10, start_step=5)
-    assert _learning_rate_at(half) == pytest.approx(5e-4)
+    assert learning_rate_at(half) == pytest.approx(5e-4)
     warm = LMTrainSettings(learning_rate=1e-3, warmup_steps=2, max_steps=10, start_step=6)
-    assert _learning_rate_at(warm) == pytest.approx(1e-3 * 4 / 8)
+    assert learning_rate_at(warm) == pytest.approx(1e-3 * 4 / 8)
 
 
 def test_a_run_goes_on_from_its_adapter_with_its_settings_and_frozen_layers(tmp_path):

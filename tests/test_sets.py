@@ -13,9 +13,6 @@ import pytest
 
 from qg_studio.answering import Answer
 from qg_studio.export.distractors import DistractorFinder
-from qg_studio.generation.analysis import analyse
-from qg_studio.generation.mentions import is_animate
-from qg_studio.generation.speakers import speaker
 from qg_studio.generation.story_end import moral_line
 from qg_studio.generation.story_level import main_characters
 from qg_studio.generation.story_level import story_questions
@@ -24,6 +21,9 @@ from qg_studio.pipeline import generate_items
 from qg_studio.pipeline import shortfall
 from qg_studio.ranking.repeats import drop_repeats
 from qg_studio.ranking.repeats import repeat_groups
+from qg_studio.reading.analysis import analyse
+from qg_studio.reading.animacy import is_animate
+from qg_studio.reading.speakers import speaker
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
@@ -121,8 +121,8 @@ NAMED_PAIR = (
 
 
 def test_names_given_in_the_story_keep_their_pronouns_apart():
-    from qg_studio.generation.mentions import Resolver
     from qg_studio.nlp import get_nlp
+    from qg_studio.reading.mentions import Resolver
 
     doc = get_nlp()(NAMED_PAIR)
     resolver = Resolver(doc)
@@ -530,7 +530,7 @@ def test_no_one_is_made_of_no_child_a_capital_or_half_a_journey():
 
 
 def test_news_the_tagger_calls_a_proper_noun_is_nobody():
-    from qg_studio.generation.analysis import analyse
+    from qg_studio.reading.analysis import analyse
 
     # The small tagger reads "the good news" here as a proper noun; a name has a capital.
     text = (
@@ -623,8 +623,8 @@ def test_a_prediction_guesses_an_event_from_a_moment():
         "The Ogre saw the village boys flying kites in the meadow. He roared at them from "
         "the hill, and the village boys ran away."
     )
-    from qg_studio.generation.analysis import analyse_many
     from qg_studio.generation.predictions import predictions_between
+    from qg_studio.reading.analysis import analyse_many
 
     one, two = Section(1, first), Section(2, second)
     items = predictions_between(one, *analyse_many([first])[:1], two, analyse_many([second])[0])
@@ -657,8 +657,8 @@ def test_a_question_names_a_group_once_then_says_they():
 
 
 def test_a_prediction_starts_from_a_moment_it_can_name():
-    from qg_studio.generation.analysis import analyse_many
     from qg_studio.generation.predictions import predictions_between
+    from qg_studio.reading.analysis import analyse_many
 
     after = "The son soon unfastened the bundle. Out hopped a little red hen."
     for ending, moment in (
@@ -678,8 +678,8 @@ def test_a_prediction_restates_its_moment_whole():
         "glimpse of what was waiting for them beyond the dark river and the tall hills."
     )
     second = "The farmer walked to the river with a lantern. He waved to the ferryman."
-    from qg_studio.generation.analysis import analyse_many
     from qg_studio.generation.predictions import predictions_between
+    from qg_studio.reading.analysis import analyse_many
 
     a, b = analyse_many([first, second])
     items = predictions_between(Section(1, first), a, Section(2, second), b)
@@ -869,8 +869,8 @@ def test_a_closing_general_truth_is_the_moral(last):
 
 
 def test_one_moment_gives_one_guess_about_its_own_actor():
-    from qg_studio.generation.analysis import analyse_many
     from qg_studio.generation.predictions import predictions_between
+    from qg_studio.reading.analysis import analyse_many
 
     first = Section(1, "The dog searched the barn all day. The hen found the key in the hay.")
     second = Section(2, "The dog ran back to the gate. The hen carried the key to the farmer.")
@@ -895,8 +895,8 @@ def test_an_infinitive_clause_is_no_event_to_ask_about():
 
 
 def _guess(first: str, second: str) -> list[QAItem]:
-    from qg_studio.generation.analysis import analyse_many
     from qg_studio.generation.predictions import predictions_between
+    from qg_studio.reading.analysis import analyse_many
 
     a, b = analyse_many([first, second])
     return predictions_between(Section(1, first), a, Section(2, second), b)
@@ -1026,7 +1026,7 @@ def test_a_fable_animal_is_a_character_whatever_entity_the_parser_guesses(snail)
 
 def test_a_name_called_out_at_a_paragraph_start_is_no_character():
     # '"Slowcoach!" the Hares shouted' once made "Slowcoach" who "she" is.
-    from qg_studio.generation.analysis import analyse
+    from qg_studio.reading.analysis import analyse
 
     text = (
         "A tired Mole dug a tunnel under the hedge.\n\n"

@@ -171,8 +171,8 @@ def test_every_data_file_loads_and_ships(path):
 
 def test_the_lexicons_hold_what_the_engines_rely_on():
     from qg_studio.answering.feeling import feeling_answer
-    from qg_studio.generation.dialogue import GREETINGS
-    from qg_studio.generation.lexicon import feeling_word
+    from qg_studio.reading.dialogue import GREETINGS
+    from qg_studio.reading.lexicon import feeling_word
 
     assert feeling_word("tremble", "trembling") == "afraid"  # shown, by lemma
     assert feeling_word("happy", "happy") == "happy"  # named
@@ -185,7 +185,7 @@ def test_the_lexicons_hold_what_the_engines_rely_on():
 
 
 def test_a_line_break_inside_a_name_reads_as_one_space():
-    from qg_studio.generation.analysis import analyse
+    from qg_studio.reading.analysis import analyse
 
     text = "The\r\npeople of the valley could not sleep. The old\nwoodcutter went home."
     subjects = [c.subject_text for cl in analyse(text).sentence_clauses for c in cl]

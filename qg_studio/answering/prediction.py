@@ -13,8 +13,8 @@ from dataclasses import dataclass
 
 from qg_studio.answering.retrieval import bm25_scores
 from qg_studio.answering.retrieval import content_words
-from qg_studio.generation.predictions import NEXT_PART_SENTENCES
 from qg_studio.nlp import sentences
+from qg_studio.reading.deeds import NEXT_PART_SENTENCES
 
 # "What will the fox do after/when …?", "What do you think the fox will do when …?",
 # "What will happen to the fox after …?", "What will happen after …?"

@@ -275,7 +275,7 @@ def cmd_bench(args) -> int:
 
 
 def _clear_parse_cache() -> None:
-    from qg_studio.generation import analysis
+    from qg_studio.reading import analysis
 
     analysis.clear_cache()
 

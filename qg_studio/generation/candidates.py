@@ -1,46 +1,46 @@
 """Answer candidates of every narrative element in a section, each with its question.
 
-Each finder reads the section's clauses (see :mod:`~qg_studio.generation.clauses`) and
+Each finder reads the section's clauses (see :mod:`~qg_studio.reading.clauses`) and
 returns items whose evidence is the exact span of the section that answers them
 (explicit) or the sentence a best answer is inferred from (implicit).
 """
 
 from __future__ import annotations
 
-from qg_studio.generation.analysis import Analysis
 from qg_studio.generation.causes import causal_item
 from qg_studio.generation.causes import feels
 from qg_studio.generation.causes import outcome_item
 from qg_studio.generation.causes import when_phrase
-from qg_studio.generation.clauses import Clause
-from qg_studio.generation.clauses import event_before
-from qg_studio.generation.clauses import usable
 from qg_studio.generation.emotions import can_feel
 from qg_studio.generation.emotions import emotion_items
 from qg_studio.generation.emotions import feeling_phrase
 from qg_studio.generation.emotions import mocks
-from qg_studio.generation.grammar import ask
-from qg_studio.generation.grammar import ask_do
-from qg_studio.generation.grammar import ask_subject
-from qg_studio.generation.grammar import finish
-from qg_studio.generation.grammar import state
-from qg_studio.generation.grammar import words
 from qg_studio.generation.inferred_feelings import inferred_feeling_items
 from qg_studio.generation.intentions import intention_items
 from qg_studio.generation.items import found_item
 from qg_studio.generation.items import span_item
-from qg_studio.generation.items import span_of
-from qg_studio.generation.lexicon import FEELINGS
-from qg_studio.generation.lexicon import REACTIONS
-from qg_studio.generation.lexicon import SAYING_VERBS
-from qg_studio.generation.lexicon import TIME_WORDS
-from qg_studio.generation.lexicon import WEAK_VERBS
-from qg_studio.generation.lexicon import feeling_word
-from qg_studio.generation.lexicon import not_felt
-from qg_studio.generation.lexicon import reaction_lemma
-from qg_studio.generation.mentions import is_animate
 from qg_studio.generation.places import setting_item
 from qg_studio.generation.predictions import predictions_between
+from qg_studio.reading.analysis import Analysis
+from qg_studio.reading.animacy import is_animate
+from qg_studio.reading.clauses import Clause
+from qg_studio.reading.clauses import event_before
+from qg_studio.reading.clauses import usable
+from qg_studio.reading.grammar import ask
+from qg_studio.reading.grammar import ask_do
+from qg_studio.reading.grammar import ask_subject
+from qg_studio.reading.grammar import finish
+from qg_studio.reading.grammar import span_of
+from qg_studio.reading.grammar import state
+from qg_studio.reading.grammar import words
+from qg_studio.reading.lexicon import FEELINGS
+from qg_studio.reading.lexicon import REACTIONS
+from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.lexicon import TIME_WORDS
+from qg_studio.reading.lexicon import WEAK_VERBS
+from qg_studio.reading.lexicon import feeling_word
+from qg_studio.reading.lexicon import not_felt
+from qg_studio.reading.lexicon import reaction_lemma
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
 from qg_studio.schema import QAItem

@@ -231,8 +231,8 @@ def unfounded(questions: Sequence[str], told: str | Sequence[str]) -> list[list[
 def gives_away(question: str, answer: str) -> bool:
     """Whether every content word of the answer is already in the question ("Where did the
     birds sit on the trees? – on the trees")."""
-    from qg_studio.generation.analysis import content
     from qg_studio.nlp import stem
+    from qg_studio.reading.analysis import content
 
     said = {stem(w) for w in content(question)}
     words = [stem(w) for w in content(answer)]

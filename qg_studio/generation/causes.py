@@ -6,28 +6,28 @@ with every clause."""
 from __future__ import annotations
 
 from qg_studio import resources
-from qg_studio.generation.analysis import Analysis
-from qg_studio.generation.clauses import Clause
-from qg_studio.generation.clauses import event_before
-from qg_studio.generation.clauses import in_progress
-from qg_studio.generation.clauses import no_event
-from qg_studio.generation.clauses import usable
 from qg_studio.generation.emotions import PERCEIVING
 from qg_studio.generation.emotions import feeling_adjective
 from qg_studio.generation.emotions import mocks
 from qg_studio.generation.emotions import sets_off
-from qg_studio.generation.grammar import ask
-from qg_studio.generation.grammar import finish
-from qg_studio.generation.grammar import state
-from qg_studio.generation.grammar import words
 from qg_studio.generation.items import found_item
-from qg_studio.generation.items import span_of
-from qg_studio.generation.lexicon import FEELINGS
-from qg_studio.generation.lexicon import NO_WHY
-from qg_studio.generation.lexicon import SAYING_VERBS
-from qg_studio.generation.lexicon import WEAK_VERBS
-from qg_studio.generation.lexicon import feeling_word
-from qg_studio.generation.lexicon import reaction_lemma
+from qg_studio.reading.analysis import Analysis
+from qg_studio.reading.clauses import Clause
+from qg_studio.reading.clauses import event_before
+from qg_studio.reading.clauses import in_progress
+from qg_studio.reading.clauses import no_event
+from qg_studio.reading.clauses import usable
+from qg_studio.reading.grammar import ask
+from qg_studio.reading.grammar import finish
+from qg_studio.reading.grammar import span_of
+from qg_studio.reading.grammar import state
+from qg_studio.reading.grammar import words
+from qg_studio.reading.lexicon import FEELINGS
+from qg_studio.reading.lexicon import NO_WHY
+from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.lexicon import WEAK_VERBS
+from qg_studio.reading.lexicon import feeling_word
+from qg_studio.reading.lexicon import reaction_lemma
 from qg_studio.schema import Element
 
 REASON = {"because", "since", "for"}

@@ -13,9 +13,9 @@ from typing import Sequence
 
 from qg_studio.generation import QuestionGenerator
 from qg_studio.generation import WriteTarget
-from qg_studio.generation.analysis import analyse_many
-from qg_studio.generation.analysis import locate
 from qg_studio.generation.variants import choose
+from qg_studio.reading.analysis import analyse_many
+from qg_studio.reading.analysis import locate
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Element
 from qg_studio.schema import Evidence

@@ -11,16 +11,16 @@ asks nothing).
 from __future__ import annotations
 
 from qg_studio import resources
-from qg_studio.generation.analysis import Analysis
-from qg_studio.generation.analysis import content
-from qg_studio.generation.clauses import Clause
-from qg_studio.generation.clauses import usable
-from qg_studio.generation.grammar import ask
-from qg_studio.generation.grammar import state
 from qg_studio.generation.items import found_item
-from qg_studio.generation.mentions import MINDFUL_VERBS
-from qg_studio.generation.predictions import is_deed
 from qg_studio.nlp import stem
+from qg_studio.reading.analysis import Analysis
+from qg_studio.reading.analysis import content
+from qg_studio.reading.animacy import MINDFUL_VERBS
+from qg_studio.reading.clauses import Clause
+from qg_studio.reading.clauses import usable
+from qg_studio.reading.deeds import is_deed
+from qg_studio.reading.grammar import ask
+from qg_studio.reading.grammar import state
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section

@@ -74,13 +74,3 @@ def span_item(
     return found_item(
         question, answer, element, True, where, start, end, confidence, sections, rule=rule
     )
-
-
-def span_of(tokens: list) -> tuple[int, int]:
-    """The character span of some tokens, edge spaces and punctuation left out
-    (an apostrophe or a hyphen kept)."""
-    tokens = [t for t in tokens if not t.is_space and (not t.is_punct or t.text in "'-")]
-    if not tokens:
-        return 0, 0
-    first, last = min(tokens, key=lambda t: t.i), max(tokens, key=lambda t: t.i)
-    return first.idx, last.idx + len(last.text)

@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-from qg_studio.generation.clauses import Clause
-from qg_studio.generation.grammar import ask
 from qg_studio.generation.items import span_item
-from qg_studio.generation.items import span_of
-from qg_studio.generation.lexicon import PLACE_NOUNS
-from qg_studio.generation.lexicon import PLACE_PREPOSITIONS
-from qg_studio.generation.lexicon import SAYING_VERBS
-from qg_studio.generation.lexicon import TIME_WORDS
+from qg_studio.reading.clauses import Clause
+from qg_studio.reading.grammar import ask
+from qg_studio.reading.grammar import span_of
+from qg_studio.reading.lexicon import PLACE_NOUNS
+from qg_studio.reading.lexicon import PLACE_PREPOSITIONS
+from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 

@@ -13,24 +13,23 @@ from collections.abc import Iterator
 from collections.abc import Sequence
 from itertools import islice
 
-from qg_studio import resources
-from qg_studio.generation.analysis import Analysis
-from qg_studio.generation.analysis import analyse
-from qg_studio.generation.analysis import analyse_many
-from qg_studio.generation.clauses import in_progress
-from qg_studio.generation.clauses import no_event
-from qg_studio.generation.clauses import usable
-from qg_studio.generation.grammar import finish
-from qg_studio.generation.grammar import named_other
-from qg_studio.generation.grammar import state
 from qg_studio.generation.items import found_item
-from qg_studio.generation.items import span_of
-from qg_studio.generation.lexicon import SAYING_VERBS
-from qg_studio.generation.lexicon import TIME_WORDS
-from qg_studio.generation.lexicon import WEAK_VERBS
-from qg_studio.generation.mentions import MINDFUL_VERBS
-from qg_studio.generation.mentions import head_noun
-from qg_studio.generation.mentions import is_someone
+from qg_studio.reading.analysis import Analysis
+from qg_studio.reading.analysis import analyse_many
+from qg_studio.reading.clauses import in_progress
+from qg_studio.reading.clauses import no_event
+from qg_studio.reading.clauses import usable
+from qg_studio.reading.deeds import NEXT_PART_SENTENCES
+from qg_studio.reading.deeds import in_tense
+from qg_studio.reading.deeds import is_deed
+from qg_studio.reading.grammar import finish
+from qg_studio.reading.grammar import named_other
+from qg_studio.reading.grammar import span_of
+from qg_studio.reading.grammar import state
+from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.lexicon import TIME_WORDS
+from qg_studio.reading.lexicon import WEAK_VERBS
+from qg_studio.reading.mentions import head_noun
 from qg_studio.schema import Element
 from qg_studio.schema import Evidence
 from qg_studio.schema import QAItem
@@ -40,13 +39,9 @@ from qg_studio.schema import Section
 # The moment a guess starts from is restated whole: a longer event would be cut mid-phrase
 # ("after she let the travellers catch a glimpse of what was").
 MAX_ANCHOR_WORDS = 7
-# What a character does next is told early in the next part: within its first sentences.
-NEXT_PART_SENTENCES = 4
 # A state is no moment to guess from ("after the old Snail lived under a dock leaf");
 # beginning, getting, letting and looking are ("after the Fairies began to drink").
 STATES = WEAK_VERBS - {"begin", "get", "let", "look"}
-# What a character does next is a deed: not what they think, say, see or hear.
-NOT_DEEDS = WEAK_VERBS | MINDFUL_VERBS | resources.words("slight_verbs.txt")
 
 
 def predictions_between(
@@ -81,7 +76,7 @@ def _last_moment(analysis: Analysis):
             and not no_event(c)
             and not in_progress(c)  # "after she was sweeping the hearth": a scene
             and not _every_time(c)
-            and _in_tense(c)
+            and in_tense(c)
             and not _vague(c, analysis)
         ]
         if good:
@@ -130,40 +125,6 @@ def _guesses(
                 yield item
 
 
-def is_deed(clause, analysis: Analysis) -> bool:
-    """The clause tells something a character did, as it happens in the story: the answer
-    to "what will they do next?"."""
-    return (
-        usable(clause)
-        and clause.head.pos_ == "VERB"
-        and clause.head.lemma_ not in NOT_DEEDS
-        and _by_character(clause)
-        and _in_tense(clause)
-        # "the miller had poured oil on the floor": told now, done before.
-        and not any(t.lemma_ == "have" for t in clause.aux)
-        and bool(clause.tail)
-        and clause.head.i not in analysis.quoted
-        and not clause.negated
-        and not no_event(clause)
-        and not in_progress(clause)  # "the wolf was dragging the sack off": under way, not done
-        and clause.tail[-1].dep_ != "prep"  # "the boy came from": cut short
-    )
-
-
-def next_deed(text: str, who: str, told_before: str = ""):
-    """The first deed of ``who`` ("the bull", "he") that ``text`` tells, as
-    (answer, start, end), else None. ``text`` is read after ``told_before`` (the story up
-    to it), as the question's writer read it: its opening "he" is who that named last."""
-    analysis = analyse_many([told_before, text])[1] if told_before.strip() else analyse(text)
-    wanted = head_noun(who)
-    for clause_list in analysis.sentence_clauses:
-        for clause in clause_list:
-            if is_deed(clause, analysis) and head_noun(clause.subject_text) == wanted:
-                start, end = span_of(clause.tokens)
-                return state(clause), start, end
-    return None
-
-
 def _vague(clause, analysis: Analysis) -> bool:
     """The moment leans on the text around it: "after he set it down", or "after he waved
     to him" where the story does not tell who he is, read alone, is no moment a child can
@@ -188,20 +149,6 @@ def _every_time(clause) -> bool:
         t.lower_ in ("every", "each") and t.head.lemma_.lower() in TIME_WORDS
         for t in clause.head.sent
     )
-
-
-def _in_tense(clause) -> bool:
-    """The clause tells an event as the story does, in a tense of its own: not "the King
-    must do something", "the Queen call the guards" or "after twelve returned"."""
-    verb = next((t for t in clause.aux if t.dep_ in ("aux", "auxpass")), clause.head)
-    who = clause.subject_head
-    return verb.tag_ in ("VBD", "VBZ", "VBP") and not (who is not None and who.tag_ == "CD")
-
-
-def _by_character(clause) -> bool:
-    """The clause's doer is someone ("he", "the bull"), not "the building of the mill"."""
-    who = clause.subject_head
-    return clause.inherited if who is None else is_someone(who)
 
 
 def part_end_predictions(sections: Sequence[Section], analyses: Sequence[Analysis]) -> list[QAItem]:

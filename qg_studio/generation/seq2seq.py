@@ -19,10 +19,10 @@ from typing import Sequence
 
 from qg_studio.generation import QuestionGenerator
 from qg_studio.generation import WriteTarget
-from qg_studio.generation.lexicon import FEELINGS
 from qg_studio.prompts import answer_window
 from qg_studio.prompts import as_question
 from qg_studio.prompts import qg_input
+from qg_studio.reading.lexicon import FEELINGS
 from qg_studio.schema import ELEMENTS
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Element

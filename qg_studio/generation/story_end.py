@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import re
 
-from qg_studio.generation.analysis import Analysis
 from qg_studio.generation.items import found_item
-from qg_studio.generation.mentions import PRONOUNS
 from qg_studio.nlp import gap
+from qg_studio.reading.analysis import Analysis
+from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
@@ -37,7 +37,7 @@ def moral_line(section: Section) -> tuple[int, int] | None:
     words = last.split()
     if not 4 <= len(words) <= 25 or last.count(".") > 1 or any(q in last for q in '"“”'):
         return None
-    from qg_studio.generation.analysis import analyse
+    from qg_studio.reading.analysis import analyse
 
     doc = analyse(last).doc
     roots = [t for t in doc if t.dep_ == "ROOT"]

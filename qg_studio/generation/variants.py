@@ -16,15 +16,15 @@ import json
 from functools import lru_cache
 
 from qg_studio.generation import writer as w
-from qg_studio.generation.analysis import Analysis
-from qg_studio.generation.analysis import Location
-from qg_studio.generation.clauses import usable
-from qg_studio.generation.grammar import ask
-from qg_studio.generation.grammar import ask_do
-from qg_studio.generation.grammar import ask_subject
-from qg_studio.generation.grammar import finish
-from qg_studio.generation.grammar import state
 from qg_studio.paths import shipped
+from qg_studio.reading.analysis import Analysis
+from qg_studio.reading.analysis import Location
+from qg_studio.reading.clauses import usable
+from qg_studio.reading.grammar import ask
+from qg_studio.reading.grammar import ask_do
+from qg_studio.reading.grammar import ask_subject
+from qg_studio.reading.grammar import finish
+from qg_studio.reading.grammar import state
 from qg_studio.schema import Element
 
 CHOICES_FILE = shipped("models", "embedded-qg", "choices.json")

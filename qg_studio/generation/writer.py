@@ -10,22 +10,22 @@ own clauses, with pronouns resolved.
 
 from __future__ import annotations
 
-from qg_studio.generation.analysis import Analysis
-from qg_studio.generation.analysis import Location
-from qg_studio.generation.analysis import content
-from qg_studio.generation.clauses import Clause
-from qg_studio.generation.clauses import build_clause
-from qg_studio.generation.clauses import usable
-from qg_studio.generation.grammar import ask
-from qg_studio.generation.grammar import ask_do
-from qg_studio.generation.grammar import ask_subject
-from qg_studio.generation.grammar import finish
-from qg_studio.generation.grammar import state
-from qg_studio.generation.lexicon import FEELINGS
-from qg_studio.generation.lexicon import TIME_WORDS
-from qg_studio.generation.lexicon import feeling_word
-from qg_studio.generation.mentions import is_animate
-from qg_studio.generation.mentions import mention_text
+from qg_studio.reading.analysis import Analysis
+from qg_studio.reading.analysis import Location
+from qg_studio.reading.analysis import content
+from qg_studio.reading.animacy import is_animate
+from qg_studio.reading.clauses import Clause
+from qg_studio.reading.clauses import build_clause
+from qg_studio.reading.clauses import usable
+from qg_studio.reading.grammar import ask
+from qg_studio.reading.grammar import ask_do
+from qg_studio.reading.grammar import ask_subject
+from qg_studio.reading.grammar import finish
+from qg_studio.reading.grammar import state
+from qg_studio.reading.lexicon import FEELINGS
+from qg_studio.reading.lexicon import TIME_WORDS
+from qg_studio.reading.lexicon import feeling_word
+from qg_studio.reading.mentions import mention_text
 from qg_studio.schema import Element
 
 REASON_MARKERS = {"because", "for", "since", "as", "so"}

@@ -350,7 +350,7 @@ def _balance_give(targets: dict) -> Callable[[list[QAItem], QAItem, QAItem], boo
 
 
 def _answer_words(item: QAItem) -> frozenset[str]:
-    from qg_studio.generation.analysis import content
+    from qg_studio.reading.analysis import content
 
     return frozenset(content(item.answer))
 

@@ -143,9 +143,9 @@ def mirrored(a: QAItem, b: QAItem) -> bool:
 @lru_cache(maxsize=4096)
 def _fact_words(text: str) -> frozenset[str]:
     # Read once a text: a story's candidates are compared with every group so far.
-    from qg_studio.generation.analysis import content
-    from qg_studio.generation.inflect import lemma_of
     from qg_studio.nlp import stem
+    from qg_studio.reading.analysis import content
+    from qg_studio.reading.inflect import lemma_of
 
     # "the bell rang" answers "Why did the bell ring?": verbs compared by their lemma.
     return frozenset(stem(lemma_of(w)) for w in content(text))

@@ -52,6 +52,11 @@ from qg_studio.schema import AnswerKind
 from qg_studio.train.examples import YES_NO
 from qg_studio.train.examples import expert_pairs
 from qg_studio.train.examples import load_splits
+from qg_studio.train.resume import REWARM_STEPS
+from qg_studio.train.resume import init_record
+from qg_studio.train.resume import last_checkpoint
+from qg_studio.train.resume import learning_rate_at
+from qg_studio.train.resume import where_from
 
 
 @dataclass
@@ -230,34 +235,6 @@ def _progress(meta: dict[str, Any], state) -> dict[str, Any]:
     return {"steps": start + state.global_step, "log": meta.get("log_before", []) + log}
 
 
-def _init_record(init_adapter: str | Path | None) -> dict[str, Any] | None:
-    """Where a warm-started run began: the adapter's own steps and log, so the card tells
-    the whole history."""
-    if not init_adapter:
-        return None
-    from qg_studio.causal_lm import read_adapter_meta
-
-    before = read_adapter_meta(Path(init_adapter))
-    return {
-        "steps": before.get("steps"),
-        "settings": before.get("settings"),
-        "log": before.get("log", []),
-    }
-
-
-_REWARM_STEPS = 10  # a continued run's optimizer starts with no moments: ease it in
-
-
-def _learning_rate_at(settings: LMTrainSettings) -> float:
-    """The learning rate the linear schedule had reached at ``start_step``: decaying from
-    it to 0 over the remaining steps is the schedule's own tail."""
-    if not settings.start_step:
-        return settings.learning_rate
-    decaying = max(1, settings.max_steps - settings.warmup_steps)
-    left = max(0, settings.max_steps - max(settings.start_step, settings.warmup_steps))
-    return settings.learning_rate * left / decaying
-
-
 def freeze_below(model, layer: int) -> int:
     """Freeze the adapter's tensors in decoder layers below ``layer``; how many were."""
     import re
@@ -286,18 +263,6 @@ def continued_settings(adapter: str | Path) -> LMTrainSettings:
     settings = LMTrainSettings(**{k: v for k, v in recorded.items() if k in known})
     settings.start_step = int(meta["steps"])
     return settings
-
-
-def _where_from(checkpoint: str | None, start_step: int) -> str:
-    if checkpoint:
-        return f"resuming from {checkpoint}"
-    return f"going on from step {start_step}" if start_step else "from the start"
-
-
-def last_checkpoint(work: Path) -> str | None:
-    from transformers.trainer_utils import get_last_checkpoint
-
-    return get_last_checkpoint(str(work)) if work.is_dir() else None
 
 
 def run(
@@ -385,7 +350,7 @@ def run(
         "held_out_stories": [s.name for s in held_out],
         "frozen_adapter_tensors": frozen,
         "data": str(Path(data).resolve().name),
-        "init_adapter": _init_record(init_adapter),
+        "init_adapter": init_record(init_adapter),
     }
     if settings.start_step and init_adapter:
         # Continuing: the adapter's history is this run's own beginning.
@@ -401,9 +366,9 @@ def run(
         output_dir=str(work),
         per_device_train_batch_size=settings.batch_size,
         per_device_eval_batch_size=16,
-        learning_rate=_learning_rate_at(settings),
+        learning_rate=learning_rate_at(settings),
         max_steps=remaining,
-        warmup_steps=settings.warmup_steps if not settings.start_step else _REWARM_STEPS,
+        warmup_steps=settings.warmup_steps if not settings.start_step else REWARM_STEPS,
         lr_scheduler_type="linear",
         weight_decay=0.0,
         logging_steps=10,
@@ -437,7 +402,7 @@ def run(
     resume = last_checkpoint(work)
     progress(
         f"training on {len(train_ds)} examples ({counts}), validating on {len(val_ds)}; "
-        f"{_where_from(resume, settings.start_step)}"
+        f"{where_from(resume, settings.start_step)}"
     )
     started = time.time()
     trainer.train(resume_from_checkpoint=resume)

@@ -1,0 +1,116 @@
+"""Counts of the house a newcomer reads (issue 30), from the source itself.
+
+    .venv/bin/python benchmarks/house_counts.py [--json]
+
+What each figure counts, so a before/after is the same count:
+
+- engine_imports, import_cycles: the layering test's own graph (tests/test_layers.py),
+  imports inside functions included;
+- top_modules: .py files directly under qg_studio/;
+- inline_word_lists: set, frozenset, list or tuple literals in qg_studio/ of five or more
+  one-word lowercase strings (a word list written in code, not in resources/);
+- word_regexes: distinct regex patterns given to ``re`` that match runs of letters (a word
+  tokenizer): they contain ``[a-z`` or ``[A-Za-z`` or ``\\w+``;
+- sentence_splitters: places that cut text into sentences: ``.sents`` reads and regexes
+  that split on ``[.!?]``;
+- stop_word_lists: names bound to a stop-word set (``*STOP*``) and stop-word data files;
+- feeling_lexicons: feeling data files and names bound to feeling word sets (``*FEEL*``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import ast
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+PACKAGE = ROOT / "qg_studio"
+sys.path.insert(0, str(ROOT / "tests"))
+
+from test_layers import _cycles  # noqa: E402
+from test_layers import _engine_imports  # noqa: E402
+from test_layers import _module_graph  # noqa: E402
+
+_ONE_WORD = re.compile(r"^[a-z][a-z'\-]*$")
+_WORD_PATTERN = re.compile(r"\[a-z|\[A-Za-z|\\w\+")
+_SENTENCE_PATTERN = re.compile(r"\[\.!\?|\[!\?\.|\[\.\?!")
+
+
+def _files() -> list[Path]:
+    return sorted(PACKAGE.rglob("*.py"))
+
+
+def _literal_words(node: ast.AST) -> list[str] | None:
+    if isinstance(node, ast.Call) and getattr(node.func, "id", "") in ("frozenset", "set"):
+        node = node.args[0] if node.args else node
+    if isinstance(node, (ast.Set, ast.List, ast.Tuple)):
+        values = [e.value for e in node.elts if isinstance(e, ast.Constant)]
+        if len(values) == len(node.elts) and all(isinstance(v, str) for v in values):
+            return values
+    return None
+
+
+def counts() -> dict:
+    inline, word_patterns, splitters, stops, feelings = [], set(), [], set(), set()
+    for path in _files():
+        where = str(path.relative_to(ROOT))
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        for node in ast.walk(tree):
+            words = _literal_words(node)
+            if words and len(words) >= 5 and all(_ONE_WORD.match(w) for w in words):
+                inline.append(f"{where}:{node.lineno}")
+            if isinstance(node, ast.Call) and getattr(node.func, "value", None) is not None:
+                if getattr(node.func.value, "id", "") == "re" and node.args:
+                    first = node.args[0]
+                    if isinstance(first, ast.Constant) and isinstance(first.value, str):
+                        if _WORD_PATTERN.search(first.value):
+                            word_patterns.add(first.value)
+                        if _SENTENCE_PATTERN.search(first.value) and node.func.attr in (
+                            "split",
+                            "compile",
+                        ):
+                            splitters.append(f"{where}:{node.lineno}")
+            if isinstance(node, ast.Attribute) and node.attr == "sents":
+                splitters.append(f"{where}:{node.lineno} (.sents)")
+            if isinstance(node, ast.Assign):
+                for target in node.targets:
+                    name = getattr(target, "id", "")
+                    if "STOP" in name:
+                        stops.add(f"{where}:{name}")
+                    if "FEEL" in name and _literal_words(node.value):
+                        feelings.add(f"{where}:{name}")
+    resources = PACKAGE / "resources"
+    stops |= {f"resources/{p.name}" for p in resources.glob("stop_words*")}
+    feelings |= {f"resources/{p.name}" for p in resources.glob("*feeling*")}
+    graph = _module_graph()
+    return {
+        "engine_imports": sorted(map(list, _engine_imports(graph))),
+        "import_cycles": sorted(map(list, _cycles(graph))),
+        "top_modules": len(list(PACKAGE.glob("*.py"))),
+        "inline_word_lists": len(inline),
+        "word_regexes": len(word_patterns),
+        "sentence_splitters": len(splitters),
+        "stop_word_lists": sorted(stops),
+        "feeling_lexicons": sorted(feelings),
+        "where": {"inline_word_lists": inline, "sentence_splitters": splitters},
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--json", action="store_true", help="everything, with where")
+    args = parser.parse_args()
+    found = counts()
+    if args.json:
+        print(json.dumps(found, indent=1))
+        return
+    for key, value in found.items():
+        if key != "where":
+            print(f"{key}: {len(value) if isinstance(value, list) else value}")
+
+
+if __name__ == "__main__":
+    main()

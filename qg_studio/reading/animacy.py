@@ -1,0 +1,83 @@
+"""Who counts as a character: the nouns of men, women and animals, the names a parser
+labels, and the pronouns that stand for them (data files under qg_studio/resources/).
+
+Apart from :mod:`qg_studio.reading.mentions` so that :mod:`qg_studio.reading.names`, which
+the resolver reads, can use it without importing the resolver back."""
+
+from __future__ import annotations
+
+import re
+
+from qg_studio import resources
+from qg_studio.reading.dialogue import is_greeting
+from qg_studio.reading.lexicon import SAYING_VERBS
+
+# The nouns are data files under qg_studio/resources/ (one word a line).
+MALE = resources.words("male_nouns.txt")
+FEMALE = resources.words("female_nouns.txt")
+ANIMATE = MALE | FEMALE | resources.words("animate_nouns.txt")
+MINDFUL_VERBS = SAYING_VERBS | resources.words("mind_verbs.txt")
+# Entity labels a spaCy model gives a name that is never a character; an animal's name in
+# a fable ("the Heron", "the Monkey") is often labelled ORG or PRODUCT, so those stay in.
+NOT_PERSON_LABELS = (
+    "GPE",
+    "LOC",
+    "FAC",
+    "DATE",
+    "TIME",
+    "CARDINAL",
+    "ORDINAL",
+    "QUANTITY",
+    "MONEY",
+    "PERCENT",
+    "EVENT",
+    "LANGUAGE",
+    "LAW",
+)
+NOT_CHARACTERS = resources.words("not_characters.txt")
+PLACES = resources.words("place_nouns.txt")  # "Fernwood Forest" is somewhere, not someone
+
+PRONOUNS = {
+    "he": "m",
+    "him": "m",
+    "his": "m",
+    "himself": "m",
+    "she": "f",
+    "her": "f",
+    "hers": "f",
+    "herself": "f",
+    "they": "p",
+    "them": "p",
+    "their": "p",
+    "themselves": "p",
+}
+
+
+def _gender(head) -> str:
+    lemma = head.lemma_.lower()
+    if lemma in MALE or head.text.lower() in MALE:
+        return "m"
+    if lemma in FEMALE or head.text.lower() in FEMALE:
+        return "f"
+    return ""
+
+
+def is_animate(head) -> bool:
+    if head.lower_ in NOT_CHARACTERS or is_greeting(head) or head.lemma_.lower() in PLACES:
+        return False
+    # A fable's "the Beaver" or "the Snail" is an animal whatever entity label the parser
+    # guesses for the capital (FAC, LOC, ORG).
+    if head.ent_type_ in ("PERSON", "NORP") or head.lemma_.lower() in ANIMATE:
+        return True
+    if head.pos_ == "PROPN":
+        # A name is written with a capital: "the good news" tagged a proper noun is not one.
+        return head.text[:1].isupper() and head.ent_type_ not in NOT_PERSON_LABELS
+    # A trade or a rank: the ferryman, the huntsman, the washerwoman.
+    if head.pos_ == "NOUN" and re.search(r"\w{3}(?:wo)?m[ae]n$", head.lower_):
+        return True
+    return head.text.lower() in ANIMATE
+
+
+def is_someone(head) -> bool:
+    """A subject that is a character: an animate noun or name, or a personal pronoun."""
+    return head.lower_ in PRONOUNS or is_animate(head)
