@@ -68,7 +68,12 @@ def _run(page, url: str, shots: Path | None) -> dict[str, float]:
     wait_for_app(page, timeout=120_000)
     _shot(page, shots, "5-curate")
     page.get_by_text("Add a question by hand").click()
-    page.get_by_label("Your question").fill("Why did Theo start to cry?")
+    field = page.get_by_label("Your question")
+    field.fill("Why did Theo start to cry?")
+    # The box's value reaches the form when it loses focus, as a teacher's next click
+    # does; a click at once could land before the form had it (the submit was lost).
+    field.press("Tab")
+    page.wait_for_timeout(300)
     added = time.perf_counter()
     page.get_by_role("button", name="Add question").click()
     page.get_by_text("Added “Why did Theo start to cry", exact=False).wait_for(timeout=120_000)

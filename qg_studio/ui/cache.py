@@ -56,9 +56,9 @@ def wrong_options(
     question: str, answers: tuple[str, ...], key: tuple, _item: QAItem, _sections: Sequence[Section]
 ) -> list[str]:
     """The wrong options Curate shows for an item (once per wording of the question and
-    its answers, not on every rerun of the page). Ruled out by the key only: asking the
-    answerer here slowed every Curate run enough that a click during it was lost (the
-    first-use benchmark's "Add question", 2 runs in 3); the export asks it too."""
+    its answers, not on every rerun of the page). Ruled out by the key only, so Curate
+    never waits on a model load; the export also asks the answerer, and swaps out an
+    option it finds right (Curate's caption says so)."""
     from qg_studio.services.exports import quiz_options
 
     return quiz_options(_item, list(_sections))
