@@ -177,3 +177,17 @@ def test_the_mix_asked_for_is_whole_questions():
     assert sum(counts.values()) == 10 and set(counts.values()) == {1, 2}
     custom = whole_counts(GenerationRequest(count=None, elements={"feeling": 2, "action": 1}), 3)
     assert {e.value: n for e, n in custom.items()} == {"feeling": 2, "action": 1}
+
+
+def test_the_mix_chart_names_its_two_bars():
+    # Its legend read "undefined": the bars were coloured by a column the data lacked.
+    from qg_studio.schema import QAItem
+    from qg_studio.ui.pages.generate import mix_chart
+
+    items = [QAItem("Who?", ["Ann"], "character", "explicit")]
+    spec = mix_chart(items, {"character": 1.0, "feeling": 1.0}).to_dict()
+    rows = next(iter(spec["datasets"].values()))
+    field = spec["encoding"]["color"]["field"]
+    assert {row[field] for row in rows} == {"requested", "generated"}
+    written = {r["element"]: r["questions"] for r in rows if r[field] == "generated"}
+    assert written["character"] == 1 and written["feeling"] == 0

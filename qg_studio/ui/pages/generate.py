@@ -329,6 +329,11 @@ def _show(items: list[QAItem], sections, requested: dict | None, engine: str | N
 
 
 def _mix_chart(items: list[QAItem], requested: dict[str, float]) -> None:
+    st.altair_chart(mix_chart(items, requested), width="stretch")
+
+
+def mix_chart(items: list[QAItem], requested: dict[str, float]):
+    """Bars of questions asked and written per element, the two side by side."""
     got = {e.value: 0 for e in ELEMENTS}
     for item in items:
         got[item.element.value] += 1
@@ -341,7 +346,9 @@ def _mix_chart(items: list[QAItem], requested: dict[str, float]) -> None:
     )
     import altair as alt
 
-    long = frame.reset_index(names="element").melt("element", var_name="", value_name="questions")
+    long = frame.reset_index(names="element").melt(
+        "element", var_name="count", value_name="questions"
+    )
     # Horizontal: the element names read level; whole questions on the axis, never 0.5.
     chart = (
         alt.Chart(long)
@@ -354,7 +361,7 @@ def _mix_chart(items: list[QAItem], requested: dict[str, float]) -> None:
         )
         .properties(height=300)
     )
-    st.altair_chart(chart, width="stretch")
+    return chart
 
 
 def _details(exc: Exception) -> None:
