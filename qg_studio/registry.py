@@ -24,6 +24,11 @@ ENGINES: dict[str, dict[str, str]] = {
         "seq2seq": "qg_studio.answering.seq2seq:UnifiedSeq2SeqAnswerer",
         "smollm": "qg_studio.answering.causal_lm:CausalLMAnswerer",
     },
+    # Tags a batch of questions (element, explicit or implicit): the unified answerer
+    # routes by it without importing the tagger's package.
+    "question tagger": {
+        "default": "qg_studio.tagging:tag_many",
+    },
 }
 
 

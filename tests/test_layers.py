@@ -156,8 +156,6 @@ KNOWN_ENGINE_IMPORTS = {
     # The answerer reads the story's ending and lesson off the whole-story questions:
     # the readings belong in reading/, the wording in generation/.
     ("answering.story_scope", "generation.story_level"),
-    # The unified answerer routes a question by its tag (explicit or implicit).
-    ("answering.causal_lm", "tagging"),
 }
 # Circles of imports (function-level ones included) not yet broken, as sorted tuples.
 KNOWN_CYCLES = {

@@ -12,7 +12,8 @@ written by ``python -m qg_studio.train.lm_card measure``):
   with the ``extractive`` prompt, its answer pointed back at the story's own words.
 
 Prompts come only from :func:`qg_studio.prompts.lm_qa_prompt`, as at training. The span
-answerer is taken from the answerer registry by name (no import of its module).
+answerer is taken from the answerer registry by name, the question tagger from its
+registry (no import of either's package).
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ from qg_studio.answering.retrieval import retrieve
 from qg_studio.nlp import sentences
 from qg_studio.prompts import QA_WINDOW_WORDS
 from qg_studio.prompts import lm_qa_prompt
+from qg_studio.registry import ENGINES
+from qg_studio.registry import Registry
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Evidence
 from qg_studio.schema import Explicitness
@@ -52,9 +55,7 @@ PREFIX = {
 
 def route_keys(questions: Sequence[str], sections: Sequence[Sequence[Section]]) -> list[str]:
     """The kind of each question, from its wording and the tagger (question only)."""
-    from qg_studio.tagging import tag_many
-
-    tags = tag_many(questions)
+    tags = Registry("question tagger", ENGINES["question tagger"]).get("default")(questions)
     keys = []
     for question, tag in zip(questions, tags):
         kind = answer_kind(question)
