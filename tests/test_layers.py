@@ -161,8 +161,6 @@ KNOWN_ENGINE_IMPORTS = {
 KNOWN_CYCLES = {
     # The model loaders: a runtime is chosen by the registry, which lists the loaders.
     ("causal_lm", "ct2_runtime", "models", "seq2seq"),
-    # The answerer's registry imports the story-scope reader, which builds its Answer.
-    ("answering", "answering.story_scope"),
 }
 
 

@@ -2,46 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from dataclasses import field
-from typing import Any
 from typing import Sequence
 
+from qg_studio.answering.answer import Answer
+from qg_studio.answering.answer import answer_fields
+from qg_studio.answering.story_scope import story_replies
 from qg_studio.registry import ENGINES
 from qg_studio.registry import Registry
-from qg_studio.schema import AnswerKind
-from qg_studio.schema import Evidence
 from qg_studio.schema import Section
-
-
-@dataclass
-class Answer:
-    answers: list[str]
-    answer_kind: AnswerKind
-    evidence: list[Evidence] = field(default_factory=list)
-    explicit: bool = True
-    confidence: float = 0.0
-    sections: list[int] = field(default_factory=list)
-    engine: str = ""
-    note: str = ""  # e.g. "fallback: no shipped model found"
-
-    def to_dict(self) -> dict[str, Any]:
-        return answer_fields(self)
-
-
-def answer_fields(reply) -> dict[str, Any]:
-    """What an answer reports as JSON: an :class:`Answer`, or anything that holds the same
-    fields (the services' labelled question)."""
-    return {
-        "answers": list(reply.answers),
-        "answer_kind": str(reply.answer_kind) if reply.answer_kind else None,
-        "explicit": reply.explicit,
-        "evidence": [e.to_dict() for e in reply.evidence],
-        "sections": list(reply.sections),
-        "confidence": reply.confidence,
-        "engine": reply.engine,
-        "note": reply.note,
-    }
 
 
 class QuestionError(ValueError):
@@ -73,8 +41,6 @@ class Answerer:
         sections = [s for s in sections if s.text.strip()]
         if not sections:
             raise QuestionError("the story has no text to answer from")
-        from qg_studio.answering.story_scope import story_replies
-
         # A question about the whole story is answered from the whole story, whatever
         # sections it was narrowed to; the rest go to the answerer's own reading.
         replies = story_replies(questions, sections, self.name, title)
@@ -101,3 +67,14 @@ ANSWERERS = Registry("answerer", ENGINES["answerer"])
 
 def get_answerer(name: str = "extractive", **options) -> Answerer:
     return ANSWERERS.create(name, **options)
+
+
+__all__ = [
+    "ANSWERERS",
+    "Answer",
+    "Answerer",
+    "QuestionError",
+    "SectionIds",
+    "answer_fields",
+    "get_answerer",
+]

@@ -15,6 +15,7 @@ import re
 from typing import Sequence
 
 from qg_studio.answer_kind import answer_kind
+from qg_studio.answering.answer import Answer
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Explicitness
 from qg_studio.schema import Section
@@ -73,9 +74,7 @@ def story_replies(
     ]
 
 
-def _reply(question: str, item, engine: str):
-    from qg_studio.answering import Answer
-
+def _reply(question: str, item, engine: str) -> Answer:
     # The lesson is the reader's inference, whatever the question's words.
     implicit = item.explicitness == Explicitness.IMPLICIT
     kind = AnswerKind.ABSTRACTIVE if implicit else answer_kind(question)
