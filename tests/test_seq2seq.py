@@ -151,7 +151,7 @@ def test_batching_keeps_order_and_results(t5_dir):
         "Who ran?",
         "What fell on the king and the queen in the forest?",
         "Who sat?",
-        "Where did the king go when the rain fell?",
+        "Where did the king hurry once the rain fell?",
         "What was it?",
     ]
     ids = [[1], [2], [1], [2], [1]]

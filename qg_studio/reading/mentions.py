@@ -159,7 +159,7 @@ class Resolver:
             if chunk is not None and any(
                 t.lower_ in ("no", "never", "not") and t.i < token.i for t in chunk
             ):
-                continue  # "they had no child", "never a bird was seen": nobody to stand for
+                continue  # "they kept no dog", "never a bird was seen": nobody to stand for
             if named is None and (chunk is None or token.pos_ == "PRON" or not is_animate(token)):
                 continue
             if token.dep_ not in MENTION_ROLES or is_vocative(token, self.quoted):
