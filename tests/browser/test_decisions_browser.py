@@ -3,12 +3,26 @@ regenerate as dropped and never comes back, and one Undo takes the whole regener
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
 
 from streamlit_helpers import open_page
 from streamlit_helpers import wait_for_app
 
 FABLE = (Path(__file__).parents[1] / "fixtures" / "fable_snail_hares.txt").read_text("utf-8")
+
+
+def wait_for_new_history(data_dir: Path, story_id: int, steps_before: int) -> None:
+    from qg_studio.store import DB_NAME
+    from qg_studio.store import Store
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        with Store(data_dir / DB_NAME) as store:
+            if len(store.history(story_id)) > steps_before:
+                return
+        time.sleep(0.5)
+    raise AssertionError("the regenerate wrote nothing to the story's history in 120 s")
 
 
 def test_drop_regenerate_still_dropped_then_one_undo(page, app_url, data_dir):
@@ -33,10 +47,14 @@ def test_drop_regenerate_still_dropped_then_one_undo(page, app_url, data_dir):
     with Store(data_dir / DB_NAME) as store:
         assert store.get_item(first.id).status.value == "dropped"
         before = {(i.id, i.status.value) for i in store.list_items(story_id)}
+        steps_before = len(store.history(story_id))
     # She regenerates the section the dropped question is about.
     page.get_by_text("Regenerate a section or an element").click()
     assert section == story.sections[0].id  # the section the list starts on
     page.get_by_role("button", name="Regenerate", exact=True).click()
+    # On a busy machine the rerun can start later than wait_for_app looks for it, and a
+    # click on Undo while it runs would cancel it: wait for its step in the store.
+    wait_for_new_history(data_dir, story_id, steps_before)
     wait_for_app(page, timeout=120_000)
     with Store(data_dir / DB_NAME) as store:
         after = store.list_items(story_id)
