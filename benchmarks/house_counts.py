@@ -4,7 +4,7 @@
 
 What each figure counts, so a before/after is the same count:
 
-- engine_imports, import_cycles: the layering test's own graph (tests/test_layers.py),
+- engine_imports, import_cycles: the layering test's own graph (tests/import_graph.py),
   imports inside functions included;
 - top_modules: .py files directly under qg_studio/;
 - inline_word_lists: set, frozenset, list or tuple literals in qg_studio/ of five or more
@@ -30,9 +30,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PACKAGE = ROOT / "qg_studio"
 sys.path.insert(0, str(ROOT / "tests"))
 
-from test_layers import _cycles  # noqa: E402
-from test_layers import _engine_imports  # noqa: E402
-from test_layers import _module_graph  # noqa: E402
+from import_graph import cycles  # noqa: E402
+from import_graph import engine_imports  # noqa: E402
+from import_graph import module_graph  # noqa: E402
 
 _ONE_WORD = re.compile(r"^[a-z][a-z'\-]*$")
 _WORD_PATTERN = re.compile(r"\[a-z|\[A-Za-z|\\w\+")
@@ -85,10 +85,10 @@ def counts() -> dict:
     resources = PACKAGE / "resources"
     stops |= {f"resources/{p.name}" for p in resources.glob("stop_words*")}
     feelings |= {f"resources/{p.name}" for p in resources.glob("*feeling*")}
-    graph = _module_graph()
+    graph = module_graph()
     return {
-        "engine_imports": sorted(map(list, _engine_imports(graph))),
-        "import_cycles": sorted(map(list, _cycles(graph))),
+        "engine_imports": sorted(map(list, engine_imports(graph))),
+        "import_cycles": sorted(map(list, cycles(graph))),
         "top_modules": len(list(PACKAGE.glob("*.py"))),
         "inline_word_lists": len(inline),
         "word_regexes": len(word_patterns),

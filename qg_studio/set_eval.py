@@ -130,7 +130,7 @@ def count_repeats(items: Sequence[QAItem], earlier: Sequence[QAItem], within: bo
     if not items:
         return 0
     wait_for_encoder()
-    from qg_studio.embeddings import embed
+    from qg_studio.models.embeddings import embed
 
     pool = list(earlier) + list(items)
     vectors = embed([i.question for i in pool])

@@ -58,7 +58,7 @@ def tiny_span_model(folder: Path) -> Path:
     from transformers import BertConfig
     from transformers import BertForQuestionAnswering
 
-    from qg_studio.embeddings import encoder_path
+    from qg_studio.models.embeddings import encoder_path
 
     torch.manual_seed(0)
     tokenizer = AutoTokenizer.from_pretrained(encoder_path())

@@ -65,7 +65,7 @@ def tiny_adapter(base: Path, folder: Path, seed: int = 1) -> Path:
     from peft import get_peft_model
     from transformers import AutoModelForCausalLM
 
-    from qg_studio.causal_lm import write_adapter_meta
+    from qg_studio.models.causal_lm import write_adapter_meta
 
     torch.manual_seed(seed)
     model = AutoModelForCausalLM.from_pretrained(str(base))

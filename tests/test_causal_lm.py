@@ -97,7 +97,7 @@ def test_adapter_save_and_load_round_trip(tmp_path, tiny):
     from peft import PeftModel
     from transformers import AutoModelForCausalLM
 
-    from qg_studio.causal_lm import load_lm
+    from qg_studio.models.causal_lm import load_lm
 
     base, adapter = tiny
     ids = torch.tensor([[5, 6, 7, 8, 9]])
@@ -114,10 +114,10 @@ def test_adapter_save_and_load_round_trip(tmp_path, tiny):
 
 
 def test_batched_decoding_equals_one_by_one(tiny):
-    from qg_studio.causal_lm import LMDecode
-    from qg_studio.causal_lm import choice_scores
-    from qg_studio.causal_lm import generate
-    from qg_studio.causal_lm import load_lm
+    from qg_studio.models.causal_lm import LMDecode
+    from qg_studio.models.causal_lm import choice_scores
+    from qg_studio.models.causal_lm import generate
+    from qg_studio.models.causal_lm import load_lm
 
     base, adapter = tiny
     loaded = load_lm(adapter, base=base)
@@ -224,7 +224,7 @@ def test_answerer_routes_each_kind(tiny, sections):
 
 
 def _registry(folder: Path):
-    from qg_studio.models import ModelEntry
+    from qg_studio.models.registry import ModelEntry
 
     return {
         "lm": ModelEntry(
@@ -248,14 +248,14 @@ def _wins(folder: Path) -> None:
 def test_auto_falls_back_with_a_notice_when_the_wheel_is_missing(tmp_path, tiny, monkeypatch):
     import shutil
 
-    from qg_studio import causal_lm
-    from qg_studio import models
+    from qg_studio.models import causal_lm
+    from qg_studio.models import choice as engines
 
     folder = Path(shutil.copytree(tiny[1], tmp_path / "adapter"))
     _wins(folder)
     monkeypatch.setattr(causal_lm, "BASE_PACKAGE", "no-such-wheel-here")
     for role, fallback in (("qg", "embedded"), ("qa", "extractive")):
-        choice = models.choose_engine(role, _registry(folder))
+        choice = engines.choose_engine(role, _registry(folder))
         assert choice.name == fallback
         assert "base model is not installed" in choice.notice and fallback in choice.notice
 
@@ -266,7 +266,7 @@ def test_auto_falls_back_with_a_notice_when_the_adapter_is_missing_broken_or_wor
 ):
     import shutil
 
-    from qg_studio import models
+    from qg_studio.models import choice as engines
 
     folder = Path(shutil.copytree(tiny[1], tmp_path / "adapter"))
     _wins(folder)
@@ -290,7 +290,7 @@ def test_auto_falls_back_with_a_notice_when_the_adapter_is_missing_broken_or_wor
     else:  # retrained after the figures were measured: they are another adapter's
         val = json.loads((folder / "val.json").read_text())
         (folder / "val.json").write_text(json.dumps({**val, "adapter_sha256": "0123456789abcdef"}))
-    choice = models.choose_engine("qg", _registry(folder))
+    choice = engines.choose_engine("qg", _registry(folder))
     assert choice.name == "embedded"
     said = {
         "missing": "no trained adapter",
@@ -339,9 +339,9 @@ def test_cli_names_a_missing_adapter_in_one_line(tmp_path, capsys):
 
 
 def test_two_training_steps_leave_a_usable_adapter_and_resume(tmp_path, tiny):
-    from qg_studio.causal_lm import load_adapter
-    from qg_studio.causal_lm import read_adapter_meta
     from qg_studio.generation.causal_lm import CausalLMGenerator
+    from qg_studio.models.causal_lm import load_adapter
+    from qg_studio.models.causal_lm import read_adapter_meta
     from qg_studio.train.causal_lm import LMTrainSettings
     from qg_studio.train.causal_lm import run
 
@@ -387,10 +387,10 @@ def test_models_page_says_smollm_is_in_use_for_each_role_and_how_it_routes(tmp_p
 
     from streamlit.testing.v1 import AppTest
 
-    from qg_studio.causal_lm import read_adapter_meta
-    from qg_studio.causal_lm import write_adapter_meta
-    from qg_studio.models import ModelEntry
-    from qg_studio.models import add_user_entry
+    from qg_studio.models.causal_lm import read_adapter_meta
+    from qg_studio.models.causal_lm import write_adapter_meta
+    from qg_studio.models.registry import ModelEntry
+    from qg_studio.models.registry import add_user_entry
 
     folder = Path(shutil.copytree(tiny[1], tmp_path / "adapter"))
     write_adapter_meta(folder, {**read_adapter_meta(folder), "base_path": str(tiny[0])})
@@ -417,7 +417,7 @@ def test_models_page_says_smollm_is_in_use_for_each_role_and_how_it_routes(tmp_p
 
 
 def test_model_card_reports_steps_loss_curve_and_val_figures(tmp_path):
-    from qg_studio.causal_lm import write_adapter_meta
+    from qg_studio.models.causal_lm import write_adapter_meta
     from qg_studio.train.lm_card import card_text
 
     write_adapter_meta(
@@ -468,7 +468,7 @@ def test_model_card_reports_steps_loss_curve_and_val_figures(tmp_path):
 
 
 def test_measuring_new_weights_drops_the_old_weights_figures_and_reading(tmp_path):
-    from qg_studio.causal_lm import adapter_digest
+    from qg_studio.models.causal_lm import adapter_digest
     from qg_studio.train.lm_card import measure
 
     data = write_ftqa(tmp_path / "data", "val", "toy-val", [TEXT], QUESTIONS[:2])

@@ -39,7 +39,7 @@ def _engine_on(monkeypatch):
 
 
 def test_reading_windows_are_whole_sentences_in_order_and_cover_the_section():
-    from qg_studio.prompts import reading_windows
+    from qg_studio.models.prompts import reading_windows
 
     windows = reading_windows(LONG, 40)
     assert len(windows) > 1
@@ -50,8 +50,8 @@ def test_reading_windows_are_whole_sentences_in_order_and_cover_the_section():
 
 def test_the_proposer_is_asked_without_the_answer_and_writes_question_then_answer(tmp_path):
     from qg_studio.data.fairytaleqa import read_split
-    from qg_studio.prompts import parse_qag
-    from qg_studio.prompts import reading_windows
+    from qg_studio.models.prompts import parse_qag
+    from qg_studio.models.prompts import reading_windows
     from qg_studio.train.causal_lm import LMTrainSettings
     from qg_studio.train.causal_lm import lm_examples
 
@@ -103,7 +103,7 @@ def test_a_run_goes_on_from_its_adapter_with_its_settings_and_frozen_layers(tmp_
     import torch
     from safetensors.torch import load_file
 
-    from qg_studio.causal_lm import read_adapter_meta
+    from qg_studio.models.causal_lm import read_adapter_meta
     from qg_studio.train.causal_lm import LMTrainSettings
     from qg_studio.train.causal_lm import continued_settings
     from qg_studio.train.causal_lm import run

@@ -8,9 +8,10 @@ from pathlib import Path
 import pytest
 from seq2seq_tiny import tiny_t5
 
-from qg_studio import models
-from qg_studio.models import ModelEntry
-from qg_studio.models import ModelError
+from qg_studio.models import choice as engines
+from qg_studio.models import registry as models
+from qg_studio.models.registry import ModelEntry
+from qg_studio.models.registry import ModelError
 
 
 @pytest.fixture
@@ -34,7 +35,7 @@ def test_shipped_registry_has_download_entries_per_role(empty_hub_cache):
         assert entry.prompt_format
         if entry.is_hub_id:
             assert entry.needs_download
-            ok, reason = models.availability(entry)
+            ok, reason = engines.availability(entry)
             assert not ok and f"models pull {entry.name}" in reason
     ready_qa = [e for e in registry.values() if "qa" in e.roles and e.stage == "ready"]
     assert any(e.prompt_format == "unifiedqa" for e in ready_qa)
@@ -95,19 +96,19 @@ def test_malformed_registry_is_one_line_error_and_engine_still_chosen(tmp_path, 
         models.load_registry(bad, tmp_path / "none.toml")
     assert "\n" not in str(err.value) and "bad.toml" in str(err.value)
     monkeypatch.setattr(models, "user_registry_path", lambda: bad)
-    choice = models.choose_engine("qg")
+    choice = engines.choose_engine("qg")
     assert choice.name == "embedded" and "bad.toml" in choice.notice
 
 
 def test_availability_of_local_folders(tmp_path):
     good = tiny_t5(tmp_path / "good")
-    assert models.availability(str(good)) == (True, f"local folder {good.resolve()}")
+    assert engines.availability(str(good)) == (True, f"local folder {good.resolve()}")
     partial = tmp_path / "partial"
     partial.mkdir()
     (partial / "config.json").write_text("{}")
-    ok, reason = models.availability(str(partial))
+    ok, reason = engines.availability(str(partial))
     assert not ok and "weights" in reason
-    ok, reason = models.availability(str(tmp_path / "nowhere" / "x" / "y"))
+    ok, reason = engines.availability(str(tmp_path / "nowhere" / "x" / "y"))
     assert not ok
 
 
@@ -165,10 +166,10 @@ def test_choose_engine_broken_checkpoint_falls_back_with_notice(tmp_path):
     (broken / "model.safetensors").write_bytes(b"not weights")
     (broken / "tokenizer.json").write_text("{}")
     registry = _registry(broken=ModelEntry("broken", str(broken), roles=["qg"]))
-    choice = models.choose_engine("qg", registry)
+    choice = engines.choose_engine("qg", registry)
     assert choice.name == "embedded" and choice.options == {}
     assert "broken" in choice.notice and "embedded" in choice.notice
-    choice = models.choose_engine("qa", {"b": ModelEntry("b", str(broken), roles=["qa"])})
+    choice = engines.choose_engine("qa", {"b": ModelEntry("b", str(broken), roles=["qa"])})
     assert choice.name == "extractive"
 
 
@@ -177,7 +178,7 @@ def test_choose_engine_missing_download_and_base_models_fall_back(empty_hub_cach
         hub=ModelEntry("hub", "org/not-here", roles=["qg"]),
         base=ModelEntry("base", "org/base", roles=["qg"], stage="base"),
     )
-    choice = models.choose_engine("qg", registry)
+    choice = engines.choose_engine("qg", registry)
     assert choice.name == "embedded" and "hub: not downloaded" in choice.notice
     assert "base:" not in choice.notice  # a starting point is never offered as an engine
 
@@ -192,7 +193,7 @@ def test_choose_engine_picks_working_checkpoint_after_broken_one(tmp_path):
         broken=ModelEntry("broken", str(broken), roles=["qa"]),
         good=ModelEntry("good", str(good), roles=["qa"]),
     )
-    choice = models.choose_engine("qa", registry)
+    choice = engines.choose_engine("qa", registry)
     assert choice.name == "seq2seq" and choice.options == {"model": "good"}
     assert "good" in choice.notice and "broken" in choice.notice
 
@@ -214,7 +215,7 @@ def test_device_and_dtype_choice(monkeypatch, cuda, bf16, expected):
 
 def test_load_is_cached_once_per_process(tmp_path):
     folder = tiny_t5(tmp_path / "cached")
-    from qg_studio.seq2seq import load_seq2seq
+    from qg_studio.models.seq2seq import load_seq2seq
 
     first = load_seq2seq(str(folder))
     assert load_seq2seq(str(folder)) is first
@@ -230,7 +231,7 @@ def test_models_load_one_at_a_time_across_threads():
     import threading
     import time
 
-    from qg_studio.loading import loads_model
+    from qg_studio.models.loading import loads_model
 
     inside, overlaps = [], []
 

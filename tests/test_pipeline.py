@@ -212,9 +212,9 @@ def test_a_short_set_is_explained(sections):
 
 
 def test_auto_uses_the_embedded_engine_when_no_model_is_here(sections, monkeypatch):
-    from qg_studio import models
+    from qg_studio.models import choice
 
-    monkeypatch.setattr(models, "load_registry", lambda *a, **k: {})
+    monkeypatch.setattr(choice, "load_registry", lambda *a, **k: {})
     best_engine.cache_clear()  # the choice is made once per process
     run = generate(sections, GenerationRequest(count=3), "auto")
     best_engine.cache_clear()

@@ -28,8 +28,8 @@ def _engine_on(monkeypatch):
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
-    from qg_studio.causal_lm import read_adapter_meta
-    from qg_studio.causal_lm import write_adapter_meta
+    from qg_studio.models.causal_lm import read_adapter_meta
+    from qg_studio.models.causal_lm import write_adapter_meta
 
     root = tmp_path_factory.mktemp("tiny-proposer")
     base = tiny_llama(root / "base")
@@ -86,7 +86,7 @@ def test_the_proposer_asks_each_window_for_each_element_wanted(tiny):
 
 def test_an_adapter_not_trained_to_propose_is_refused_in_one_line(tiny):
     from qg_studio.generation.proposer import LMProposer
-    from qg_studio.models import ModelError
+    from qg_studio.models.registry import ModelError
 
     base, plain, _ = tiny
     with pytest.raises(ModelError, match="not trained to propose"):

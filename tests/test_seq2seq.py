@@ -10,11 +10,11 @@ from seq2seq_tiny import tiny_bart
 from seq2seq_tiny import tiny_t5
 from seq2seq_tiny import write_ftqa
 
-from qg_studio import seq2seq as decoding
+from qg_studio.models import seq2seq as decoding
+from qg_studio.models.prompts import answer_window
+from qg_studio.models.prompts import qa_input
+from qg_studio.models.prompts import qg_input
 from qg_studio.pipeline import STORY_LEVEL_ENGINE
-from qg_studio.prompts import answer_window
-from qg_studio.prompts import qa_input
-from qg_studio.prompts import qg_input
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
@@ -167,7 +167,7 @@ def test_batching_keeps_order_and_results(t5_dir):
 
 def test_long_context_is_narrowed_to_question_sentences_with_a_note(tmp_path, spy):
     from qg_studio.answering.seq2seq import UnifiedSeq2SeqAnswerer
-    from qg_studio.seq2seq import token_lengths
+    from qg_studio.models.seq2seq import token_lengths
 
     folder = tiny_t5(tmp_path / "short", meta={"max_source_length": 40})
     filler = " ".join(["The wolf sat in the barn."] * 12)
@@ -297,7 +297,7 @@ def test_write_question_guesses_explicitness_from_the_text(t5_dir):
 
 def test_long_section_is_windowed_around_the_answer_with_a_warning(tmp_path, spy):
     from qg_studio.generation.seq2seq import Seq2SeqGenerator
-    from qg_studio.seq2seq import token_lengths
+    from qg_studio.models.seq2seq import token_lengths
 
     folder = tiny_t5(tmp_path / "short", meta={"max_source_length": 40})
     filler = " ".join(["The wolf sat in the barn."] * 15)
@@ -322,7 +322,7 @@ def test_answer_window_keeps_the_answer_sentence_and_neighbours():
 
 def test_missing_model_is_a_one_line_error(tmp_path):
     from qg_studio.generation.seq2seq import Seq2SeqGenerator
-    from qg_studio.models import ModelError
+    from qg_studio.models.registry import ModelError
 
     with pytest.raises(ModelError) as err:
         Seq2SeqGenerator(model=str(tmp_path / "no" / "such" / "folder"))

@@ -7,8 +7,8 @@ from pathlib import Path
 from seq2seq_tiny import tiny_t5
 from streamlit.testing.v1 import AppTest
 
-from qg_studio.models import ModelEntry
-from qg_studio.models import add_user_entry
+from qg_studio.models.registry import ModelEntry
+from qg_studio.models.registry import add_user_entry
 
 APP = str(Path(__file__).parent / "apps" / "models_page.py")
 

@@ -102,7 +102,7 @@ def one_thread():
 
 def test_train_save_load_generate_learned_questions(tmp_path, one_thread):
     from qg_studio.generation import get_generator
-    from qg_studio.models import load_registry
+    from qg_studio.models.registry import load_registry
     from qg_studio.train.seq2seq import TrainSettings
     from qg_studio.train.seq2seq import run
 
@@ -157,7 +157,7 @@ def test_checkpoints_of_a_run_cut_short_carry_their_prompt_settings(
 ):
     from transformers import Seq2SeqTrainer
 
-    from qg_studio.seq2seq import load_seq2seq
+    from qg_studio.models.seq2seq import load_seq2seq
     from qg_studio.train.seq2seq import TrainSettings
     from qg_studio.train.seq2seq import run
 

@@ -11,7 +11,7 @@ written by ``python -m qg_studio.train.lm_card measure``):
 - ``explicit``: the span answerer (``extractive``) where it measured better, else the model
   with the ``extractive`` prompt, its answer pointed back at the story's own words.
 
-Prompts come only from :func:`qg_studio.prompts.lm_qa_prompt`, as at training. The span
+Prompts come only from :func:`qg_studio.models.prompts.lm_qa_prompt`, as at training. The span
 answerer is taken from the answerer registry by name, the question tagger from its
 registry (no import of either's package).
 """
@@ -29,9 +29,9 @@ from qg_studio.answering.feeling import is_feeling_question
 from qg_studio.answering.retrieval import bm25_scores
 from qg_studio.answering.retrieval import content_words
 from qg_studio.answering.retrieval import retrieve
+from qg_studio.models.prompts import QA_WINDOW_WORDS
+from qg_studio.models.prompts import lm_qa_prompt
 from qg_studio.nlp import sentences
-from qg_studio.prompts import QA_WINDOW_WORDS
-from qg_studio.prompts import lm_qa_prompt
 from qg_studio.registry import ENGINES
 from qg_studio.registry import Registry
 from qg_studio.schema import AnswerKind
@@ -86,10 +86,10 @@ class CausalLMAnswerer(Answerer):
         base: str | None = None,
         **_ignored: Any,
     ):
-        from qg_studio.causal_lm import LMDecode
-        from qg_studio.causal_lm import load_adapter
-        from qg_studio.causal_lm import read_val
-        from qg_studio.causal_lm import resolve_adapter
+        from qg_studio.models.causal_lm import LMDecode
+        from qg_studio.models.causal_lm import load_adapter
+        from qg_studio.models.causal_lm import read_val
+        from qg_studio.models.causal_lm import resolve_adapter
 
         self.loaded = load_adapter(model, device, base)
         self.window = int(self.loaded.meta.get("qa_window_words") or QA_WINDOW_WORDS)
@@ -151,7 +151,7 @@ class CausalLMAnswerer(Answerer):
         return lm_qa_prompt(question, section_texts(sections), PREFIX[key], self.window)
 
     def _yes_no(self, rows, questions, chosen, results) -> None:
-        from qg_studio.causal_lm import choice_scores
+        from qg_studio.models.causal_lm import choice_scores
 
         prompts = [self.prompt(questions[i], chosen[i], "yesno") for i in rows]
         for i, (yes, no) in zip(
@@ -174,7 +174,7 @@ class CausalLMAnswerer(Answerer):
             )
 
     def _write(self, rows, questions, chosen, keys, results) -> None:
-        from qg_studio.causal_lm import generate
+        from qg_studio.models.causal_lm import generate
 
         prompts = [self.prompt(questions[i], chosen[i], keys[i]) for i in rows]
         outputs = generate(self.loaded, prompts, self.decode)

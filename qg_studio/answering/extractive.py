@@ -34,7 +34,7 @@ from qg_studio.answering.retrieval import bm25_scores
 from qg_studio.answering.retrieval import choose_sections
 from qg_studio.answering.retrieval import content_words
 from qg_studio.answering.retrieval import rank_sections
-from qg_studio.loading import loads_model
+from qg_studio.models.loading import loads_model
 from qg_studio.nlp import sentences
 from qg_studio.paths import shipped
 from qg_studio.reading.deeds import next_deed

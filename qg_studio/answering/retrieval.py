@@ -70,7 +70,7 @@ class StoryIndex:
 
 @lru_cache(maxsize=16)
 def _index(texts: tuple[str, ...], ids: tuple[int, ...]) -> StoryIndex:
-    from qg_studio.embeddings import embed
+    from qg_studio.models.embeddings import embed
 
     spans = [sentences(t) for t in texts]
     owner = [i for i, s in enumerate(spans) for _ in s]
@@ -95,7 +95,7 @@ def rank_sections(
     """For each question, every section id with its score, best first."""
     import numpy as np
 
-    from qg_studio.embeddings import embed
+    from qg_studio.models.embeddings import embed
 
     if not sections:
         return [[] for _ in questions]

@@ -1,6 +1,6 @@
 """The unified seq2seq answerer (UnifiedQA / StoryQA style) for any T5/BART checkpoint.
 
-Input: ``kind\\nquestion\\ncontext``, lower-cased (:func:`qg_studio.prompts.qa_input`),
+Input: ``kind\\nquestion\\ncontext``, lower-cased (:func:`qg_studio.models.prompts.qa_input`),
 where kind is ``extractive``, ``yesno`` or ``abstractive``. The context is the given
 sections, or the retrieved ones when none are given; when it is longer than the encoder
 takes, only the best-matching sentences are kept (with a note), never a blind cut.
@@ -16,9 +16,9 @@ from typing import Sequence
 from qg_studio.answer_kind import answer_kind
 from qg_studio.answering import Answer
 from qg_studio.answering import Answerer
+from qg_studio.models.prompts import qa_input
 from qg_studio.nlp import sentences
 from qg_studio.nlp import stop_words
-from qg_studio.prompts import qa_input
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Evidence
 from qg_studio.schema import Section
@@ -70,8 +70,8 @@ class UnifiedSeq2SeqAnswerer(Answerer):
     name = "seq2seq"
 
     def __init__(self, model: str | None = None, device: str | None = None, **options):
-        from qg_studio.seq2seq import DecodeSettings
-        from qg_studio.seq2seq import load_for_role
+        from qg_studio.models.seq2seq import DecodeSettings
+        from qg_studio.models.seq2seq import load_for_role
 
         self.resolved, self.loaded = load_for_role(model, "qa", device)
         # Answers are short and may repeat the story's words: no n-gram ban.
@@ -84,7 +84,7 @@ class UnifiedSeq2SeqAnswerer(Answerer):
     ) -> tuple[str, str]:
         """(model input, note): the sections' text, narrowed to the sentences that share
         most words with the question when the whole would not fit the encoder."""
-        from qg_studio.seq2seq import token_lengths
+        from qg_studio.models.seq2seq import token_lengths
 
         fmt = self.resolved.prompt_format
         context = " ".join(s.text for s in sections)
@@ -124,8 +124,8 @@ class UnifiedSeq2SeqAnswerer(Answerer):
         kinds: Sequence[AnswerKind | str | None] | None = None,
         title: str = "",  # the protocol's; this model reads whole-story questions itself
     ) -> list[Answer]:
-        from qg_studio.seq2seq import generate_texts
-        from qg_studio.seq2seq import score_targets
+        from qg_studio.models.seq2seq import generate_texts
+        from qg_studio.models.seq2seq import score_targets
 
         questions = [" ".join(str(q).split()) for q in questions]
         by_id = {s.id: s for s in sections}

@@ -60,7 +60,7 @@ def register(commands) -> None:
 
 
 def cmd_train_lm(args) -> int:
-    from qg_studio.causal_lm import BaseModelMissing
+    from qg_studio.models.causal_lm import BaseModelMissing
     from qg_studio.train.causal_lm import LMTrainSettings
     from qg_studio.train.causal_lm import continued_settings
     from qg_studio.train.causal_lm import run

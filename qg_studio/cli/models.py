@@ -64,9 +64,9 @@ def register(commands) -> None:
 
 
 def _list(args: argparse.Namespace) -> int:
-    from qg_studio.models import ModelError
-    from qg_studio.models import availability
-    from qg_studio.models import load_registry
+    from qg_studio.models.choice import availability
+    from qg_studio.models.registry import ModelError
+    from qg_studio.models.registry import load_registry
 
     try:
         registry = load_registry()
@@ -88,8 +88,8 @@ def _list(args: argparse.Namespace) -> int:
 
 
 def _pull(args: argparse.Namespace) -> int:
-    from qg_studio.models import ModelError
-    from qg_studio.models import pull
+    from qg_studio.models.registry import ModelError
+    from qg_studio.models.registry import pull
 
     try:
         path = pull(args.name)
@@ -102,7 +102,7 @@ def _pull(args: argparse.Namespace) -> int:
 def _train(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from qg_studio.models import ModelError
+    from qg_studio.models.registry import ModelError
     from qg_studio.train.seq2seq import TrainSettings
     from qg_studio.train.seq2seq import run
 

@@ -11,7 +11,7 @@ the youngest prince do?" in a story with no prince) and sometimes puts the answe
 question. Such a question never reaches the teacher: the slot keeps another of the
 model's questions, else the embedded engine's own (:func:`unfounded`, :func:`gives_away`).
 
-Prompts come only from :func:`qg_studio.prompts.lm_qg_prompt`, the function the training
+Prompts come only from :func:`qg_studio.models.prompts.lm_qg_prompt`, the function the training
 recipe uses, with the window the adapter was trained on (its ``qg_studio.json``).
 """
 
@@ -25,9 +25,9 @@ from typing import Sequence
 
 from qg_studio.generation import QuestionGenerator
 from qg_studio.generation import WriteTarget
-from qg_studio.prompts import QG_WINDOW_WORDS
-from qg_studio.prompts import as_question
-from qg_studio.prompts import lm_qg_prompt
+from qg_studio.models.prompts import QG_WINDOW_WORDS
+from qg_studio.models.prompts import as_question
+from qg_studio.models.prompts import lm_qg_prompt
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Element
 from qg_studio.schema import Evidence
@@ -60,8 +60,8 @@ class CausalLMGenerator(QuestionGenerator):
         base: str | None = None,
         **_ignored: Any,
     ):
-        from qg_studio.causal_lm import LMDecode
-        from qg_studio.causal_lm import load_adapter
+        from qg_studio.models.causal_lm import LMDecode
+        from qg_studio.models.causal_lm import load_adapter
 
         self.loaded = load_adapter(model, device, base)
         self.window = int(self.loaded.meta.get("qg_window_words") or QG_WINDOW_WORDS)
@@ -179,7 +179,7 @@ class CausalLMGenerator(QuestionGenerator):
         return lm_qg_prompt(section_texts(sections), answer, element, explicitness, self.window)
 
     def _decode(self, prompts: list[str], settings) -> list[list[tuple[str, float]]]:
-        from qg_studio.causal_lm import generate
+        from qg_studio.models.causal_lm import generate
 
         return [
             [(as_question(text), conf) for text, conf in options]

@@ -1,6 +1,6 @@
 """The model proposer (``proposer``): the fine-tuned SmolLM2 adapter chooses what to ask.
 
-For each reading window of each section (:func:`qg_studio.prompts.reading_windows`, the
+For each reading window of each section (:func:`qg_studio.models.prompts.reading_windows`, the
 pieces it was trained on) and each narrative element the request wants, the adapter is
 told only the element and the explicitness and writes a question and its answer
 (``qag``, trained by ``qg-studio train lm --tasks qag,...``). Nothing here decides what is
@@ -18,11 +18,11 @@ from typing import Sequence
 
 from qg_studio.answer_kind import answer_kind
 from qg_studio.generation import QuestionGenerator
-from qg_studio.prompts import QAG_WINDOW_WORDS
-from qg_studio.prompts import as_question
-from qg_studio.prompts import lm_qag_prompt
-from qg_studio.prompts import parse_qag
-from qg_studio.prompts import reading_windows
+from qg_studio.models.prompts import QAG_WINDOW_WORDS
+from qg_studio.models.prompts import as_question
+from qg_studio.models.prompts import lm_qag_prompt
+from qg_studio.models.prompts import parse_qag
+from qg_studio.models.prompts import reading_windows
 from qg_studio.schema import Element
 from qg_studio.schema import Evidence
 from qg_studio.schema import Explicitness
@@ -66,10 +66,10 @@ class LMProposer(QuestionGenerator):
         seed: int | None = 0,
         **_ignored: Any,
     ):
-        from qg_studio.causal_lm import LMDecode
-        from qg_studio.causal_lm import load_adapter
-        from qg_studio.models import MODELS_DIR
-        from qg_studio.models import ModelError
+        from qg_studio.models.causal_lm import LMDecode
+        from qg_studio.models.causal_lm import load_adapter
+        from qg_studio.models.registry import MODELS_DIR
+        from qg_studio.models.registry import ModelError
 
         self.loaded = load_adapter(model or MODELS_DIR / ADAPTER_NAME, device, base)
         if "qag" not in (self.loaded.meta.get("roles") or []):
@@ -113,7 +113,7 @@ class LMProposer(QuestionGenerator):
         ]
 
     def generate(self, sections: Sequence[Section], request: GenerationRequest) -> list[QAItem]:
-        from qg_studio.causal_lm import generate
+        from qg_studio.models.causal_lm import generate
 
         plan = self.plan(sections, request)
         prompts = [lm_qag_prompt(w, e, x) for _, w, e, x in plan]

@@ -1,6 +1,6 @@
 """The neural question engine: any Hugging Face seq2seq checkpoint (T5, BART, BERT2BERT).
 
-Prompted in the format of :mod:`qg_studio.prompts` (control codes for element and
+Prompted in the format of :mod:`qg_studio.models.prompts` (control codes for element and
 explicitness, the answer, the section), on CUDA in bf16/fp16 when there is one.
 
 ``generate`` picks simple answer candidates per requested element from each section
@@ -19,9 +19,9 @@ from typing import Sequence
 
 from qg_studio.generation import QuestionGenerator
 from qg_studio.generation import WriteTarget
-from qg_studio.prompts import answer_window
-from qg_studio.prompts import as_question
-from qg_studio.prompts import qg_input
+from qg_studio.models.prompts import answer_window
+from qg_studio.models.prompts import as_question
+from qg_studio.models.prompts import qg_input
 from qg_studio.reading.lexicon import FEELINGS
 from qg_studio.schema import ELEMENTS
 from qg_studio.schema import AnswerKind
@@ -70,8 +70,8 @@ class Seq2SeqGenerator(QuestionGenerator):
     def __init__(
         self, model: str | None = None, device: str | None = None, oversample: int = 2, **options
     ):
-        from qg_studio.seq2seq import DecodeSettings
-        from qg_studio.seq2seq import load_for_role
+        from qg_studio.models.seq2seq import DecodeSettings
+        from qg_studio.models.seq2seq import load_for_role
 
         self.resolved, self.loaded = load_for_role(model, "qg", device)
         self.settings = DecodeSettings.from_options(options, self.DECODE_OPTIONS)
@@ -170,7 +170,7 @@ class Seq2SeqGenerator(QuestionGenerator):
         explicitness: Explicitness,
         section_ids: list[int],
     ) -> str:
-        from qg_studio.seq2seq import token_lengths
+        from qg_studio.models.seq2seq import token_lengths
 
         fmt = self.resolved.prompt_format
         window = answer_window(context, answer, self.context_words)
@@ -193,7 +193,7 @@ class Seq2SeqGenerator(QuestionGenerator):
         return prompt
 
     def _run(self, prompts: list[str], decode: dict[str, Any]) -> list[tuple[str, float]]:
-        from qg_studio.seq2seq import generate_texts
+        from qg_studio.models.seq2seq import generate_texts
 
         settings = self.settings.updated(**decode)
         return [

@@ -128,7 +128,7 @@ def default_ranker() -> LearnedRanker | None:
     (models/ranker/); None when there is none or it is unreadable."""
     import os
 
-    from qg_studio.models import MODELS_DIR
+    from qg_studio.models.registry import MODELS_DIR
 
     chosen = os.environ.get(RANKER_SETTING, "").strip()
     if chosen.lower() in ("off", "none", "0"):

@@ -2,7 +2,7 @@
 project's saved questions.
 
 Two questions ask the same thing when they read the same after normalising, or, with the
-sentence encoder (MiniLM, :mod:`qg_studio.embeddings`), when they embed nearly alike, or
+sentence encoder (MiniLM, :mod:`qg_studio.models.embeddings`), when they embed nearly alike, or
 close and expecting the same answer (:func:`same_question`). Without the encoder the
 surface checks still hold.
 """
@@ -37,7 +37,7 @@ def warm_encoder() -> None:
 
     def load() -> None:
         try:
-            from qg_studio.embeddings import _load
+            from qg_studio.models.embeddings import _load
 
             _load()
         except Exception:  # dedupe reports nothing and falls back to surface checks
@@ -102,7 +102,7 @@ def repeat_groups(
         return groups
     wait_for_encoder()
     try:
-        from qg_studio.embeddings import embed
+        from qg_studio.models.embeddings import embed
 
         vectors = embed([g[0].question for g in groups])
     except Exception:  # no encoder installed: the surface checks above still hold
@@ -216,7 +216,7 @@ def drop_repeats(
         return fresh
     wait_for_encoder()
     try:
-        from qg_studio.embeddings import embed
+        from qg_studio.models.embeddings import embed
 
         old = embed([i.question for i in existing])
         new = embed([i.question for i in fresh])

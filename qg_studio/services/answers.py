@@ -69,9 +69,9 @@ def answerer_named(name: str | None):
 
 @functools.lru_cache(maxsize=1)
 def best_answerer():
-    """The best answerer that loads here (:func:`qg_studio.models.choose_engine` for
+    """The best answerer that loads here (:func:`qg_studio.models.choice.choose_engine` for
     "qa"); the built-in extractive one when that model will not load."""
-    from qg_studio.models import choose_engine
+    from qg_studio.models.choice import choose_engine
 
     choice = choose_engine("qa")
     try:

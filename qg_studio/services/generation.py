@@ -1,7 +1,7 @@
 """Generate a question set, and regenerate part of one.
 
 The engine choice lives here: ``auto`` means the best question model this machine can
-load (:func:`qg_studio.models.choose_engine`, asked once per process because loading a
+load (:func:`qg_studio.models.choice.choose_engine`, asked once per process because loading a
 checkpoint is what proves it works), and a named model that is missing, broken or
 crashes mid-way gives way to the embedded engine with a notice the teacher sees.
 """
@@ -50,8 +50,8 @@ class GenerationRun:
 
 @functools.lru_cache(maxsize=1)
 def best_engine():
-    """The best question engine here (:class:`qg_studio.models.EngineChoice`), found once."""
-    from qg_studio.models import choose_engine
+    """The best question engine here (:class:`qg_studio.models.registry.EngineChoice`), found once."""
+    from qg_studio.models.choice import choose_engine
 
     return choose_engine("qg")
 

@@ -39,15 +39,15 @@ from pathlib import Path
 from typing import Any
 from typing import Callable
 
-from qg_studio.prompts import QA_WINDOW_WORDS
-from qg_studio.prompts import QAG_WINDOW_WORDS
-from qg_studio.prompts import QG_WINDOW_WORDS
-from qg_studio.prompts import lm_qa_prompt
-from qg_studio.prompts import lm_qag_prompt
-from qg_studio.prompts import lm_qg_prompt
-from qg_studio.prompts import qa_target
-from qg_studio.prompts import qag_target
-from qg_studio.prompts import window_of
+from qg_studio.models.prompts import QA_WINDOW_WORDS
+from qg_studio.models.prompts import QAG_WINDOW_WORDS
+from qg_studio.models.prompts import QG_WINDOW_WORDS
+from qg_studio.models.prompts import lm_qa_prompt
+from qg_studio.models.prompts import lm_qag_prompt
+from qg_studio.models.prompts import lm_qg_prompt
+from qg_studio.models.prompts import qa_target
+from qg_studio.models.prompts import qag_target
+from qg_studio.models.prompts import window_of
 from qg_studio.schema import AnswerKind
 from qg_studio.train.examples import YES_NO
 from qg_studio.train.examples import expert_pairs
@@ -202,7 +202,7 @@ def _collate(pad_id: int):
 def _adapter_export_callback(out: Path, meta: dict[str, Any]):
     from transformers import TrainerCallback
 
-    from qg_studio.causal_lm import write_adapter_meta
+    from qg_studio.models.causal_lm import write_adapter_meta
 
     class ExportAdapter(TrainerCallback):
         """Each save also refreshes the usable adapter in ``out`` (written beside, then
@@ -253,7 +253,7 @@ def freeze_below(model, layer: int) -> int:
 
 def continued_settings(adapter: str | Path) -> LMTrainSettings:
     """The settings of the run that left ``adapter``, set to go on from its last step."""
-    from qg_studio.causal_lm import read_adapter_meta
+    from qg_studio.models.causal_lm import read_adapter_meta
 
     meta = read_adapter_meta(Path(adapter))
     recorded = meta.get("settings")
@@ -286,9 +286,9 @@ def run(
     from transformers import Trainer
     from transformers import TrainingArguments
 
-    from qg_studio.causal_lm import BASE_NAME
-    from qg_studio.causal_lm import base_folder
-    from qg_studio.causal_lm import read_adapter_meta
+    from qg_studio.models.causal_lm import BASE_NAME
+    from qg_studio.models.causal_lm import base_folder
+    from qg_studio.models.causal_lm import read_adapter_meta
     from qg_studio.train.callbacks import time_limit
 
     out = Path(out)
@@ -413,7 +413,7 @@ def run(
         **_progress(meta, trainer.state),
         "seconds": round(time.time() - started),
     }
-    from qg_studio.causal_lm import write_adapter_meta
+    from qg_studio.models.causal_lm import write_adapter_meta
 
     figures.pop("log_before", None)
     write_adapter_meta(out, figures)

@@ -19,10 +19,10 @@ from qg_studio.answer_kind import answer_kind
 from qg_studio.data.fairytaleqa import FtqaStory
 from qg_studio.data.fairytaleqa import read_split
 from qg_studio.data.question_rows import FtqaQuestion
-from qg_studio.prompts import answer_window
-from qg_studio.prompts import qa_input
-from qg_studio.prompts import qa_target
-from qg_studio.prompts import qg_input
+from qg_studio.models.prompts import answer_window
+from qg_studio.models.prompts import qa_input
+from qg_studio.models.prompts import qa_target
+from qg_studio.models.prompts import qg_input
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import QAItem
 from qg_studio.schema import section_texts

@@ -19,12 +19,12 @@ from pathlib import Path
 from typing import Any
 from typing import Sequence
 
-from qg_studio.causal_lm import ENGINE
-from qg_studio.causal_lm import VAL_FILE
-from qg_studio.causal_lm import adapter_digest
-from qg_studio.causal_lm import default_adapter
-from qg_studio.causal_lm import read_adapter_meta
-from qg_studio.causal_lm import read_val
+from qg_studio.models.causal_lm import ENGINE
+from qg_studio.models.causal_lm import VAL_FILE
+from qg_studio.models.causal_lm import adapter_digest
+from qg_studio.models.causal_lm import default_adapter
+from qg_studio.models.causal_lm import read_adapter_meta
+from qg_studio.models.causal_lm import read_val
 
 QA_ANSWERERS = ("smollm", "extractive")
 
@@ -201,7 +201,7 @@ def card_text(adapter: Path) -> str:
         f", LoRA r={settings.get('lora_rank', '?')} alpha={settings.get('lora_alpha', '?')} on"
         " every linear layer",
         "- recipe: `qg-studio train lm --data DIR --out "
-        "models/smollm-qgqa` (resumable; prompts from `qg_studio/prompts.py`)",
+        "models/smollm-qgqa` (resumable; prompts from `qg_studio/models/prompts.py`)",
         "",
         "### Loss curve",
         "",

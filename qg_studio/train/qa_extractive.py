@@ -241,7 +241,7 @@ def train(
     from transformers import AutoModelForQuestionAnswering
     from transformers import AutoTokenizer
 
-    from qg_studio.embeddings import encoder_path
+    from qg_studio.models.embeddings import encoder_path
 
     if threads:
         torch.set_num_threads(threads)

@@ -155,7 +155,7 @@ def measure(ranker: LearnedRanker, rows: Sequence[dict], settings: RankerSetting
 
 def held_out(data: str | Path, settings: RankerSettings, adapter: str | Path | None):
     """The train stories the proposer never saw, and the val stories."""
-    from qg_studio.causal_lm import read_adapter_meta
+    from qg_studio.models.causal_lm import read_adapter_meta
     from qg_studio.train.causal_lm import split_holdout
     from qg_studio.train.examples import load_splits
 

@@ -12,7 +12,7 @@ def init_record(init_adapter: str | Path | None) -> dict[str, Any] | None:
     the whole history."""
     if not init_adapter:
         return None
-    from qg_studio.causal_lm import read_adapter_meta
+    from qg_studio.models.causal_lm import read_adapter_meta
 
     before = read_adapter_meta(Path(init_adapter))
     return {

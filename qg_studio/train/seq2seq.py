@@ -6,8 +6,8 @@
 
 Examples come from any folder in the FairytaleQA layout (the dataset, or the project's own
 exports of curated items). QG: one example per expert pair, input built by
-:func:`qg_studio.prompts.qg_input` (element, explicitness, answer, cor_section text),
-target the question. QA: :func:`qg_studio.prompts.qa_input` with ``extractive`` for
+:func:`qg_studio.models.prompts.qg_input` (element, explicitness, answer, cor_section text),
+target the question. QA: :func:`qg_studio.models.prompts.qa_input` with ``extractive`` for
 explicit pairs, ``abstractive`` for implicit ones and ``yesno`` where the answer is
 yes/no; target the lower-cased answer.
 
@@ -53,8 +53,8 @@ def build_base(base: str, role: str):
 
     if base == MINILM_BERT2BERT:
         return _minilm_bert2bert()
-    from qg_studio.models import ModelError
-    from qg_studio.models import resolve
+    from qg_studio.models.registry import ModelError
+    from qg_studio.models.registry import resolve
 
     resolved = resolve(base, role)
     try:
@@ -70,7 +70,7 @@ def _minilm_bert2bert():
     from transformers import AutoTokenizer
     from transformers import EncoderDecoderModel
 
-    from qg_studio.embeddings import encoder_path
+    from qg_studio.models.embeddings import encoder_path
 
     path = encoder_path()
     tokenizer = AutoTokenizer.from_pretrained(path)
@@ -166,9 +166,9 @@ def train_pairs(
     from transformers import Seq2SeqTrainer
     from transformers import Seq2SeqTrainingArguments
 
-    from qg_studio.models import choose_device
-    from qg_studio.models import write_meta
-    from qg_studio.seq2seq import LoadedModel
+    from qg_studio.models.registry import choose_device
+    from qg_studio.models.registry import write_meta
+    from qg_studio.models.seq2seq import LoadedModel
 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
@@ -294,7 +294,7 @@ def _meta_callback():
     from transformers import TrainerCallback
     from transformers.trainer_utils import PREFIX_CHECKPOINT_DIR
 
-    from qg_studio.models import write_meta
+    from qg_studio.models.registry import write_meta
 
     class CheckpointMeta(TrainerCallback):
         """Writes the meta file into each checkpoint folder as the trainer saves it."""
@@ -314,8 +314,8 @@ def _meta_callback():
 def validation_rouge(loaded, pairs: Sequence[Pair], beams: int = 1) -> float:
     from qg_studio.evaluate import best_rouge_l
     from qg_studio.evaluate import mean
-    from qg_studio.seq2seq import DecodeSettings
-    from qg_studio.seq2seq import generate_texts
+    from qg_studio.models.seq2seq import DecodeSettings
+    from qg_studio.models.seq2seq import generate_texts
 
     outputs = generate_texts(
         loaded, [p.source for p in pairs], DecodeSettings(num_beams=beams, batch_size=32)
@@ -344,7 +344,7 @@ def write_card(out: Path, f: dict[str, Any]) -> Path:
         f"than {s['max_source_length']} tokens were cut)",
         f"- validation: {f['val_examples_for_loss']} examples for the loss (early stopping), "
         f"{f['val_examples_for_rouge']} generated for ROUGE-L",
-        f"- prompt format: `{f['prompt_format']}` (qg_studio/prompts.py)",
+        f"- prompt format: `{f['prompt_format']}` (qg_studio/models/prompts.py)",
         "",
         "## Settings",
         "",
@@ -383,8 +383,8 @@ def run(
     progress: Callable[[str], None] = print,
 ) -> dict[str, Any]:
     """The whole recipe: read data, build the model, train, card, registry entry."""
-    from qg_studio.models import ModelEntry
-    from qg_studio.models import add_user_entry
+    from qg_studio.models.registry import ModelEntry
+    from qg_studio.models.registry import add_user_entry
 
     fmt = "qg-control" if role == "qg" else "storyqa"
     train_stories, val_stories = load_splits(data, train_split, val_split)
@@ -392,7 +392,7 @@ def run(
     train = build(train_stories, fmt, settings.context_words)
     val = build(val_stories, fmt, settings.context_words)
     if not train:
-        from qg_studio.models import ModelError
+        from qg_studio.models.registry import ModelError
 
         raise ModelError(f"no training examples in {data} (split {train_split!r})")
     model, tokenizer, base_desc = build_base(base, role)

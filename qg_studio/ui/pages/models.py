@@ -8,14 +8,14 @@ import os
 import pandas as pd
 import streamlit as st
 
-from qg_studio.models import FALLBACK
-from qg_studio.models import ROLE_NAMES
-from qg_studio.models import ModelError
-from qg_studio.models import availability
-from qg_studio.models import choose_device
-from qg_studio.models import choose_engine
-from qg_studio.models import load_registry
-from qg_studio.models import user_registry_path
+from qg_studio.models.choice import availability
+from qg_studio.models.choice import choose_engine
+from qg_studio.models.registry import FALLBACK
+from qg_studio.models.registry import ROLE_NAMES
+from qg_studio.models.registry import ModelError
+from qg_studio.models.registry import choose_device
+from qg_studio.models.registry import load_registry
+from qg_studio.models.registry import user_registry_path
 
 _ROLE_TITLES = {"qg": "Question generation", "qa": "Answering"}
 
@@ -28,7 +28,7 @@ def _engines(refresh: int, registry: tuple) -> dict[str, object]:
 
 
 def _registry_stamp() -> tuple:
-    from qg_studio.causal_lm import SWITCH
+    from qg_studio.models.causal_lm import SWITCH
 
     path = user_registry_path()
     return (str(path), path.stat().st_mtime_ns if path.exists() else 0, os.environ.get(SWITCH))
@@ -38,8 +38,8 @@ def _routes_text(model: str | None) -> str:
     """Which answerer takes which kind of question: the smollm answerer hands some kinds
     to the span model when that measured better on val."""
     from qg_studio.answering.causal_lm import DEFAULT_ROUTES
-    from qg_studio.causal_lm import read_val
-    from qg_studio.causal_lm import resolve_adapter
+    from qg_studio.models.causal_lm import read_val
+    from qg_studio.models.causal_lm import resolve_adapter
 
     routes = {
         **DEFAULT_ROUTES,

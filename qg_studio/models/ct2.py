@@ -5,7 +5,7 @@ times PyTorch's float32 speed on these 2-core CPUs (27 proposer prompts: 14.8 s 
 The model it runs is the loaded one (base with the adapter merged), converted once and
 cached under the user data folder by the adapter's digest, so a retrained adapter gets a
 conversion of its own. Decoding reads the same prompts and returns what
-:func:`qg_studio.causal_lm.generate` returns: per prompt, continuations with a confidence
+:func:`qg_studio.models.causal_lm.generate` returns: per prompt, continuations with a confidence
 (the geometric mean of the chosen tokens' probabilities). Sampling settings are passed
 through; CTranslate2's random generator is its own, so a sampled set repeats on one
 runtime, not across the two.
@@ -45,11 +45,9 @@ def wanted() -> bool:
 
 def _cache_key(loaded) -> str:
     """The adapter's weights and the base they sit on name the conversion."""
-    from qg_studio.causal_lm import adapter_digest
-
     h = hashlib.sha256()
     if loaded.adapter:
-        h.update(adapter_digest(loaded.adapter).encode())
+        h.update(loaded.digest.encode())
     h.update(str(loaded.model.config.to_dict()).encode())
     h.update(str(getattr(loaded.model.config, "_name_or_path", "")).encode())  # the base
     return h.hexdigest()[:16]

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Any
 from typing import Sequence
 
-from qg_studio.loading import loads_model
+from qg_studio.models.loading import loads_model
 
 log = logging.getLogger(__name__)
 
@@ -47,7 +47,7 @@ class BaseModelMissing(OSError):
 
 
 def default_adapter() -> Path:
-    from qg_studio.models import MODELS_DIR
+    from qg_studio.models.registry import MODELS_DIR
 
     return MODELS_DIR / ADAPTER_NAME
 
@@ -94,8 +94,8 @@ def resolve_adapter(model: str | Path | None) -> Path:
     """``--model`` for this engine: a registry name, an adapter folder, or None (shipped)."""
     if not model:
         return default_adapter()
-    from qg_studio.models import load_registry
-    from qg_studio.models import local_path
+    from qg_studio.models.registry import load_registry
+    from qg_studio.models.registry import local_path
 
     try:
         entry = load_registry().get(str(model))
@@ -110,7 +110,7 @@ def load_adapter(
 ) -> LoadedLM:
     """The base (the wheel's, or ``base``) with the adapter merged, or a one-line
     ModelError saying what is missing."""
-    from qg_studio.models import ModelError
+    from qg_studio.models.registry import ModelError
 
     adapter = resolve_adapter(model)
     # An adapter trained on another base folder names it (the tests' tiny Llama does).
@@ -221,7 +221,8 @@ class LoadedLM:
     device: Any
     adapter: str
     meta: dict[str, Any] = field(default_factory=dict)
-    # The int8 runtime (ct2_runtime.CT2Decoder) that decodes for this model, when in use.
+    digest: str = ""  # the adapter weights' adapter_digest: the int8 conversion is named by it
+    # The int8 runtime (ct2.CT2Decoder) that decodes for this model, when in use.
     fast: Any = None
 
 
@@ -238,7 +239,7 @@ def _load(adapter: str, base: str, device: str | None) -> LoadedLM:
     from transformers import AutoModelForCausalLM
     from transformers import AutoTokenizer
 
-    from qg_studio.models import choose_device
+    from qg_studio.models.registry import choose_device
 
     dev, dtype = choose_device(device)
     folder = base or str(base_folder())
@@ -253,12 +254,19 @@ def _load(adapter: str, base: str, device: str | None) -> LoadedLM:
         meta = read_adapter_meta(adapter)
     model.to(dev)
     model.eval()
-    loaded = LoadedLM(model=model, tokenizer=tokenizer, device=dev, adapter=adapter, meta=meta)
-    from qg_studio import ct2_runtime
+    loaded = LoadedLM(
+        model=model,
+        tokenizer=tokenizer,
+        device=dev,
+        adapter=adapter,
+        meta=meta,
+        digest=adapter_digest(adapter) if adapter else "",
+    )
+    from qg_studio.models import ct2
 
-    if dev.type == "cpu" and ct2_runtime.wanted():
+    if dev.type == "cpu" and ct2.wanted():
         try:
-            loaded.fast = ct2_runtime.CT2Decoder.for_loaded(loaded)
+            loaded.fast = ct2.CT2Decoder.for_loaded(loaded)
         except Exception as exc:  # a conversion that fails leaves PyTorch decoding
             log.warning("the int8 runtime is not available for %s: %s", adapter or folder, exc)
     return loaded
@@ -359,85 +367,3 @@ def choice_scores(
 
 
 # What each measure is, in words a teacher reads on the Models page.
-MEASURE_WORDS = {"qg": "questions", "qag": "question sets", "qa": "answers"}
-
-
-def lm_val_verdict(val: dict[str, Any], role: str) -> tuple[bool, str]:
-    """Whether the adapter's recorded val figures beat the fallback engine for ``role``
-    (question writing: ``eval qg`` and, when measured, ``eval qag``; answering: ``eval qa``)."""
-    from qg_studio.models import FALLBACK
-
-    fallback = FALLBACK.get(role, "embedded")
-    if val.get("limit"):
-        # A few stories can favour either engine by chance: a teacher's default is
-        # switched on the whole split only.
-        return False, (
-            f"tried on the first {val['limit']} test stories only; it is used once it "
-            "does better on all of them"
-        )
-    measures = ("qg", "qag") if role == "qg" else ("qa",)
-    said = []
-    for measure in measures:
-        figures = val.get(measure) or {}
-        mine, theirs = figures.get(ENGINE), figures.get(fallback)
-        if mine is None or theirs is None:
-            if measure == measures[0]:
-                return (
-                    False,
-                    f"no val figures for {measure} (python -m qg_studio.train.lm_card measure)",
-                )
-            continue
-        said.append(f"{MEASURE_WORDS[measure]} {mine:.1%} against {theirs:.1%}")
-        if mine <= theirs:
-            return False, (
-                f"no better than the built-in {fallback} engine on the test stories "
-                f"({', '.join(said)} like the experts')"
-            )
-    if role == "qg":
-        # ROUGE-L rewards wording like the experts'; a teacher hands out a set only when its
-        # questions are right. A person's reading of the default sets (``reading`` in
-        # val.json: good and wrong questions per engine, the same stories) has the last word.
-        reading = val.get("reading") or {}
-        mine, theirs = reading.get(ENGINE), reading.get(fallback)
-        if mine and theirs and (mine["wrong"] > theirs["wrong"] or mine["good"] < theirs["good"]):
-            return False, (
-                f"closer to the experts' wording ({', '.join(said)}) but reads worse to a "
-                "teacher: "
-                f"{mine['good']} good and {mine['wrong']} wrong of {mine['read']} questions "
-                f"against {theirs['good']} and {theirs['wrong']} for {fallback}"
-            )
-    return (
-        True,
-        f"better than the built-in {fallback} engine on the test stories ({', '.join(said)})",
-    )
-
-
-def lm_engine_choice(entry, role: str, device: str | None = None) -> tuple[Any, str]:
-    """(EngineChoice, "") when this adapter is here, loads, and beat the fallback on val;
-    else (None, why not)."""
-    from qg_studio.models import ROLE_NAMES
-    from qg_studio.models import EngineChoice
-    from qg_studio.models import local_path
-
-    folder = local_path(entry.source) or entry.source
-    val = read_val(folder)
-    wins, why = lm_val_verdict(val, role)
-    if not wins:
-        return None, why
-    measured = val.get("adapter_sha256")
-    if measured and Path(folder).is_dir() and measured != adapter_digest(folder):
-        # Retrained since it was measured: the figures say nothing of these weights.
-        return (
-            None,
-            "its val figures are for earlier weights (python -m qg_studio.train.lm_card measure)",
-        )
-    try:
-        loaded = load_adapter(folder, device)
-    except Exception as exc:  # a broken adapter must not take the app down
-        return None, f"broken ({exc})"
-    step = val.get("adapter_steps") or loaded.meta.get("steps")
-    notice = (
-        f"using the {ROLE_NAMES.get(role, role)} model {entry.name} (SmolLM2-135M + "
-        f"LoRA{f', step {step}' if step else ''}) on {loaded.device.type}: {why}"
-    )
-    return EngineChoice(ENGINE, {"model": entry.name}, notice), ""

@@ -1,7 +1,7 @@
 """Any seq2seq model (T5, BART, BERT2BERT): loaded once per checkpoint, decoded in batches.
 
 :func:`load_seq2seq` opens a folder, a cached hub model or a hub id (found through
-:func:`qg_studio.models.locate`) on the device :func:`qg_studio.models.choose_device` picks.
+:func:`qg_studio.models.registry.locate`) on the device :func:`qg_studio.models.registry.choose_device` picks.
 The decoding is shared by the question generator, the unified answerer and the training
 recipes' validation, so that all three decode the same way: inputs sorted by length (less
 padding), per-call beam/sampling settings, one confidence per output.
@@ -18,14 +18,14 @@ from pathlib import Path
 from typing import Any
 from typing import Sequence
 
-from qg_studio.loading import loads_model
-from qg_studio.models import ModelError
-from qg_studio.models import ResolvedModel
-from qg_studio.models import choose_device
-from qg_studio.models import default_model
-from qg_studio.models import locate
-from qg_studio.models import read_meta
-from qg_studio.models import resolve
+from qg_studio.models.loading import loads_model
+from qg_studio.models.registry import ModelError
+from qg_studio.models.registry import ResolvedModel
+from qg_studio.models.registry import choose_device
+from qg_studio.models.registry import default_model
+from qg_studio.models.registry import locate
+from qg_studio.models.registry import read_meta
+from qg_studio.models.registry import resolve
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""The model registry, where each model lives, device choice and the engine choice.
+"""The model registry: where each model lives, its recorded settings, the device.
 
 The registry is ``models/registry.toml`` (shipped) with ``$QG_STUDIO_HOME/registry.toml``
 (what ``qg-studio train`` adds on this machine) merged over it by name. An entry::
@@ -6,14 +6,12 @@ The registry is ``models/registry.toml`` (shipped) with ``$QG_STUDIO_HOME/regist
     [models.unifiedqa-v2-t5-base]
     source = "allenai/unifiedqa-v2-t5-base-1363200"  # folder under models/, a path, or a hub id
     architecture = "t5"
-    prompt_format = "unifiedqa"                     # see qg_studio.prompts
+    prompt_format = "unifiedqa"                     # see qg_studio.models.prompts
     roles = ["qa"]                                  # "qg" question generation, "qa" answering
     stage = "ready"                                 # "ready" to use, or "base" to fine-tune
     needs_download = true
 
-:func:`choose_engine` is what the app and the CLI ask: the best engine available here for
-a role, never an exception — a missing or broken checkpoint yields the embedded (QG) or
-extractive (QA) engine and a notice saying why.
+It imports no loader: :mod:`qg_studio.models.choice` is the one that knows them all.
 """
 
 from __future__ import annotations
@@ -25,7 +23,6 @@ from dataclasses import field
 from pathlib import Path
 from typing import Any
 
-from qg_studio import causal_lm as lm  # the SmolLM2 adapter's checks (imports nothing heavy)
 from qg_studio import toml as tomllib
 from qg_studio.paths import shipped
 from qg_studio.schema import Record
@@ -205,12 +202,9 @@ def _hub_cache_folder(repo_id: str) -> Path | None:
     return folder if _missing_files(folder) is None else None
 
 
-def availability(entry: ModelEntry | str) -> tuple[bool, str]:
-    """Whether the model's files are on this machine, and a short reason."""
-    source = entry.source if isinstance(entry, ModelEntry) else entry
-    name = entry.name if isinstance(entry, ModelEntry) else source
-    if isinstance(entry, ModelEntry) and entry.engine == lm.ENGINE:
-        return lm.availability(local_path(source) or Path(source))
+def folder_availability(source: str, name: str | None = None) -> tuple[bool, str]:
+    """Whether a transformers checkpoint (a folder, or a hub id in the cache) is on this
+    machine, and a short reason."""
     folder = local_path(source)
     if folder is not None:
         missing = _missing_files(folder)
@@ -222,7 +216,7 @@ def availability(entry: ModelEntry | str) -> tuple[bool, str]:
         cached = _hub_cache_folder(source)
         if cached is not None:
             return True, f"downloaded to {cached}"
-        return False, f"not downloaded (qg-studio models pull {name})"
+        return False, f"not downloaded (qg-studio models pull {name or source})"
     return False, f"no folder at {source}"
 
 
@@ -372,56 +366,6 @@ def default_model(role: str) -> str | None:
     except ModelError:
         return None
     for entry in (e for e in registry.values() if e.engine == "seq2seq"):
-        if role in entry.roles and entry.stage == "ready" and availability(entry)[0]:
+        if role in entry.roles and entry.stage == "ready" and folder_availability(entry.source)[0]:
             return entry.name
     return None
-
-
-def choose_engine(
-    role: str, registry: dict[str, ModelEntry] | None = None, device: str | None = None
-) -> EngineChoice:
-    """The best engine here for ``role`` ("qg" or "qa"); never raises."""
-    fallback = FALLBACK.get(role, "embedded")
-    what = ROLE_NAMES.get(role, role)
-    try:
-        registry = load_registry() if registry is None else registry
-    except ModelError as exc:
-        return EngineChoice(fallback, {}, f"{exc}; using the {fallback} engine")
-    problems: list[str] = []
-    for entry in registry.values():
-        if role not in entry.roles or entry.stage != "ready":
-            continue
-        ok, reason = availability(entry)
-        if not ok:
-            problems.append(f"{entry.name}: {reason}")
-            continue
-        if entry.engine == lm.ENGINE:
-            choice, problem = lm.lm_engine_choice(entry, role, device)
-            if choice is not None:
-                return choice
-            problems.append(f"{entry.name}: {problem}")
-            continue
-        try:
-            from qg_studio.seq2seq import load_seq2seq
-
-            loaded = load_seq2seq(entry.source, device)
-        except Exception as exc:  # a broken checkpoint must not take the app down
-            problems.append(f"{entry.name}: broken ({exc})")
-            continue
-        notice = f"using the {what} model {entry.name} on {loaded.device.type}"
-        if problems:
-            notice += " (skipped " + "; ".join(problems) + ")"
-        return EngineChoice("seq2seq", {"model": entry.name}, notice)
-    if not problems:
-        return EngineChoice(
-            fallback,
-            {},
-            f"the built-in {fallback} engine writes the {WRITES.get(role, what)}: no trained "
-            "model is listed for that",
-        )
-    return EngineChoice(
-        fallback,
-        {},
-        f"the built-in {fallback} engine writes the {WRITES.get(role, what)}; the trained "
-        f"models here are not used: {'; '.join(problems)}",
-    )

@@ -19,7 +19,7 @@ PROMPTS = [
 
 @pytest.fixture(scope="module")
 def loaded(tmp_path_factory):
-    from qg_studio.causal_lm import load_lm
+    from qg_studio.models.causal_lm import load_lm
 
     root = tmp_path_factory.mktemp("tiny-ct2")
     base = tiny_llama(root / "base")
@@ -27,9 +27,9 @@ def loaded(tmp_path_factory):
 
 
 def test_greedy_decoding_agrees_with_pytorch(loaded, monkeypatch):
-    from qg_studio.causal_lm import LMDecode
-    from qg_studio.causal_lm import generate
-    from qg_studio.ct2_runtime import CT2Decoder
+    from qg_studio.models.causal_lm import LMDecode
+    from qg_studio.models.causal_lm import generate
+    from qg_studio.models.ct2 import CT2Decoder
 
     settings = LMDecode(max_new_tokens=12, batch_size=2)
     torch_out = generate(loaded, PROMPTS, settings)
@@ -45,14 +45,14 @@ def test_greedy_decoding_agrees_with_pytorch(loaded, monkeypatch):
 
 
 def test_int8_is_converted_once_and_chosen_by_the_setting(loaded, monkeypatch, tmp_path):
-    from qg_studio import ct2_runtime
+    from qg_studio.models import ct2
 
     monkeypatch.setenv("QG_STUDIO_HOME", str(tmp_path))
-    first = ct2_runtime.convert(loaded)
+    first = ct2.convert(loaded)
     stamp = (first / "model.bin").stat().st_mtime_ns
-    assert ct2_runtime.convert(loaded) == first
+    assert ct2.convert(loaded) == first
     assert (first / "model.bin").stat().st_mtime_ns == stamp  # read, not made again
     monkeypatch.setenv("QG_STUDIO_LM_RUNTIME", "torch")
-    assert not ct2_runtime.wanted()
+    assert not ct2.wanted()
     monkeypatch.setenv("QG_STUDIO_LM_RUNTIME", "ct2")
-    assert ct2_runtime.wanted()
+    assert ct2.wanted()

@@ -10,7 +10,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Sequence
 
-from qg_studio.loading import loads_model
+from qg_studio.models.loading import loads_model
 
 
 class EncoderMissing(RuntimeError):
