@@ -186,7 +186,20 @@ def checked_candidates(
 def proposers(engine: str, options: dict[str, Any] | None = None) -> list:
     """The engines an engine name asks for: one name, or several joined by ``+``
     ("proposer+embedded": the model's candidates and the rules', ranked together)."""
-    return [get_generator(name, **(options or {})) for name in engine_names(engine)]
+    return [
+        get_generator(name, **{"choose_slots": ranked_slots, **(options or {})})
+        for name in engine_names(engine)
+    ]
+
+
+def ranked_slots(
+    found: Sequence[QAItem], request: GenerationRequest, sections: Sequence[Section]
+) -> list[QAItem]:
+    """What the SmolLM2 writer rewords: the rules' candidates, ranked as a set would be
+    (without the embedding check: the slots are reworded before any set is chosen)."""
+    from qg_studio.ranking import rank_and_select
+
+    return rank_and_select(found, request, sections, use_embeddings=False)
 
 
 def engine_names(engine: str) -> list[str]:

@@ -29,6 +29,12 @@ ENGINES: dict[str, dict[str, str]] = {
     "question tagger": {
         "default": "qg_studio.tagging:tag_many",
     },
+    # Reads the story as a whole (its main characters, opening place, turning point,
+    # ending, lesson) as the story-level questions and their keys: every answerer answers
+    # "How does the story end?" from it, by name, without importing the generator.
+    "story reading": {
+        "default": "qg_studio.generation.story_level:whole_story_questions",
+    },
 }
 
 

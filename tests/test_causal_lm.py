@@ -140,12 +140,15 @@ def test_batched_decoding_equals_one_by_one(tiny):
 def test_generator_writes_several_questions_per_answer_slot(tiny, sections, monkeypatch):
     from qg_studio.generation import causal_lm
     from qg_studio.generation.causal_lm import CausalLMGenerator
+    from qg_studio.pipeline import ranked_slots
 
     # The untrained model writes random words, which the grounding check would refuse.
     monkeypatch.setattr(causal_lm, "unfounded", lambda questions, story: [[] for _ in questions])
     monkeypatch.setattr(causal_lm, "gives_away", lambda question, answer: False)
     base, adapter = tiny
-    generator = CausalLMGenerator(model=str(adapter), base=str(base), questions_per_answer=2)
+    generator = CausalLMGenerator(
+        model=str(adapter), base=str(base), questions_per_answer=2, choose_slots=ranked_slots
+    )
     items = generator.generate(sections, GenerationRequest(count=3))
     assert items and all(i.engine == "smollm" and i.question.endswith("?") for i in items)
     assert all(i.answers and i.answers[0].strip() for i in items)
@@ -161,6 +164,7 @@ def test_a_question_about_someone_the_story_lacks_never_reaches_the_teacher(tiny
     from qg_studio.generation.causal_lm import CausalLMGenerator
     from qg_studio.generation.causal_lm import gives_away
     from qg_studio.generation.causal_lm import unfounded
+    from qg_studio.pipeline import ranked_slots
 
     story = "The old miller carried two sacks to the mill. His daughters sang by the river."
     assert unfounded(
@@ -170,7 +174,9 @@ def test_a_question_about_someone_the_story_lacks_never_reaches_the_teacher(tiny
     assert not gives_away("Where did the girls sing?", "by the river")
 
     base, adapter = tiny
-    generator = CausalLMGenerator(model=str(adapter), base=str(base), questions_per_answer=2)
+    generator = CausalLMGenerator(
+        model=str(adapter), base=str(base), questions_per_answer=2, choose_slots=ranked_slots
+    )
     text = " ".join(s.text for s in sections)
     invented = "What did the youngest prince do with the dragon?"
     assert unfounded([invented], text) == [["prince", "dragon"]]

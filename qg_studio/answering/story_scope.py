@@ -5,8 +5,8 @@ end?" and "What lesson does the story teach?" point at no passage: a span reader
 the passage that repeats the question's words ("the story", "end") and answers from it
 ("How does the story end? – set out and seek my fortune"). The story's own reading
 answers them instead, for every answerer: who is talked about most, the place the story
-opens in, what last happens, the moral (:mod:`qg_studio.generation.story_level`, the same
-reading that writes these questions for a set).
+opens in, what last happens, the moral: the registry's "story reading", the same reading
+that writes these questions for a set (taken by name: engines never import each other).
 """
 
 from __future__ import annotations
@@ -16,6 +16,8 @@ from typing import Sequence
 
 from qg_studio.answer_kind import answer_kind
 from qg_studio.answering.answer import Answer
+from qg_studio.registry import ENGINES
+from qg_studio.registry import Registry
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Explicitness
 from qg_studio.schema import Section
@@ -61,8 +63,7 @@ def story_replies(
     kinds = [story_question(q) for q in questions]
     if not any(kinds):
         return [None] * len(questions)
-    from qg_studio.generation.story_level import whole_story_questions
-
+    whole_story_questions = Registry("story reading", ENGINES["story reading"]).get("default")
     readings = {}
     for item in whole_story_questions(sections, title=title):
         kind = story_question(item.question)

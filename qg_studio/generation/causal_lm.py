@@ -21,6 +21,7 @@ import copy
 import dataclasses
 import re
 from typing import Any
+from typing import Callable
 from typing import Sequence
 
 from qg_studio.generation import QuestionGenerator
@@ -58,6 +59,7 @@ class CausalLMGenerator(QuestionGenerator):
         batch_size: int = 16,
         seed: int | None = 0,
         base: str | None = None,
+        choose_slots: Callable[..., list[QAItem]] | None = None,
         **_ignored: Any,
     ):
         from qg_studio.models.causal_lm import LMDecode
@@ -66,6 +68,9 @@ class CausalLMGenerator(QuestionGenerator):
         self.loaded = load_adapter(model, device, base)
         self.window = int(self.loaded.meta.get("qg_window_words") or QG_WINDOW_WORDS)
         self.answers_per_slot = max(1, int(answers_per_slot))
+        # What to reword: (candidates, request, sections) -> the slots, ranked as a set
+        # would be. The pipeline passes its ranking in (engines never import each other).
+        self.choose_slots = choose_slots
         length = {"max_new_tokens": 40, "batch_size": batch_size}
         self.greedy = LMDecode(**length, num_beams=num_beams)
         # Several questions per answer are sampled; one is the greedy one. Each extra one
@@ -125,16 +130,18 @@ class CausalLMGenerator(QuestionGenerator):
 
     def generate(self, sections: Sequence[Section], request: GenerationRequest) -> list[QAItem]:
         from qg_studio.generation import get_generator
-        from qg_studio.ranking import rank_and_select
 
+        if self.choose_slots is None:
+            raise TypeError(
+                "the SmolLM2 writer rewords ranked slots: give it choose_slots "
+                "(qg_studio.pipeline.ranked_slots; the pipeline does)"
+            )
         sections = [s for s in sections if s.text.strip()]
         if not sections:
             return []
         # What to ask about: the embedded engine's candidates, quotas filled a few times over.
         found = get_generator("embedded").generate(sections, request)
-        slots = rank_and_select(
-            found, oversampled(request, self.answers_per_slot), sections, use_embeddings=False
-        )
+        slots = self.choose_slots(found, oversampled(request, self.answers_per_slot), sections)
         by_id = {s.id: s for s in sections}
         prompts = [
             self.prompt(
