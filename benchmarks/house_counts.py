@@ -11,8 +11,10 @@ What each figure counts, so a before/after is the same count:
   one-word lowercase strings (a word list written in code, not in resources/);
 - word_regexes: distinct regex patterns given to ``re`` that match runs of letters (a word
   tokenizer): they contain ``[a-z`` or ``[A-Za-z`` or ``\\w+``;
-- sentence_splitters: places that cut text into sentences: ``.sents`` reads and regexes
-  that split on ``[.!?]``;
+- sentence_splitters: regexes that cut text into sentences (a ``[.!?]`` followed by
+  whitespace); ``sents_reads`` counts the places that read a parsed doc's ``.sents``
+  (before 2026-11-26 the parser placed those boundaries, a rule of its own; since then
+  the spaCy pipeline places them by the house rule, so they are no splitter);
 - stop_word_lists: names bound to a stop-word set (``*STOP*``) and stop-word data files;
 - feeling_lexicons: feeling data files and names bound to feeling word sets (``*FEEL*``).
 """
@@ -36,7 +38,7 @@ from import_graph import module_graph  # noqa: E402
 
 _ONE_WORD = re.compile(r"^[a-z][a-z'\-]*$")
 _WORD_PATTERN = re.compile(r"\[a-z|\[A-Za-z|\\w\+")
-_SENTENCE_PATTERN = re.compile(r"\[\.!\?|\[!\?\.|\[\.\?!")
+_SENTENCE_PATTERN = re.compile(r"(?:\[\.!\?|\[!\?\.|\[\.\?!)\][^|]*\\s")
 
 
 def _files() -> list[Path]:
@@ -53,8 +55,18 @@ def _literal_words(node: ast.AST) -> list[str] | None:
     return None
 
 
+def _literal_text(node: ast.AST) -> str | None:
+    """A string literal's text; an f-string's literal parts (its holes left out)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(v.value for v in node.values if isinstance(v, ast.Constant))
+    return None
+
+
 def counts() -> dict:
     inline, word_patterns, splitters, stops, feelings = [], set(), [], set(), set()
+    sents_reads: list[str] = []
     for path in _files():
         where = str(path.relative_to(ROOT))
         tree = ast.parse(path.read_text(encoding="utf-8"))
@@ -64,17 +76,17 @@ def counts() -> dict:
                 inline.append(f"{where}:{node.lineno}")
             if isinstance(node, ast.Call) and getattr(node.func, "value", None) is not None:
                 if getattr(node.func.value, "id", "") == "re" and node.args:
-                    first = node.args[0]
-                    if isinstance(first, ast.Constant) and isinstance(first.value, str):
-                        if _WORD_PATTERN.search(first.value):
-                            word_patterns.add(first.value)
-                        if _SENTENCE_PATTERN.search(first.value) and node.func.attr in (
+                    pattern = _literal_text(node.args[0])
+                    if pattern is not None:
+                        if _WORD_PATTERN.search(pattern):
+                            word_patterns.add(pattern)
+                        if _SENTENCE_PATTERN.search(pattern) and node.func.attr in (
                             "split",
                             "compile",
                         ):
                             splitters.append(f"{where}:{node.lineno}")
             if isinstance(node, ast.Attribute) and node.attr == "sents":
-                splitters.append(f"{where}:{node.lineno} (.sents)")
+                sents_reads.append(f"{where}:{node.lineno}")
             if isinstance(node, ast.Assign):
                 for target in node.targets:
                     name = getattr(target, "id", "")
@@ -93,9 +105,14 @@ def counts() -> dict:
         "inline_word_lists": len(inline),
         "word_regexes": len(word_patterns),
         "sentence_splitters": len(splitters),
+        "sents_reads": len(sents_reads),
         "stop_word_lists": sorted(stops),
         "feeling_lexicons": sorted(feelings),
-        "where": {"inline_word_lists": inline, "sentence_splitters": splitters},
+        "where": {
+            "inline_word_lists": inline,
+            "sentence_splitters": splitters,
+            "word_regexes": sorted(word_patterns),
+        },
     }
 
 

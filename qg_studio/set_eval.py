@@ -28,12 +28,12 @@ from dataclasses import field
 from typing import Callable
 from typing import Sequence
 
-from qg_studio.nlp import sentences as split_sentences
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
 from qg_studio.schema import GenerationRequest
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
+from qg_studio.text.sentences import sentences as split_sentences
 
 DEFAULT_REQUEST = GenerationRequest(count=10, elements="balanced", implicit_share=0.3)
 CUSTOM_REQUEST = GenerationRequest(

@@ -239,7 +239,7 @@ def section_paragraphs(
 
 def _units(paragraphs: Sequence[str]) -> list[_Unit]:
     """Paragraphs as units, long ones split at sentence boundaries (marked with \\x00)."""
-    from qg_studio.nlp import get_nlp
+    from qg_studio.text.parse import get_nlp
 
     nlp = get_nlp()
     units: list[_Unit] = []

@@ -8,11 +8,11 @@ from answering_story import story_sections
 
 from qg_studio.answering.extractive import ExtractiveAnswerer
 from qg_studio.answering.retrieval import choose_sections
-from qg_studio.answering.retrieval import content_words
 from qg_studio.answering.retrieval import rank_sections
 from qg_studio.answering.retrieval import retrieve
 from qg_studio.answering.retrieval import sentences
 from qg_studio.schema import Section
+from qg_studio.text.words import content_words
 
 FILLER = (
     "The wind moved over the fields and the farmers worked from dawn until the light "
@@ -88,8 +88,7 @@ def test_sentences_and_content_words():
     spans = sentences(text)
     assert [text[a:b] for a, b in spans] == [
         "He ran.",
-        '"Stop!"',
-        "she cried.",
+        '"Stop!" she cried.',  # speech stays with its tag
         "Then all was quiet",
     ]
     assert content_words("The dragons were glowing") == ["dragon", "glow"]

@@ -14,6 +14,7 @@ from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import ask_do
 from qg_studio.reading.grammar import ask_subject
 from qg_studio.reading.grammar import state
+from qg_studio.reading.inflect import is_past_form
 from qg_studio.reading.inflect import lemma_of
 from qg_studio.reading.inflect import past_of
 from qg_studio.reading.inflect import third_person_of
@@ -79,6 +80,26 @@ def test_do_support_with_an_irregular_verb_spacy_may_miss():
         ask(c, "How", gap={t.i for t in with_phrase.subtree})
         == "How did the knight slay the dragon?"
     )
+
+
+def test_an_irregular_past_tagged_as_present_is_asked_in_the_past():
+    # spaCy tags "leapt" (a plural subject) as a present verb.
+    c = _clause("The young frogs leapt over the wall every day.")
+    assert ask_do(c) == "What did the young frogs do?"
+    # A past that is also the present ("put", "read") is left to spaCy's reading.
+    assert is_past_form("leapt") and is_past_form("swam")
+    assert not is_past_form("put") and not is_past_form("read") and not is_past_form("leap")
+
+
+def test_a_what_did_they_do_question_counts_from_an_event_not_a_state():
+    text = (
+        "An old badger lived beside the stream. The otters splashed past him every "
+        "morning. The badger felt weary of their noise. The otters carried stones to the "
+        "far bank."
+    )
+    items = get_generator("embedded").generate([Section(1, text)], GenerationRequest(count=10))
+    anchored = [i.question for i in items if " after " in i.question]
+    assert not [q for q in anchored if " lived " in q or " felt " in q], anchored
 
 
 def test_present_tense_takes_does():

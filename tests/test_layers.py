@@ -25,7 +25,7 @@ LAYERS: list[set[str]] = [
     {"schema", "scores", "registry", "paths", "resources", "toml", "__init__"},
     # text, stored projects and model loading: no engine, no use case
     {
-        "nlp",
+        "text",
         "reading",
         "answer_kind",
         "evaluate",
@@ -143,6 +143,7 @@ def test_the_length_check_counts_formatted_lines(tmp_path):
 
 
 # -- engines are siblings; no module imports itself round a circle -------------------------
+
 
 def test_engines_import_only_what_they_share_not_each_other():
     found = engine_imports(module_graph())

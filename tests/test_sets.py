@@ -121,8 +121,8 @@ NAMED_PAIR = (
 
 
 def test_names_given_in_the_story_keep_their_pronouns_apart():
-    from qg_studio.nlp import get_nlp
     from qg_studio.reading.mentions import Resolver
+    from qg_studio.text.parse import get_nlp
 
     doc = get_nlp()(NAMED_PAIR)
     resolver = Resolver(doc)

@@ -26,12 +26,9 @@ from qg_studio.answering import Answer
 from qg_studio.answering import Answerer
 from qg_studio.answering import SectionIds
 from qg_studio.answering.feeling import is_feeling_question
-from qg_studio.answering.retrieval import bm25_scores
-from qg_studio.answering.retrieval import content_words
 from qg_studio.answering.retrieval import retrieve
 from qg_studio.models.prompts import QA_WINDOW_WORDS
 from qg_studio.models.prompts import lm_qa_prompt
-from qg_studio.nlp import sentences
 from qg_studio.registry import ENGINES
 from qg_studio.registry import Registry
 from qg_studio.schema import AnswerKind
@@ -39,6 +36,7 @@ from qg_studio.schema import Evidence
 from qg_studio.schema import Explicitness
 from qg_studio.schema import Section
 from qg_studio.schema import section_texts
+from qg_studio.text.evidence import best_sentence
 
 ENGINE = "smollm"
 ROUTE_KEYS = ("yesno", "feeling", "implicit", "explicit")
@@ -205,15 +203,3 @@ class CausalLMAnswerer(Answerer):
                 engine=self.name,
                 note=note if text else "the model gave no answer",
             )
-
-
-def best_sentence(query: str, sections: Sequence[Section]) -> Evidence | None:
-    """The sentence of ``sections`` sharing the most (rare) words with ``query``."""
-    spans = [(s, a, b) for s in sections for a, b in sentences(s.text)]
-    if not spans:
-        return None
-    scores = bm25_scores(content_words(query), [content_words(s.text[a:b]) for s, a, b in spans])
-    s, a, b = spans[max(range(len(spans)), key=lambda j: scores[j])]
-    text = s.text[a:b]
-    lead = len(text) - len(text.lstrip())
-    return Evidence(s.id, a + lead, a + len(text.rstrip()), text.strip())

@@ -30,17 +30,18 @@ from qg_studio.answering.kind import yesno_reply
 from qg_studio.answering.prediction import following_span
 from qg_studio.answering.prediction import read_prediction
 from qg_studio.answering.retrieval import SECOND_SECTION_MARGIN
-from qg_studio.answering.retrieval import bm25_scores
 from qg_studio.answering.retrieval import choose_sections
-from qg_studio.answering.retrieval import content_words
 from qg_studio.answering.retrieval import rank_sections
 from qg_studio.models.loading import loads_model
-from qg_studio.nlp import sentences
 from qg_studio.paths import shipped
 from qg_studio.reading.deeds import next_deed
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Evidence
 from qg_studio.schema import Section
+from qg_studio.text.evidence import best_sentence_span
+from qg_studio.text.evidence import bm25_scores
+from qg_studio.text.sentences import sentences
+from qg_studio.text.words import content_words
 
 log = logging.getLogger(__name__)
 MODEL_ENV = "QG_STUDIO_QA_MODEL"
@@ -348,12 +349,8 @@ class ExtractiveAnswerer(Answerer):
 
     def _best_sentence(self, question: str, context: _Context) -> tuple[int, int, float]:
         """Fallback: the sentence sharing the most (rare) words with the question."""
-        spans = sentences(context.text) or [(0, len(context.text))]
-        docs = [content_words(context.text[a:b]) for a, b in spans]
-        scores = bm25_scores(content_words(question), docs)
-        j = max(range(len(spans)), key=lambda i: scores[i])
-        top = scores[j]
-        return spans[j][0], spans[j][1], round(min(0.5, top / (top + 5.0)), 3)
+        start, end, top = best_sentence_span(question, context.text) or (0, len(context.text), 0)
+        return start, end, round(min(0.5, top / (top + 5.0)), 3)
 
     def _deed_reply(self, ids: list[int], context: _Context, deed) -> Answer:
         text, start, end = deed

@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 
 from qg_studio import resources
+from qg_studio.text.words import words as word_list
 
 _FEELING_QUESTION = re.compile(
     r"\bhow\b.*\bfe(?:el|els|elt|eling)\b|\bwhat\b.*\bfe(?:el|lt)\b.*\?|\bfeelings?\b", re.I
@@ -24,7 +25,6 @@ _CUE = {cue: feeling for feeling, cues in _SHOWN_BY.items() for cue in cues}
 # Words that already name a feeling: a span holding one is answer enough.
 _NAMED = set(_SHOWN_BY) | resources.words("feelings_named.txt")
 SHORT_SPAN = 6  # words; a longer span is a whole event, not a feeling shown in a word
-_WORD = re.compile(r"[a-z']+")
 
 
 def is_feeling_question(question: str) -> bool:
@@ -35,7 +35,7 @@ def feeling_answer(question: str, span: str) -> str | None:
     """The feeling a span shows, when the question asks for one and the span only shows it."""
     if not is_feeling_question(question):
         return None
-    words = _WORD.findall(span.lower())
+    words = word_list(span)
     if not words or len(words) > SHORT_SPAN or any(w in _NAMED for w in words):
         return None
     for word in words:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from qg_studio.answer_kind import YESNO_QUESTION
-from qg_studio.answering.retrieval import content_words
+from qg_studio.text.words import content_words
 
 _NEGATION = re.compile(
     r"\b(?:not|no|never|nothing|nobody|none|neither|nor|without|refused)\b"

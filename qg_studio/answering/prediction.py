@@ -11,10 +11,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from qg_studio.answering.retrieval import bm25_scores
-from qg_studio.answering.retrieval import content_words
-from qg_studio.nlp import sentences
 from qg_studio.reading.deeds import NEXT_PART_SENTENCES
+from qg_studio.text.evidence import bm25_scores
+from qg_studio.text.sentences import sentences
+from qg_studio.text.words import content_words
 
 # "What will the fox do after/when …?", "What do you think the fox will do when …?",
 # "What will happen to the fox after …?", "What will happen after …?"

@@ -10,51 +10,19 @@ The weights were set on the FairytaleQA train split (top-1 hit rate against
 
 from __future__ import annotations
 
-import math
-import re
-from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Sequence
 
-from qg_studio.nlp import sentences
-from qg_studio.nlp import stem
-from qg_studio.nlp import stop_words
 from qg_studio.schema import Section
+from qg_studio.text.evidence import bm25_scores
+from qg_studio.text.sentences import sentences
+from qg_studio.text.words import content_words
 
 WEIGHTS = {"bm25": 0.5, "section": 0.25, "sentence": 0.25}
 # A second section joins the first when it scores nearly as well: questions that draw
 # on two sections (FairytaleQA's "5,6") are common, and a span model ignores the rest.
 SECOND_SECTION_MARGIN = 0.05
-
-_WORD = re.compile(r"[a-z0-9]+")
-
-
-def content_words(text: str) -> list[str]:
-    """Lower-cased stems of the words that carry meaning."""
-    stop = stop_words("retrieval")
-    return [stem(w) for w in _WORD.findall(text.lower()) if w not in stop]
-
-
-def bm25_scores(
-    query: Sequence[str], docs: Sequence[Sequence[str]], k1: float = 1.2, b: float = 0.75
-) -> list[float]:
-    n = len(docs)
-    if not n:
-        return []
-    avg = sum(len(d) for d in docs) / n or 1.0
-    df = Counter(w for d in docs for w in set(d))
-    counts = [Counter(d) for d in docs]
-    out = []
-    for doc, tf in zip(docs, counts):
-        score = 0.0
-        for w in set(query):
-            if not tf[w]:
-                continue
-            idf = math.log(1 + (n - df[w] + 0.5) / (df[w] + 0.5))
-            score += idf * tf[w] * (k1 + 1) / (tf[w] + k1 * (1 - b + b * len(doc) / avg))
-        out.append(score)
-    return out
 
 
 @dataclass

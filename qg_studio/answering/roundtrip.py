@@ -16,11 +16,11 @@ from qg_studio.answering import Answer
 from qg_studio.answering import Answerer
 from qg_studio.evaluate import rouge_l
 from qg_studio.evaluate import token_f1
-from qg_studio.nlp import sentence_start
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
 from qg_studio.scores import ANSWERABILITY_FLOOR
+from qg_studio.text.sentences import sentence_start
 
 _POLARITY = re.compile(r"^\W*(yes|no)\b", re.I)
 

@@ -10,20 +10,18 @@ Yes/no questions are decoded as a choice between the two sequences "yes" and "no
 from __future__ import annotations
 
 import math
-import re
 from typing import Sequence
 
 from qg_studio.answer_kind import answer_kind
 from qg_studio.answering import Answer
 from qg_studio.answering import Answerer
 from qg_studio.models.prompts import qa_input
-from qg_studio.nlp import sentences
-from qg_studio.nlp import stop_words
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Evidence
 from qg_studio.schema import Section
+from qg_studio.text.evidence import best_sentence
+from qg_studio.text.evidence import ranked_sentences
 
-_WORD = re.compile(r"\w+")
 YES_NO = ("yes", "no")
 
 
@@ -32,36 +30,10 @@ def question_kind(question: str) -> AnswerKind:
     return answer_kind(question)
 
 
-def _words(text: str) -> set[str]:
-    return {w for w in _WORD.findall(text.lower()) if w not in stop_words()}
-
-
-def _overlap_retrieve(question: str, sections: Sequence[Section], k: int = 2) -> list[int]:
-    q = _words(question)
-    ranked = sorted(sections, key=lambda s: -len(q & _words(s.text)))
-    return sorted(s.id for s in ranked[:k])
-
-
 def retrieve_sections(questions: Sequence[str], sections: Sequence[Section]) -> list[list[int]]:
-    try:
-        from qg_studio.answering.retrieval import retrieve
+    from qg_studio.answering.retrieval import retrieve
 
-        return retrieve(list(questions), list(sections))
-    except ImportError:
-        return [_overlap_retrieve(q, sections) for q in questions]
-
-
-def best_sentence(question: str, sections: Sequence[Section]) -> Evidence | None:
-    q = _words(question)
-    best, best_score = None, -1
-    for s in sections:
-        for a, b in sentences(s.text):
-            score = len(q & _words(s.text[a:b]))
-            if score > best_score:
-                text = s.text[a:b]
-                lead = len(text) - len(text.lstrip())
-                best, best_score = Evidence(s.id, a + lead, b, text.strip()), score
-    return best
+    return retrieve(list(questions), list(sections))
 
 
 class UnifiedSeq2SeqAnswerer(Answerer):
@@ -93,23 +65,16 @@ class UnifiedSeq2SeqAnswerer(Answerer):
         length = token_lengths(self.loaded.tokenizer, [text])[0]
         if length <= limit:
             return text, ""
-        q = _words(question)
-        spans = [(s, a, b) for s in sections for a, b in sentences(s.text)]
-        ranked = sorted(
-            range(len(spans)),
-            key=lambda i: -len(q & _words(spans[i][0].text[spans[i][1] : spans[i][2]])),
-        )
+        spans = ranked_sentences(question, sections)
         budget = int(len(context.split()) * limit / length * 0.9)
         keep, words = [], 0
-        for i in ranked:
-            n = len(spans[i][0].text[spans[i][1] : spans[i][2]].split())
+        for s, a, b in spans:
+            n = len(s.text[a:b].split())
             if words + n > budget and keep:
                 break
-            keep.append(i)
+            keep.append((sections.index(s), a, b))
             words += n
-        context = " ".join(
-            spans[i][0].text[spans[i][1] : spans[i][2]].strip() for i in sorted(keep)
-        )
+        context = " ".join(sections[j].text[a:b] for j, a, b in sorted(keep))
         note = (
             f"the sections exceed the model's {limit}-token input; answered from the "
             f"{len(keep)} sentences closest to the question"

@@ -21,7 +21,7 @@ from qg_studio.export.distractor_words import PRONOUNS
 from qg_studio.export.distractor_words import TIME_NOUNS
 from qg_studio.export.distractor_words import TIME_PREPS
 from qg_studio.export.distractor_words import normalise
-from qg_studio.nlp import gap
+from qg_studio.text.parse import gap
 
 
 @dataclass
@@ -44,7 +44,7 @@ class StoryPool:
 
 def parse():
     """The text layer's spaCy pipeline (loaded on first use)."""
-    from qg_studio.nlp import get_nlp
+    from qg_studio.text.parse import get_nlp
 
     return get_nlp()
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 import re
 
 from qg_studio import resources
-from qg_studio.nlp import stem
-from qg_studio.nlp import stop_words
+from qg_studio.text.words import content_words as text_content_words
+from qg_studio.text.words import stop_words
+from qg_studio.text.words import words as word_list
 
 # The lexicons are data files (qg_studio/resources/distractor_*.json): the words that tell
 # an answer's type, and the fallback options, in the order they are offered.
@@ -41,16 +42,14 @@ STOPWORDS = stop_words("answers")
 
 # -- normalising and the "answer in disguise" test ------------------------------------
 
-WORD = re.compile(r"[\w']+", re.UNICODE)
-
 
 def normalise(text: str) -> str:
-    words = [w for w in WORD.findall(text.lower()) if w not in ("a", "an", "the")]
+    words = [w for w in word_list(text) if w not in ("a", "an", "the")]
     return " ".join(words)
 
 
 def content_words(text: str) -> set[str]:
-    return {stem(w) for w in WORD.findall(text.lower()) if w not in STOPWORDS}
+    return set(text_content_words(text, "answers"))
 
 
 def same_answer(candidate: str, answer: str) -> bool:
@@ -68,7 +67,7 @@ def same_answer(candidate: str, answer: str) -> bool:
     jaccard = len(ca & cb) / len(ca | cb)
     if jaccard >= 0.5:
         return True
-    fa = {FEELING_WORDS[w] for w in WORD.findall(candidate.lower()) if w in FEELING_WORDS}
-    fb = {FEELING_WORDS[w] for w in WORD.findall(answer.lower()) if w in FEELING_WORDS}
+    fa = {FEELING_WORDS[w] for w in word_list(candidate) if w in FEELING_WORDS}
+    fb = {FEELING_WORDS[w] for w in word_list(answer) if w in FEELING_WORDS}
     # "glad" for "happy" is the right answer reworded.
     return bool(fa) and fa == fb

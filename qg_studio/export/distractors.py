@@ -36,7 +36,6 @@ from qg_studio.export.distractor_words import PLACE_PREPS
 from qg_studio.export.distractor_words import PRONOUNS
 from qg_studio.export.distractor_words import TIME_NOUNS
 from qg_studio.export.distractor_words import TIME_PREPS
-from qg_studio.export.distractor_words import WORD
 from qg_studio.export.distractor_words import content_words
 from qg_studio.export.distractor_words import normalise
 from qg_studio.export.distractor_words import same_answer
@@ -44,6 +43,7 @@ from qg_studio.schema import AnswerKind
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
+from qg_studio.text.words import words as word_list
 
 # -- the answer's type ----------------------------------------------------------------
 
@@ -280,9 +280,9 @@ def _with_lead(lead: str, candidate: str) -> str:
 
 def _feeling_swaps(answer: str, feelings: Iterable[str]) -> list[str]:
     """The answer with its feeling word replaced by feelings of other groups."""
-    words = WORD.findall(answer.lower())
+    words = word_list(answer)
     own = {FEELING_WORDS[w] for w in words if w in FEELING_WORDS}
-    target = next((w for w in WORD.findall(answer) if w.lower() in FEELING_WORDS), None)
+    target = next((w for w in words if w in FEELING_WORDS), None)
     out: list[str] = []
     taken: set[int] = set(own)
     for feeling in feelings:
@@ -293,7 +293,7 @@ def _feeling_swaps(answer: str, feelings: Iterable[str]) -> list[str]:
         if target is None:
             out.append(feeling)
         else:
-            out.append(re.sub(rf"\b{re.escape(target)}\b", feeling, answer, count=1))
+            out.append(re.sub(rf"\b{re.escape(target)}\b", feeling, answer, count=1, flags=re.I))
     return out
 
 

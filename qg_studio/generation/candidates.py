@@ -36,6 +36,7 @@ from qg_studio.reading.grammar import words
 from qg_studio.reading.lexicon import FEELINGS
 from qg_studio.reading.lexicon import REACTIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.lexicon import feeling_word
@@ -150,9 +151,10 @@ def _action(section, analysis, clause, context, clause_list):
         when = _time_phrase(clause)
         if when:
             extra = when  # "What did Bramble do every autumn?"
-        elif before is not None and before.head.lemma_ not in ("be", "have") and not before.negated:
-            # A state is no moment to count from: not "after he was slow and careful";
-            # nor is what never happened: not "after he had never seen her like".
+        elif before is not None and before.head.lemma_ not in STATE_VERBS and not before.negated:
+            # A state is no moment to count from: not "after he was slow and careful", not
+            # "after an old Snail lived under a dock leaf"; nor is what never happened:
+            # not "after he had never seen her like".
             extra = f"after {state(before, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text)}"
     question = ask_do(clause, extra=extra)
     vp = [clause.head] + clause.tail

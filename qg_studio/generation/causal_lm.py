@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import re
 from typing import Any
 from typing import Callable
 from typing import Sequence
@@ -198,7 +197,7 @@ def _told_there(slot: QAItem, by_id: dict[int, Section]) -> str:
     """What a question about ``slot`` may name: the embedded engine's own question and
     answer for it and the sentence its answer is in. A character from elsewhere in the
     story is someone else's deed ("How did the Donkey feel?" where the Goat was jealous)."""
-    from qg_studio.nlp import sentences
+    from qg_studio.text.sentences import sentences
 
     told = [slot.question, slot.answer]
     for evidence in slot.evidence[:1]:
@@ -216,11 +215,12 @@ def unfounded(questions: Sequence[str], told: str | Sequence[str]) -> list[list[
     """Per question, the nouns it uses that ``told`` (one text for all, or one per
     question) never does, by stem, so "kings" is told by "king": someone or something the
     model made up, or brought in from another part of the story."""
-    from qg_studio.nlp import get_nlp
-    from qg_studio.nlp import stem
+    from qg_studio.text.parse import get_nlp
+    from qg_studio.text.words import stem
+    from qg_studio.text.words import words as word_list
 
     texts = [told] * len(questions) if isinstance(told, str) else list(told)
-    vocabularies = {text: {stem(w) for w in re.findall(r"[a-z]+", text.lower())} for text in texts}
+    vocabularies = {text: {stem(w.removesuffix("'s")) for w in word_list(text)} for text in texts}
 
     def known(token, vocabulary) -> bool:
         return any(stem(w) in vocabulary for w in (token.lower_, token.lemma_.lower()))
@@ -238,8 +238,8 @@ def unfounded(questions: Sequence[str], told: str | Sequence[str]) -> list[list[
 def gives_away(question: str, answer: str) -> bool:
     """Whether every content word of the answer is already in the question ("Where did the
     birds sit on the trees? – on the trees")."""
-    from qg_studio.nlp import stem
     from qg_studio.reading.analysis import content
+    from qg_studio.text.words import stem
 
     said = {stem(w) for w in content(question)}
     words = [stem(w) for w in content(answer)]

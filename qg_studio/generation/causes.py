@@ -5,7 +5,6 @@ with every clause."""
 
 from __future__ import annotations
 
-from qg_studio import resources
 from qg_studio.generation.emotions import PERCEIVING
 from qg_studio.generation.emotions import feeling_adjective
 from qg_studio.generation.emotions import mocks
@@ -25,13 +24,13 @@ from qg_studio.reading.grammar import words
 from qg_studio.reading.lexicon import FEELINGS
 from qg_studio.reading.lexicon import NO_WHY
 from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.lexicon import feeling_word
 from qg_studio.reading.lexicon import reaction_lemma
 from qg_studio.schema import Element
 
 REASON = {"because", "since", "for"}
-STATES = resources.words("state_verbs.txt")  # "as he was tired": a reason, not a time
 WHEN_AFTER = ("when", "after", "as", "once")
 
 
@@ -57,7 +56,7 @@ def _a_state(clause) -> bool:
     knew the way"), which a trailing "as" gives as the reason; an action after "as" is the
     time of the other ("she sang as she climbed"), not why."""
     head = clause.head
-    return head.lemma_.lower() in STATES or any(
+    return head.lemma_.lower() in STATE_VERBS or any(
         c.dep_ in ("neg", "aux") and c.lower_ in ("not", "n't", "never", "could", "can", "must")
         for c in head.children
     )

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from qg_studio import resources
 from qg_studio.generation.items import found_item
-from qg_studio.nlp import stem
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.analysis import content
 from qg_studio.reading.animacy import MINDFUL_VERBS
@@ -24,6 +23,7 @@ from qg_studio.reading.grammar import state
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
+from qg_studio.text.words import stem
 
 AIMS = resources.words("aim_verbs.txt")
 # How an aim names its goal: "wanted to marry her" (xcomp), "wanted the grapes" (dobj),

@@ -229,7 +229,7 @@ class Seq2SeqGenerator(QuestionGenerator):
         )
 
     def _choose_answers(self, targets: list[Target]) -> list[Target]:
-        from qg_studio.nlp import get_nlp
+        from qg_studio.text.parse import get_nlp
 
         nlp = get_nlp()
         docs = {s.id: nlp(s.text) for s in {t.section.id: t.section for t in targets}.values()}

@@ -10,12 +10,12 @@ from __future__ import annotations
 import re
 
 from qg_studio.generation.items import found_item
-from qg_studio.nlp import gap
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
+from qg_studio.text.parse import gap
 
 _SINGLE_QUOTE = re.compile(r"[,;.!?]'|(?:^|\s)'[A-Za-z]")  # 'Keep it well,' cried the farmer
 NARRATOR = ("i", "we")  # outside quotes, the one telling the story

@@ -23,6 +23,7 @@ from qg_studio.reading.grammar import ask_subject
 from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import state
 from qg_studio.reading.lexicon import FEELINGS
+from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import feeling_word
 from qg_studio.reading.mentions import mention_text
@@ -81,7 +82,7 @@ def _context_clause(analysis: Analysis, loc: Location, markers=EVENT_MARKERS) ->
 
 def _previous_clause(analysis: Analysis, loc: Location) -> Clause | None:
     """The event just before the answer: an earlier clause of its sentence, else the
-    last clause of the sentence before."""
+    last clause of the sentence before; an event, never a state ("lived", "was")."""
     same = [
         c
         for c in _sentence_clauses(analysis, loc)
@@ -96,7 +97,9 @@ def _previous_clause(analysis: Analysis, loc: Location) -> Clause | None:
         options = [
             c
             for c in analysis.sentence_clauses[index]
-            if usable(c) and c.head.lemma_ not in ("say", "ask", "reply")
+            if usable(c)
+            and c.head.lemma_ not in ("say", "ask", "reply")
+            and c.head.lemma_ not in STATE_VERBS
         ]
         if options:
             return options[-1] if len(options) < 3 else options[0]

@@ -100,10 +100,11 @@ def qa_target(answer: str) -> str:
     return " ".join(str(answer).split()).lower()
 
 
-# Not the text layer's nlp.sentences: models were trained (and one is training now) on
-# windows cut by exactly this rule, so training and inference must keep cutting alike.
-_SENTENCE = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'”’)]))\s+|\n+")
-_WORDS = re.compile(r"\w+")
+# Frozen with the trained models, not the text layer's rule (qg_studio.text.sentences):
+# the shipped adapters were trained on windows cut, and words matched, by exactly these,
+# so training and inference must keep cutting alike. Change them only with a retraining.
+TRAINING_SENTENCE_BREAK = re.compile(r"(?:(?<=[.!?])|(?<=[.!?][\"'”’)]))\s+|\n+")
+TRAINING_WORD = re.compile(r"\w+")
 
 
 def answer_window(context: str, answer: str | None, max_words: int | None) -> str:
@@ -116,17 +117,17 @@ def answer_window(context: str, answer: str | None, max_words: int | None) -> st
     """
     if not max_words or len(context.split()) <= max_words:
         return context
-    sentences = [s for s in _SENTENCE.split(context) if s and s.strip()]
+    sentences = [s for s in TRAINING_SENTENCE_BREAK.split(context) if s and s.strip()]
     if not sentences:
         return context
-    wanted = set(_WORDS.findall((answer or "").lower()))
+    wanted = set(TRAINING_WORD.findall((answer or "").lower()))
     found = [i for i, s in enumerate(sentences) if answer and answer.lower() in s.lower()]
     if found:
         centre = found[0]
     else:
         centre = max(
             range(len(sentences)),
-            key=lambda i: len(wanted & set(_WORDS.findall(sentences[i].lower()))),
+            key=lambda i: len(wanted & set(TRAINING_WORD.findall(sentences[i].lower()))),
         )
     chosen, words = {centre}, len(sentences[centre].split())
     left, right = centre - 1, centre + 1
@@ -175,10 +176,10 @@ def question_window(context: str, question: str, max_words: int | None = QA_WIND
     """The sentences that share most content words with the question, and their
     neighbours: what the answerer reads, at training and answering alike (the answer
     is unknown when answering, so the window is built from the question)."""
-    from qg_studio.nlp import stop_words
+    from qg_studio.text.words import stop_words
 
     stop = stop_words()  # spaCy's, unchanged: the windows trained on used it
-    content = " ".join(w for w in _WORDS.findall(question.lower()) if w not in stop)
+    content = " ".join(w for w in TRAINING_WORD.findall(question.lower()) if w not in stop)
     return answer_window(context, content or question, max_words)
 
 
@@ -206,7 +207,7 @@ def reading_windows(context: str, max_words: int = QAG_WINDOW_WORDS) -> list[str
     """A section cut into consecutive pieces of whole sentences, at most ``max_words``
     words each (a longer sentence is a piece alone): what the proposer reads, one piece
     per prompt, at training and inference alike."""
-    sentences = [s.strip() for s in _SENTENCE.split(context) if s and s.strip()]
+    sentences = [s.strip() for s in TRAINING_SENTENCE_BREAK.split(context) if s and s.strip()]
     pieces: list[list[str]] = []
     size = 0
     for sentence in sentences:
@@ -231,10 +232,10 @@ def window_of(context: str, question: str, answer: str, max_words: int = QAG_WIN
             return window
 
     def overlap(window: str) -> tuple[int, int]:
-        words = set(_WORDS.findall(window.lower()))
+        words = set(TRAINING_WORD.findall(window.lower()))
         return (
-            len(words & set(_WORDS.findall(answer.lower()))),
-            len(words & set(_WORDS.findall(question.lower()))),
+            len(words & set(TRAINING_WORD.findall(answer.lower()))),
+            len(words & set(TRAINING_WORD.findall(question.lower()))),
         )
 
     return max(windows, key=overlap)

@@ -16,7 +16,6 @@ from typing import Callable
 from typing import Sequence
 
 from qg_studio.ranking.learned import LearnedRanker
-from qg_studio.ranking.repeats import WORD
 from qg_studio.ranking.repeats import repeat_groups
 from qg_studio.ranking.share import swap_for_share
 from qg_studio.schema import ELEMENTS
@@ -27,6 +26,7 @@ from qg_studio.schema import QAItem
 from qg_studio.schema import Section
 from qg_studio.schema import section_texts
 from qg_studio.scores import ANSWERABILITY_FLOOR
+from qg_studio.text.words import words as word_list
 
 QUALITY_FLOOR = 0.3  # under it a question reads badly: no "?", too short, no answer
 
@@ -79,7 +79,7 @@ def quality(item: QAItem, penalties: QualityPenalties = QUALITY_PENALTIES) -> fl
     """Surface fitness of a question for a child's worksheet, in [0, 1]."""
     p = penalties
     q = item.question
-    words = WORD.findall(q.lower())
+    words = word_list(q)
     n = len(words)
     if not q.endswith("?") or n < p.min_words:
         return 0.0

@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 from typing import Sequence
 
-from qg_studio.ranking.repeats import WORD
 from qg_studio.schema import Explicitness
 from qg_studio.schema import QAItem
+from qg_studio.text.words import words as word_list
 
 RANKER_FILE = "ranker.json"
 _REPEAT = re.compile(r"\b(\w+) \1\b", re.I)
@@ -41,8 +41,8 @@ def features(item: QAItem, story_words: set[str]) -> dict[str, float]:
     """What the ranker reads of one checked candidate, by name. ``story_words``: the
     story's lower-cased words (a question about someone the story lacks is made up)."""
     s = item.scores
-    question = WORD.findall(item.question.lower())
-    answer = WORD.findall(item.answer.lower())
+    question = word_list(item.question)
+    answer = word_list(item.answer)
     named = [(a or b).lower() for a, b in _NAMED.findall(item.question)]
     told = [w for w in named if w in story_words or w.rstrip("s") in story_words]
     answer_content = {w for w in answer if len(w) > 3}
@@ -115,7 +115,8 @@ class LearnedRanker:
 
 
 def story_vocabulary(text: str) -> set[str]:
-    words = set(WORD.findall(text.lower()))
+    """The story's words, each also without a plural's or a possessive's s ("fox's": fox)."""
+    words = {w.removesuffix("'s") for w in word_list(text)}
     return words | {w.rstrip("s") for w in words}
 
 

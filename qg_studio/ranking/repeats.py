@@ -15,11 +15,11 @@ from functools import lru_cache
 from typing import Sequence
 
 from qg_studio.schema import QAItem
+from qg_studio.text.words import words as word_list
 
 DUPLICATE_COSINE = 0.8
 SAME_WORDING = 0.95
 SAME_ANSWER_COSINE = 0.55
-WORD = re.compile(r"[a-z']+")  # a word, for comparing questions and scoring them
 
 
 _encoder_loading: list[threading.Thread] = []
@@ -54,7 +54,7 @@ def wait_for_encoder() -> None:
 
 
 def _norm(text: str) -> str:
-    return " ".join(WORD.findall(text.lower()))
+    return " ".join(word_list(text))
 
 
 def dedupe(
@@ -143,9 +143,9 @@ def mirrored(a: QAItem, b: QAItem) -> bool:
 @lru_cache(maxsize=4096)
 def _fact_words(text: str) -> frozenset[str]:
     # Read once a text: a story's candidates are compared with every group so far.
-    from qg_studio.nlp import stem
     from qg_studio.reading.analysis import content
     from qg_studio.reading.inflect import lemma_of
+    from qg_studio.text.words import stem
 
     # "the bell rang" answers "Why did the bell ring?": verbs compared by their lemma.
     return frozenset(stem(lemma_of(w)) for w in content(text))

@@ -6,20 +6,19 @@ section's text can have different analyses, one per stage it follows."""
 
 from __future__ import annotations
 
-import re
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from qg_studio.nlp import get_nlp
-from qg_studio.nlp import stop_words
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.clauses import clauses
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.dialogue import quoted_tokens
 from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.mentions import Stage
+from qg_studio.text.parse import get_nlp
+from qg_studio.text.words import stop_words
+from qg_studio.text.words import words
 
-_WORD = re.compile(r"[A-Za-z']+")
 # The writer's own measured list (a data file that says why it is not spaCy's).
 STOP = stop_words("generation")
 
@@ -111,11 +110,8 @@ def analyse_many(texts: list[str], before: Stage | None = None) -> list[Analysis
 
 
 def content(text: str) -> list[str]:
-    return [
-        w
-        for w in (m.group().lower().strip("'") for m in _WORD.finditer(text))
-        if w and w not in STOP
-    ]
+    """The words of ``text`` that carry meaning, unstemmed (the generator's stop words)."""
+    return [w for w in words(text) if w not in STOP]
 
 
 @dataclass

@@ -12,13 +12,13 @@ from dataclasses import dataclass
 from dataclasses import field
 
 from qg_studio import resources
-from qg_studio.nlp import gap
 from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.lexicon import DISCOURSE_ADVERBS
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.mentions import mention_text
 from qg_studio.reading.speakers import speaker
+from qg_studio.text.parse import gap
 
 CLAUSE_DEPS = {"ROOT", "conj", "advcl", "ccomp", "parataxis"}
 SUBJECT_DEPS = {"nsubj", "nsubjpass", "expl", "csubj"}

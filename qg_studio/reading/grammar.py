@@ -7,16 +7,17 @@ after ...?" questions.
 
 from __future__ import annotations
 
-from qg_studio.nlp import gap
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.clauses import as_known
 from qg_studio.reading.clauses import possessive
 from qg_studio.reading.clauses import trim
 from qg_studio.reading.inflect import do_support
+from qg_studio.reading.inflect import is_past_form
 from qg_studio.reading.inflect import lemma_of
 from qg_studio.reading.inflect import past_of
 from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.mentions import head_noun
+from qg_studio.text.parse import gap
 
 _CONTRACT = {"will": "won't", "can": "can't", "shall": "shan't", "am": "am not"}
 
@@ -204,6 +205,8 @@ def ask_do(clause: Clause, wh: str = "What", extra: str = "") -> str:
         and (who.tag_ in ("NN", "NNP") or who.lower_ in ("he", "she", "it"))
     ):
         tag = "VBD"  # "Tam swam" tagged VBP: one subject never takes VBP, so it is past
+    elif tag == "VBP" and is_past_form(clause.head.text):
+        tag = "VBD"  # "the frogs leapt" tagged VBP: "leapt" is never a present
     return finish(f"{wh} {do_support(tag)} {subj} do {extra}")
 
 

@@ -39,6 +39,14 @@ for _form, _lemma in {
 _VOWELS = "aeiou"
 
 
+def is_past_form(form: str) -> bool:
+    """Whether ``form`` can only be an irregular verb's past ("leapt", "swam"; not "put"
+    or "read", whose past is their present too): spaCy tags some of them as present."""
+    low = form.lower()
+    lemma = _FROM_FORM.get(low)
+    return lemma is not None and low != lemma and IRREGULAR.get(lemma, ("",))[0] == low
+
+
 def lemma_of(form: str, spacy_lemma: str | None = None) -> str:
     """The bare form of a verb form, trusting the irregular table over spaCy."""
     low = form.lower()

@@ -25,6 +25,8 @@ PLACE_NOUNS = resources.words("place_nouns.txt")
 # Verbs a question is not asked about: reported speech, and verbs too weak to act.
 SAYING_VERBS = resources.words("saying_verbs.txt")
 WEAK_VERBS = resources.words("weak_verbs.txt")
+# A state, not a deed ("was tired", "lived by the pond"): no point in time to ask "after".
+STATE_VERBS = resources.words("state_verbs.txt")
 DISCOURSE_ADVERBS = resources.words("discourse_adverbs.txt")
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from qg_studio.nlp import gap
 from qg_studio.reading.animacy import FEMALE
 from qg_studio.reading.animacy import MALE
 from qg_studio.reading.animacy import PRONOUNS
@@ -26,6 +25,7 @@ from qg_studio.reading.names import named_characters
 from qg_studio.reading.stage import STAGE_SENTENCES
 from qg_studio.reading.stage import OnStage
 from qg_studio.reading.stage import Stage
+from qg_studio.text.parse import gap
 
 
 @dataclass

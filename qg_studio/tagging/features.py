@@ -15,10 +15,11 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
 
-from qg_studio.nlp import stem
-from qg_studio.nlp import stop_words
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
+from qg_studio.text.words import stem
+from qg_studio.text.words import stop_words
+from qg_studio.text.words import words
 
 # The explicitness model used for what is known about a question.
 MODE_FULL = "full"  # answer and section text
@@ -28,14 +29,8 @@ MODES = (MODE_FULL, MODE_ANSWER, MODE_QUESTION)
 EXPLICITNESS_CLASSES = (Explicitness.EXPLICIT.value, Explicitness.IMPLICIT.value)
 
 
-_WORD = re.compile(r"[a-z0-9]+(?:'[a-z]+)?")
 # Part of the features the shipped tagger was trained on (a data file).
 _STOP = stop_words("tagger")
-
-
-def words(text: str) -> list[str]:
-    """Lower-cased word tokens; curly apostrophes count as straight ones."""
-    return _WORD.findall(text.lower().replace("\u2019", "'").replace("\u2018", "'"))
 
 
 _RULES: tuple[tuple[re.Pattern, Element], ...] = tuple(
