@@ -8,14 +8,16 @@ What each figure counts, so a before/after is the same count:
   imports inside functions included;
 - top_modules: .py files directly under qg_studio/;
 - inline_word_lists: set, frozenset, list or tuple literals in qg_studio/ of five or more
-  one-word lowercase strings (a word list written in code, not in resources/);
+  one-word lowercase strings (a word list written in code, not in lang/en/);
 - word_regexes: distinct regex patterns given to ``re`` that match runs of letters (a word
   tokenizer): they contain ``[a-z`` or ``[A-Za-z`` or ``\\w+``;
 - sentence_splitters: regexes that cut text into sentences (a ``[.!?]`` followed by
   whitespace); ``sents_reads`` counts the places that read a parsed doc's ``.sents``
   (before 2026-11-26 the parser placed those boundaries, a rule of its own; since then
   the spaCy pipeline places them by the house rule, so they are no splitter);
-- stop_word_lists: names bound to a stop-word set (``*STOP*``) and stop-word data files;
+- stop_word_lists: stop-word data files, and names bound to a stop-word set written in
+  code (``*STOP*`` = a literal; a name bound to a view of the data, ``stop_words(...)``,
+  is no list of its own; before 2026-11-26 every ``*STOP*`` name was counted);
 - feeling_lexicons: feeling data files and names bound to feeling word sets (``*FEEL*``).
 """
 
@@ -78,7 +80,7 @@ def counts() -> dict:
                 if getattr(node.func.value, "id", "") == "re" and node.args:
                     pattern = _literal_text(node.args[0])
                     if pattern is not None:
-                        if _WORD_PATTERN.search(pattern):
+                        if _WORD_PATTERN.search(pattern) and not _SENTENCE_PATTERN.search(pattern):
                             word_patterns.add(pattern)
                         if _SENTENCE_PATTERN.search(pattern) and node.func.attr in (
                             "split",
@@ -90,13 +92,15 @@ def counts() -> dict:
             if isinstance(node, ast.Assign):
                 for target in node.targets:
                     name = getattr(target, "id", "")
-                    if "STOP" in name:
+                    if "STOP" in name and _literal_words(node.value):
                         stops.add(f"{where}:{name}")
                     if "FEEL" in name and _literal_words(node.value):
                         feelings.add(f"{where}:{name}")
-    resources = PACKAGE / "resources"
-    stops |= {f"resources/{p.name}" for p in resources.glob("stop_words*")}
-    feelings |= {f"resources/{p.name}" for p in resources.glob("*feeling*")}
+    resources = PACKAGE / "lang" / "en"
+    stops |= {f"lang/en/{p.name}" for p in resources.glob("stop_words*")}
+    stops |= {f"resources/{p.name}" for p in (PACKAGE / "resources").glob("stop_words*")}
+    feelings |= {f"lang/en/{p.name}" for p in resources.glob("*feeling*")}
+    feelings |= {f"resources/{p.name}" for p in (PACKAGE / "resources").glob("*feeling*")}
     graph = module_graph()
     return {
         "engine_imports": sorted(map(list, engine_imports(graph))),

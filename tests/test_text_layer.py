@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import ast
 import fnmatch
-import json
 import re
 from pathlib import Path
 
@@ -17,7 +16,7 @@ try:
 except ModuleNotFoundError:  # Python 3.10
     import tomli as tomllib
 
-from qg_studio import resources
+from qg_studio import lang
 from qg_studio.answer_kind import answer_kind
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Section
@@ -147,6 +146,12 @@ def test_words_keep_contractions_and_possessives_whole():
     ]  # fmt: skip
     # Content words drop the possessive and stem: "fox's dens" matches "the fox's den".
     assert text_words.content_words("the fox's dens") == ["fox", "den"]
+    # ...and keep what a child's question hinges on, which spaCy's list drops.
+    assert text_words.content_words("Who did he give it back to first?") == [
+        "give",
+        "back",
+        "first",
+    ]
 
 
 def test_the_best_sentence_is_the_one_sharing_the_rare_words():
@@ -192,18 +197,22 @@ def test_answer_kind_from_question_and_from_answer():
     )
 
 
-DATA_FILES = sorted(p for p in (PACKAGE / "resources").iterdir() if p.suffix in (".txt", ".json"))
+DATA_FILES = sorted(
+    p for p in (PACKAGE / "lang" / "en").iterdir() if p.suffix in (".txt", ".json", ".tsv")
+)
 
 
 @pytest.mark.parametrize("path", DATA_FILES, ids=lambda p: p.name)
 def test_every_data_file_loads_and_ships(path):
     if path.suffix == ".json":
-        assert resources.data(path.name)
+        assert lang.data(path.name)
+    elif path.suffix == ".tsv":
+        assert lang.table(path.name)
     else:
-        assert resources.text(path.name).strip()
+        assert lang.text(path.name).strip()
     package_data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))
     globs = package_data["tool"]["setuptools"]["package-data"]["qg_studio"]
-    assert any(fnmatch.fnmatch(f"resources/{path.name}", g) for g in globs), (
+    assert any(fnmatch.fnmatch(f"lang/en/{path.name}", g) for g in globs), (
         f"{path.name} would not install: add it to [tool.setuptools.package-data]"
     )
 
@@ -217,10 +226,24 @@ def test_the_lexicons_hold_what_the_engines_rely_on():
     assert feeling_word("happy", "happy") == "happy"  # named
     assert feeling_answer("How did the trolls feel?", "the trolls screamed") == "scared"
     assert "good-morning" in GREETINGS
-    groups = json.loads(resources.text("feeling_groups.json"))["groups"]
-    words = [w for g in groups for w in g]
-    assert len(words) == len(set(words)), "a feeling in two groups"
-    assert resources.words("feelings.txt") is resources.words("feelings.txt")  # loaded once
+    assert lang.table("feelings.tsv") is lang.table("feelings.tsv")  # loaded once
+
+
+def test_the_feeling_table_is_the_one_home_of_feeling_words():
+    rows = lang.table("feelings.tsv")
+    words = [r["word"] for r in rows]
+    assert len(words) == len(set(words)), "a feeling word twice in the table"
+    table = set(words)
+    # Every feeling a cue gives (a reaction, a causing verb, a deed done to someone) and
+    # every feeling a shown word stands for is a word of the table, so they cannot drift.
+    cues = lang.data("feeling_cues.json")
+    given = {*cues["reactions"].values(), *cues["causing_verbs"].values()}
+    given |= {*cues["done_to"].values(), *cues["done_to_theirs"].values()}
+    given |= {*cues["lost_with"].values(), cues["given"]["feeling"]}
+    given |= {r["feeling"] for r in rows}
+    assert given <= table, f"feelings missing from feelings.tsv: {sorted(given - table)}"
+    # A child's answer word is a feeling word, and each named one is its own feeling.
+    assert all(r["feeling"] == r["word"] for r in rows if r["named"] and not r["shown"])
 
 
 def test_a_line_break_inside_a_name_reads_as_one_space():

@@ -11,19 +11,18 @@ from __future__ import annotations
 
 import re
 
-from qg_studio import resources
+from qg_studio.reading.lexicon import NAMED_FEELINGS
+from qg_studio.reading.lexicon import SHOWN_BY_WORD
 from qg_studio.text.words import words as word_list
 
 _FEELING_QUESTION = re.compile(
     r"\bhow\b.*\bfe(?:el|els|elt|eling)\b|\bwhat\b.*\bfe(?:el|lt)\b.*\?|\bfeelings?\b", re.I
 )
 
-# What characters do, or how they do it, and the feeling it shows (a data file).
-_SHOWN_BY: dict[str, list[str]] = resources.data("shown_feelings.json")["by_word"]
-_CUE = {cue: feeling for feeling, cues in _SHOWN_BY.items() for cue in cues}
-
+# What characters do, or how they do it, and the feeling it shows (the feeling table).
+_CUE = SHOWN_BY_WORD
 # Words that already name a feeling: a span holding one is answer enough.
-_NAMED = set(_SHOWN_BY) | resources.words("feelings_named.txt")
+_NAMED = NAMED_FEELINGS
 SHORT_SPAN = 6  # words; a longer span is a whole event, not a feeling shown in a word
 
 

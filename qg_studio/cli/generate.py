@@ -289,9 +289,9 @@ def _peak_rss_mb() -> float:
 
 def default_bench_story() -> str:
     """A 2,000-word story: the project's own short story, retold four times with new names."""
-    from qg_studio import resources
+    from qg_studio import lang
 
-    base = resources.text("bench_story.txt")
+    base = lang.text("bench_story.txt")
     body = base.split("\n", 1)[1] if base.startswith("The Lantern") else base
     parts = [
         body.replace("Mira", name).replace("fox", friend)

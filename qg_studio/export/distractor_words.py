@@ -5,16 +5,16 @@ from __future__ import annotations
 
 import re
 
-from qg_studio import resources
+from qg_studio import lang
+from qg_studio.reading.lexicon import FEELING_GROUP
 from qg_studio.text.words import content_words as text_content_words
-from qg_studio.text.words import stop_words
 from qg_studio.text.words import words as word_list
 
-# The lexicons are data files (qg_studio/resources/distractor_*.json): the words that tell
+# The lexicons are data files (qg_studio/lang/en/distractor_*.json): the words that tell
 # an answer's type, and the fallback options, in the order they are offered.
 _CUES = {
     key: frozenset(words)
-    for key, words in resources.data("distractor_cues.json").items()
+    for key, words in lang.data("distractor_cues.json").items()
     if not key.startswith("_")
 }
 CHARACTER_NOUNS = _CUES["character_nouns"]
@@ -26,19 +26,14 @@ CLAUSE_LEADS = _CUES["clause_leads"]
 PRONOUNS = _CUES["pronouns"]
 DETERMINERS = _CUES["determiners"]
 NUMBER_WORDS = _CUES["number_words"]
-_FALLBACKS = resources.data("distractor_fallbacks.json")
+_FALLBACKS = lang.data("distractor_fallbacks.json")
 FALLBACK_FEELINGS: list[str] = _FALLBACKS["feelings"]
 FALLBACK_CHARACTERS: list[str] = _FALLBACKS["characters"]
 FALLBACK_PLACES: list[str] = _FALLBACKS["places"]
 FALLBACK_TIMES: list[str] = _FALLBACKS["times"]
-# Feelings grouped by meaning (a data file): a distractor never comes from the answer's
-# own group.
-FEELING_GROUPS: list[frozenset[str]] = [
-    frozenset(g) for g in resources.data("feeling_groups.json")["groups"]
-]
-FEELING_WORDS = {word: i for i, group in enumerate(FEELING_GROUPS) for word in group}
-# Not spaCy's list, which holds number words: "two coins" must differ from "three coins".
-STOPWORDS = stop_words("answers")
+# Feelings grouped by meaning (the feeling table): a distractor never comes from the
+# answer's own group.
+FEELING_WORDS = FEELING_GROUP
 
 # -- normalising and the "answer in disguise" test ------------------------------------
 

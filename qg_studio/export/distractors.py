@@ -284,7 +284,7 @@ def _feeling_swaps(answer: str, feelings: Iterable[str]) -> list[str]:
     own = {FEELING_WORDS[w] for w in words if w in FEELING_WORDS}
     target = next((w for w in words if w in FEELING_WORDS), None)
     out: list[str] = []
-    taken: set[int] = set(own)
+    taken: set[str] = set(own)
     for feeling in feelings:
         group = FEELING_WORDS.get(feeling.lower())
         if group is None or group in taken:

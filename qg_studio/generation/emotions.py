@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from qg_studio import resources
+from qg_studio import lang
 from qg_studio.generation.items import found_item
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import ANIMATE
@@ -30,9 +30,11 @@ from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import span_of
 from qg_studio.reading.grammar import state
 from qg_studio.reading.grammar import words
+from qg_studio.reading.lexicon import BECOMING_VERBS
 from qg_studio.reading.lexicon import CAUSING_VERBS
 from qg_studio.reading.lexicon import FEELING_NOUNS
 from qg_studio.reading.lexicon import FEELINGS
+from qg_studio.reading.lexicon import LINKING_VERBS
 from qg_studio.reading.lexicon import REACTIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
@@ -43,10 +45,7 @@ from qg_studio.schema import Section
 
 OBJECT_FORM = {"he": "him", "she": "her", "they": "them"}
 POSSESSIVE_FORM = {"he": "his", "she": "her", "they": "their"}
-# Verbs that put someone into a state: "she grew afraid", "he became angry".
-STATE_VERBS = frozenset(resources.data("feeling_forms.json")["state_verbs"])
-LINKING_VERBS = frozenset(resources.data("feeling_forms.json")["linking_verbs"])
-PERCEIVING = resources.words("perceiving_verbs.txt")
+PERCEIVING = lang.words("perceiving_verbs.txt")
 
 
 @dataclass
@@ -126,7 +125,7 @@ def feeling_phrase(clause: Clause) -> Felt | None:
 
 def feeling_adjective(clause: Clause) -> Felt | None:
     """ "trudged home very sad", "came home angry": a feeling word on a deed."""
-    if clause.head.pos_ != "VERB" or clause.head.lemma_ in STATE_VERBS | LINKING_VERBS:
+    if clause.head.pos_ != "VERB" or clause.head.lemma_ in BECOMING_VERBS | LINKING_VERBS:
         return None
     for t in clause.head.children:
         if t.dep_ in ("acomp", "advcl", "oprd") and t.pos_ == "ADJ" and t.lower_ in FEELINGS:
@@ -147,7 +146,7 @@ def feeling_adjective(clause: Clause) -> Felt | None:
 
 def _feeling_state(clause: Clause) -> str:
     """ "she grew afraid": the feeling a state clause names, else ""."""
-    if clause.head.lemma_ not in STATE_VERBS:
+    if clause.head.lemma_ not in BECOMING_VERBS:
         return ""
     for t in clause.tail:
         if t.dep_ == "acomp" and t.head.i == clause.head.i and t.lower_ in FEELINGS:
@@ -286,7 +285,7 @@ def _deed_left(clause: Clause, felt: Felt) -> bool:
     """A deed is left once the feeling is taken out: "he ran home", not "every one saw"
     (nor a state, "the country was in dread")."""
     rest = [t for t in clause.tail if t.i not in felt.tokens and not t.is_punct]
-    return bool(rest) and clause.head.lemma_ not in SAYING_VERBS | STATE_VERBS
+    return bool(rest) and clause.head.lemma_ not in SAYING_VERBS | BECOMING_VERBS
 
 
 def _was(pronoun: str) -> str:
@@ -358,7 +357,7 @@ def _why_deed(section, analysis, clause_list, clause) -> QAItem | None:
     """Why did the goose hide her goslings? – she grew afraid (implicit)."""
     if (
         clause.head.pos_ != "VERB"
-        or clause.head.lemma_ in WEAK_VERBS | SAYING_VERBS | STATE_VERBS
+        or clause.head.lemma_ in WEAK_VERBS | SAYING_VERBS | BECOMING_VERBS
         # The reaction finder asks these already; mocking shows no feeling of its own.
         or (clause.head.lemma_ in REACTIONS and not mocks(clause.head))
         or clause.negated

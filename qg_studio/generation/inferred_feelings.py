@@ -4,7 +4,7 @@
 "How did the hare feel when the wolf chased her?" with "afraid": the kind of implicit
 feeling question experts write most (FairytaleQA's implicit feelings are mostly "How did
 X feel when Y?" with the feeling inferred). The verbs and their feelings are data
-(``event_feelings.json``), kept to deeds whose feeling nearly every reader agrees on.
+(``feeling_cues.json``), kept to deeds whose feeling nearly every reader agrees on.
 
 Where the story tells the feeling itself, in the same sentence or the next ("The wolf
 chased the hare. She laughed at him"), nothing is inferred: the told feeling is the
@@ -13,7 +13,6 @@ answer, and the explicit finders ask it.
 
 from __future__ import annotations
 
-from qg_studio import resources
 from qg_studio.generation.emotions import feel_when
 from qg_studio.generation.emotions import named_someone
 from qg_studio.generation.items import found_item
@@ -26,18 +25,18 @@ from qg_studio.reading.clauses import usable
 from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import span_of
 from qg_studio.reading.lexicon import CAUSING_VERBS
+from qg_studio.reading.lexicon import DONE_TO
+from qg_studio.reading.lexicon import DONE_TO_THEIRS
 from qg_studio.reading.lexicon import FEELINGS
+from qg_studio.reading.lexicon import GIFT_GIVING
+from qg_studio.reading.lexicon import LOST_WITH
 from qg_studio.reading.lexicon import REACTIONS
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
 
-_DATA = resources.data("event_feelings.json")
-DONE_TO: dict[str, str] = _DATA["done_to"]
-DONE_TO_THEIRS: dict[str, str] = _DATA["done_to_theirs"]
-LOST_WITH: dict[str, str] = _DATA["lost_with"]
-GIVING = frozenset(_DATA["given"]["verbs"])
-GIFTS = frozenset(_DATA["given"]["things"])
+GIVING = frozenset(GIFT_GIVING["verbs"])
+GIFTS = frozenset(GIFT_GIVING["things"])
 # A guess, not a statement the rules can check: below the explicit feeling finders (0.75).
 CONFIDENCE = 0.6
 
@@ -124,7 +123,7 @@ def _who_feels(clause: Clause) -> tuple[str, str, str] | None:
         return None
     if lemma in GIVING and any(t.lemma_.lower() in GIFTS for t in objects[0].subtree):
         to = _recipient(head)
-        return (_someone(to, resolver), _as_written(to), _DATA["given"]["feeling"]) if to else None
+        return (_someone(to, resolver), _as_written(to), GIFT_GIVING["feeling"]) if to else None
     if feeling:
         return _someone(objects[0], resolver), _as_written(objects[0]), feeling
     if lemma in DONE_TO_THEIRS:

@@ -10,7 +10,7 @@ asks nothing).
 
 from __future__ import annotations
 
-from qg_studio import resources
+from qg_studio import lang
 from qg_studio.generation.items import found_item
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.analysis import content
@@ -25,7 +25,7 @@ from qg_studio.schema import QAItem
 from qg_studio.schema import Section
 from qg_studio.text.words import stem
 
-AIMS = resources.words("aim_verbs.txt")
+AIMS = lang.words("aim_verbs.txt")
 # How an aim names its goal: "wanted to marry her" (xcomp), "wanted the grapes" (dobj),
 # "longed for the grapes" (prep).
 GOAL_DEPS = ("xcomp", "dobj", "prep")

@@ -14,7 +14,7 @@ import re
 from collections import Counter
 from typing import Sequence
 
-from qg_studio import resources
+from qg_studio import lang
 from qg_studio.generation.items import found_item
 from qg_studio.generation.items import span_item
 from qg_studio.generation.predictions import part_end_predictions
@@ -36,13 +36,13 @@ from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
 
-# The word lists are data files under qg_studio/resources/.
-TURNS = resources.words("turn_openers.txt")  # "One day, ...": where the story turns
-TELLING_APART = resources.words("telling_apart.txt")  # "the Second Knight" is not "the Knight"
-WANTS = resources.words("want_verbs.txt")  # "What did the Heron want to do?"
+# The word lists are data files under qg_studio/lang/en/.
+TURNS = lang.words("turn_openers.txt")  # "One day, ...": where the story turns
+TELLING_APART = lang.words("telling_apart.txt")  # "the Second Knight" is not "the Knight"
+WANTS = lang.words("want_verbs.txt")  # "What did the Heron want to do?"
 # Seeing, saying, being and going: not acting on the story's turn.
-NON_ACTION_VERBS = resources.words("non_action_verbs.txt")
-SCENE_PLACES = resources.words("scene_places.txt")
+NON_ACTION_VERBS = lang.words("non_action_verbs.txt")
+SCENE_PLACES = lang.words("scene_places.txt")
 # Where someone goes or comes from is not where the story takes place ("from school").
 MOTION_PREPOSITIONS = (
     "from",

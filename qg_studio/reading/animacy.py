@@ -1,5 +1,5 @@
 """Who counts as a character: the nouns of men, women and animals, the names a parser
-labels, and the pronouns that stand for them (data files under qg_studio/resources/).
+labels, and the pronouns that stand for them (data files under qg_studio/lang/en/).
 
 Apart from :mod:`qg_studio.reading.mentions` so that :mod:`qg_studio.reading.names`, which
 the resolver reads, can use it without importing the resolver back."""
@@ -8,15 +8,15 @@ from __future__ import annotations
 
 import re
 
-from qg_studio import resources
+from qg_studio import lang
 from qg_studio.reading.dialogue import is_greeting
 from qg_studio.reading.lexicon import SAYING_VERBS
 
-# The nouns are data files under qg_studio/resources/ (one word a line).
-MALE = resources.words("male_nouns.txt")
-FEMALE = resources.words("female_nouns.txt")
-ANIMATE = MALE | FEMALE | resources.words("animate_nouns.txt")
-MINDFUL_VERBS = SAYING_VERBS | resources.words("mind_verbs.txt")
+# The nouns are data files under qg_studio/lang/en/ (one word a line).
+MALE = lang.words("male_nouns.txt")
+FEMALE = lang.words("female_nouns.txt")
+ANIMATE = MALE | FEMALE | lang.words("animate_nouns.txt")
+MINDFUL_VERBS = SAYING_VERBS | lang.words("mind_verbs.txt")
 # Entity labels a spaCy model gives a name that is never a character; an animal's name in
 # a fable ("the Heron", "the Monkey") is often labelled ORG or PRODUCT, so those stay in.
 NOT_PERSON_LABELS = (
@@ -34,8 +34,8 @@ NOT_PERSON_LABELS = (
     "LANGUAGE",
     "LAW",
 )
-NOT_CHARACTERS = resources.words("not_characters.txt")
-PLACES = resources.words("place_nouns.txt")  # "Fernwood Forest" is somewhere, not someone
+NOT_CHARACTERS = lang.words("not_characters.txt")
+PLACES = lang.words("place_nouns.txt")  # "Fernwood Forest" is somewhere, not someone
 
 PRONOUNS = {
     "he": "m",

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from dataclasses import field
 
-from qg_studio import resources
+from qg_studio import lang
 from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.lexicon import DISCOURSE_ADVERBS
 from qg_studio.reading.lexicon import SAYING_VERBS
@@ -22,7 +22,7 @@ from qg_studio.text.parse import gap
 
 CLAUSE_DEPS = {"ROOT", "conj", "advcl", "ccomp", "parataxis"}
 SUBJECT_DEPS = {"nsubj", "nsubjpass", "expl", "csubj"}
-MARKERS = resources.words("clause_markers.txt")
+MARKERS = lang.words("clause_markers.txt")
 
 
 @dataclass
@@ -332,7 +332,7 @@ def _without_aside(tokens: list) -> list:
     return tokens
 
 
-UNUSABLE_SUBJECTS = resources.words("unusable_subjects.txt")
+UNUSABLE_SUBJECTS = lang.words("unusable_subjects.txt")
 HYPOTHETICAL = ("might", "may", "mightst")
 
 

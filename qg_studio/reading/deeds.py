@@ -5,7 +5,7 @@ part ends and answered by the first deed the next part tells (:func:`next_deed`)
 
 from __future__ import annotations
 
-from qg_studio import resources
+from qg_studio import lang
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.analysis import analyse
 from qg_studio.reading.analysis import analyse_many
@@ -22,7 +22,7 @@ from qg_studio.reading.mentions import head_noun
 # What a character does next is told early in the next part: within its first sentences.
 NEXT_PART_SENTENCES = 4
 # What a character does next is a deed: not what they think, say, see or hear.
-NOT_DEEDS = WEAK_VERBS | MINDFUL_VERBS | resources.words("slight_verbs.txt")
+NOT_DEEDS = WEAK_VERBS | MINDFUL_VERBS | lang.words("slight_verbs.txt")
 
 
 def is_deed(clause, analysis: Analysis) -> bool:

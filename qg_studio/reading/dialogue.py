@@ -6,11 +6,11 @@ is called out to, not someone acting.
 
 from __future__ import annotations
 
-from qg_studio import resources
+from qg_studio import lang
 
 # Greetings and thanks in dialogue are parsed as nouns, even names ("Good-morning,
 # Camel"): none of them is a character.
-GREETINGS = resources.words("greetings.txt")
+GREETINGS = lang.words("greetings.txt")
 
 
 def is_greeting(head) -> bool:

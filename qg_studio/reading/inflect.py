@@ -3,17 +3,17 @@
 spaCy's rule lemmatizer is right for most verbs but stumbles on some irregular past
 forms in old-fashioned prose ("slew", "bade", "wrought"), and questions need the
 bare form after "did" and the past form in "Who ...?" questions, so irregulars are
-listed once (a data file, qg_studio/resources/irregular_verbs.json).
+listed once (a data file, qg_studio/lang/en/irregular_verbs.json).
 """
 
 from __future__ import annotations
 
-from qg_studio import resources
+from qg_studio import lang
 
-# lemma: (past, past participle), a data file (qg_studio/resources/irregular_verbs.json).
+# lemma: (past, past participle), a data file (qg_studio/lang/en/irregular_verbs.json).
 IRREGULAR: dict[str, tuple[str, str]] = {
     lemma: (past, participle)
-    for lemma, (past, participle) in resources.data("irregular_verbs.json")["verbs"].items()
+    for lemma, (past, participle) in lang.data("irregular_verbs.json")["verbs"].items()
 }
 
 # Past and participle forms back to the lemma; a form shared by two verbs ("lay",

@@ -2,32 +2,51 @@
 
 from __future__ import annotations
 
-from qg_studio import resources
+from qg_studio import lang
 
-# The lists are data files under qg_studio/resources/ (one word a line), so a teacher or a
+# The lists are data files under qg_studio/lang/en/ (one word a line), so a teacher or a
 # linguist can change them without touching code.
+
+# -- feelings: one table of words (feelings.tsv) and one of the verbs that cue them --------
+_FEELING_ROWS = lang.table("feelings.tsv")
+_CUES = lang.data("feeling_cues.json")
 # Emotion words as children's stories say them; noun and verb forms are kept as written.
-FEELINGS = resources.words("feelings.txt")
-# Verb reactions (lemma) that show a feeling the question may ask about.
-REACTIONS: dict[str, str] = resources.data("shown_feelings.json")["by_lemma"]
-NO_WHY = frozenset(resources.data("shown_feelings.json")["no_why"])
-SHOUTS_TOO = frozenset(resources.data("shown_feelings.json")["shouts_too"])
-BODILY_CAUSES = frozenset(resources.data("shown_feelings.json")["bodily_causes"])
-# "This angered the fox": a verb's lemma and how the one it acts on feels.
-CAUSING_VERBS: dict[str, str] = resources.data("feeling_forms.json")["causing_verbs"]
+FEELINGS = frozenset(r["word"] for r in _FEELING_ROWS if r["told"])
+# Words that name a feeling as a child would answer: a span holding one is answer enough.
+NAMED_FEELINGS = frozenset(r["word"] for r in _FEELING_ROWS if r["named"])
+# Words, as written, that show a feeling without naming it ("trembled": scared).
+SHOWN_BY_WORD: dict[str, str] = {r["word"]: r["feeling"] for r in _FEELING_ROWS if r["shown"]}
+# Feelings of one meaning, by group name: a quiz's wrong option never comes from its own.
+FEELING_GROUP: dict[str, str] = {r["word"]: r["group"] for r in _FEELING_ROWS if r["group"]}
 # "ran home, full of fear", "in a rage": feeling nouns that make a phrase on a deed.
-FEELING_NOUNS = frozenset(resources.data("feeling_forms.json")["nouns"])
+FEELING_NOUNS = frozenset(r["word"] for r in _FEELING_ROWS if r["noun"])
+# Verb reactions (lemma) that show a feeling the question may ask about.
+REACTIONS: dict[str, str] = _CUES["reactions"]
+NO_WHY = frozenset(_CUES["no_why"])
+SHOUTS_TOO = frozenset(_CUES["shouts_too"])
+BODILY_CAUSES = frozenset(_CUES["bodily_causes"])
+# "This angered the fox": a verb's lemma and how the one it acts on feels.
+CAUSING_VERBS: dict[str, str] = _CUES["causing_verbs"]
+# "she grew afraid" (becoming), "she looked sad" (linking): how someone is, not a deed.
+BECOMING_VERBS = frozenset(_CUES["becoming_verbs"])
+LINKING_VERBS = frozenset(_CUES["linking_verbs"])
 # "began to weep", "started laughing", "burst out laughing": a reaction told by its start.
-STARTING = frozenset(resources.data("shown_feelings.json")["starting_verbs"])
-TIME_WORDS = resources.words("time_words.txt")
-PLACE_PREPOSITIONS = resources.words("place_prepositions.txt")
-PLACE_NOUNS = resources.words("place_nouns.txt")
+STARTING = frozenset(_CUES["starting_verbs"])
+# "The wolf chased the hare": how the one a deed is done to (or whose thing) feels.
+DONE_TO: dict[str, str] = _CUES["done_to"]
+DONE_TO_THEIRS: dict[str, str] = _CUES["done_to_theirs"]
+LOST_WITH: dict[str, str] = _CUES["lost_with"]
+GIFT_GIVING: dict = _CUES["given"]
+
+TIME_WORDS = lang.words("time_words.txt")
+PLACE_PREPOSITIONS = lang.words("place_prepositions.txt")
+PLACE_NOUNS = lang.words("place_nouns.txt")
 # Verbs a question is not asked about: reported speech, and verbs too weak to act.
-SAYING_VERBS = resources.words("saying_verbs.txt")
-WEAK_VERBS = resources.words("weak_verbs.txt")
+SAYING_VERBS = lang.words("saying_verbs.txt")
+WEAK_VERBS = lang.words("weak_verbs.txt")
 # A state, not a deed ("was tired", "lived by the pond"): no point in time to ask "after".
-STATE_VERBS = resources.words("state_verbs.txt")
-DISCOURSE_ADVERBS = resources.words("discourse_adverbs.txt")
+STATE_VERBS = lang.words("state_verbs.txt")
+DISCOURSE_ADVERBS = lang.words("discourse_adverbs.txt")
 
 
 def feeling_word(lemma: str, text: str) -> str | None:

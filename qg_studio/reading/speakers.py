@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-from qg_studio import resources
+from qg_studio import lang
 from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.mentions import mention_text
 
-SPEECH_VERBS = resources.words("speech_verbs.txt")
+SPEECH_VERBS = lang.words("speech_verbs.txt")
 
 
 def speaker(resolver: Resolver, sent) -> str | None:

@@ -22,27 +22,31 @@ def words(text: str) -> list[str]:
     return WORD.findall(text.lower().translate(_APOSTROPHES))
 
 
-def content_words(text: str, purpose: str | None = None) -> list[str]:
+def content_words(text: str, purpose: str = "retrieval") -> list[str]:
     """The stems of the words that carry meaning (a possessive's "'s" dropped), by the
-    stop words of ``purpose`` (see :func:`stop_words`)."""
+    stop words of ``purpose`` (see :func:`stop_words`; by default the retriever's, which
+    keeps the words children's questions hinge on: give, back, first, never)."""
     stop = stop_words(purpose)
     return [stem(w.removesuffix("'s")) for w in words(text) if w not in stop]
 
 
 @lru_cache(maxsize=None)
 def stop_words(purpose: str | None = None) -> frozenset[str]:
-    """spaCy's English stop words (``purpose`` None), or a measured list kept as a data file
-    (qg_studio/resources/stop_words_<purpose>.txt, each saying why it is not spaCy's):
-    "retrieval", "tagger", "answers", "generation".
+    """spaCy's English stop words (``purpose`` None), or one of the measured lists of the
+    stop-word table (qg_studio/lang/en/stop_words.tsv, which says why each is not
+    spaCy's): "retrieval", "generation", "answers", "tagger".
 
     spaCy's set is used as it is: the answer windows of a model in training read it
     (prompts.question_window), so it must not drift. A function, so that importing this
     module does not import spaCy.
     """
     if purpose is not None:
-        from qg_studio import resources
+        from qg_studio import lang
 
-        return resources.words(f"stop_words_{purpose}.txt")
+        rows = lang.table("stop_words.tsv")
+        if purpose not in rows[0]:
+            raise KeyError(f"no stop-word list {purpose!r} in stop_words.tsv")
+        return frozenset(row["word"] for row in rows if row[purpose] == "x")
     from spacy.lang.en.stop_words import STOP_WORDS
 
     return frozenset(STOP_WORDS)
