@@ -17,46 +17,11 @@ from __future__ import annotations
 
 import re
 
+from qg_studio import lang
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Explicitness
 
-AUXILIARIES = (
-    "is",
-    "are",
-    "was",
-    "were",
-    "am",
-    "do",
-    "does",
-    "did",
-    "can",
-    "could",
-    "will",
-    "would",
-    "should",
-    "shall",
-    "has",
-    "have",
-    "had",
-    "may",
-    "might",
-    "must",
-    "isn't",
-    "aren't",
-    "wasn't",
-    "weren't",
-    "don't",
-    "doesn't",
-    "didn't",
-    "can't",
-    "couldn't",
-    "won't",
-    "wouldn't",
-    "shouldn't",
-    "hasn't",
-    "haven't",
-    "hadn't",
-)
+AUXILIARIES = lang.function_words("auxiliaries")
 # A yes/no question: an auxiliary first, after an optional "And," / "So now".
 YESNO_QUESTION = re.compile(
     r"^\s*(?:(?:and|but|so|now|then|well)\s*,?\s+)?(%s)\b"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from qg_studio import lang
 from qg_studio.answer_kind import YESNO_QUESTION
 from qg_studio.text.words import content_words
 
@@ -25,17 +26,7 @@ def is_question(text: str) -> bool:
     if text.endswith("?"):
         return True
     first = text.split(maxsplit=1)[0].lower() if text else ""
-    return first in {
-        "who",
-        "whom",
-        "whose",
-        "what",
-        "when",
-        "where",
-        "why",
-        "how",
-        "which",
-    } or bool(YESNO_QUESTION.match(text))
+    return first in lang.function_words("question_words") or bool(YESNO_QUESTION.match(text))
 
 
 def yes_or_no(question: str, evidence: str) -> tuple[bool, float]:

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from functools import lru_cache
 
+from qg_studio import lang
 from qg_studio.export.distractor_words import CHARACTER_NOUNS
 from qg_studio.export.distractor_words import FEELING_WORDS
 from qg_studio.export.distractor_words import PLACE_NOUNS
@@ -66,7 +67,7 @@ def _chunk_text(chunk) -> str:
     tokens = list(chunk)
     while tokens and tokens[-1].tag_ == "POS":
         tokens = tokens[:-1]
-    if tokens and tokens[0].lower_ in {"his", "her", "their", "its", "my", "your", "our"}:
+    if tokens and tokens[0].lower_ in lang.function_words("possessives"):
         return "the " + " ".join(t.text for t in tokens[1:])
     return " ".join(t.text for t in tokens).replace(" 's", "'s")
 

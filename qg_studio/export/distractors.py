@@ -18,6 +18,7 @@ from functools import lru_cache
 from typing import Iterable
 from typing import Sequence
 
+from qg_studio import lang
 from qg_studio.export.distractor_pool import Phrase
 from qg_studio.export.distractor_pool import StoryPool
 from qg_studio.export.distractor_pool import parse
@@ -117,7 +118,7 @@ def _number_options(answer: str, pool: StoryPool) -> list[str]:
             if other >= 0 and other != value:
                 found.append(f"{other} {rest}".strip())
     else:
-        names = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"]
+        names = lang.function_words("counting")
         head = words[0].lower() if words else ""
         if head in names:
             i = names.index(head)

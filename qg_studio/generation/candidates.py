@@ -7,6 +7,7 @@ returns items whose evidence is the exact span of the section that answers them
 
 from __future__ import annotations
 
+from qg_studio import lang
 from qg_studio.generation.causes import causal_item
 from qg_studio.generation.causes import feels
 from qg_studio.generation.causes import outcome_item
@@ -47,7 +48,7 @@ from qg_studio.schema import Explicitness
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
 
-WHEN = {"when", "after", "as", "once", "whenever", "before", "until", "till", "while"}
+WHEN = frozenset(lang.function_words("time_markers"))
 
 
 def find_candidates(

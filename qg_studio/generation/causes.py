@@ -5,6 +5,7 @@ with every clause."""
 
 from __future__ import annotations
 
+from qg_studio import lang
 from qg_studio.generation.emotions import PERCEIVING
 from qg_studio.generation.emotions import feeling_adjective
 from qg_studio.generation.emotions import mocks
@@ -57,7 +58,7 @@ def _a_state(clause) -> bool:
     time of the other ("she sang as she climbed"), not why."""
     head = clause.head
     return head.lemma_.lower() in STATE_VERBS or any(
-        c.dep_ in ("neg", "aux") and c.lower_ in ("not", "n't", "never", "could", "can", "must")
+        c.dep_ in ("neg", "aux") and c.lower_ in lang.function_words("unable")
         for c in head.children
     )
 
@@ -109,7 +110,7 @@ def causal_item(section, analysis, clause, context, clause_list):
             and t.pos_ == "VERB"
             and any(c.lower_ == "to" and c.dep_ == "aux" for c in t.children)
             and t.i > clause.head.i + 1
-            and clause.head.lemma_ not in WEAK_VERBS | {"want", "try", "wish", "like", "go"}
+            and clause.head.lemma_ not in WEAK_VERBS | frozenset(lang.function_words("not_aims"))
         ):
             phrase = list(t.subtree)
             question = ask(clause, "Why", gap={x.i for x in phrase})

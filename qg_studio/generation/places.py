@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from qg_studio import lang
 from qg_studio.generation.items import span_item
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.grammar import ask
@@ -13,7 +14,7 @@ from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 
-WHEN_PREPOSITIONS = ("in", "on", "at", "during", "before", "after", "until", "till", "since")
+WHEN_PREPOSITIONS = lang.function_words("time_prepositions")
 
 
 def _place_phrase(clause: Clause):

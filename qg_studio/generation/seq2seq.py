@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any
 from typing import Sequence
 
+from qg_studio import lang
 from qg_studio.generation import QuestionGenerator
 from qg_studio.generation import WriteTarget
 from qg_studio.models.prompts import answer_window
@@ -45,8 +46,8 @@ _IMPLICIT_FIRST = (
     Element.SETTING,
 )
 _SETTING_ENTS = {"GPE", "LOC", "FAC", "DATE", "TIME"}
-_SETTING_PREPS = {"in", "at", "on", "near", "into", "under", "by", "inside", "across", "to"}
-_CAUSE_MARKERS = {"because", "since", "as", "so"}
+_SETTING_PREPS = frozenset(lang.function_words("setting_prepositions"))
+_CAUSE_MARKERS = frozenset(lang.function_words("cause_markers"))
 _OUTCOME_MARKERS = ("then", "at last", "finally", "so", "after")
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from qg_studio import lang
 from qg_studio.generation.items import found_item
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import PRONOUNS
@@ -60,8 +61,8 @@ def moral_line(section: Section) -> tuple[int, int] | None:
     generic = bool(subject) and (
         subject[0].dep_ == "csubj"  # "Being slow is no shame"
         or subject[0].tag_ in ("NNS",)
-        or subject[0].lower_ in ("those", "who", "one", "he", "they", "a", "whoever")
-        or any(c.lower_ in ("a", "an", "every", "those", "who") for c in subject[0].subtree)
+        or subject[0].lower_ in lang.function_words("generic_subjects")
+        or any(c.lower_ in lang.function_words("generic_determiners") for c in subject[0].subtree)
         or bare
     )
     if present and generic:

@@ -44,18 +44,7 @@ WANTS = lang.words("want_verbs.txt")  # "What did the Heron want to do?"
 NON_ACTION_VERBS = lang.words("non_action_verbs.txt")
 SCENE_PLACES = lang.words("scene_places.txt")
 # Where someone goes or comes from is not where the story takes place ("from school").
-MOTION_PREPOSITIONS = (
-    "from",
-    "to",
-    "into",
-    "onto",
-    "toward",
-    "towards",
-    "through",
-    "over",
-    "across",
-    "past",
-)  # a door, a table: not a story's setting
+MOTION_PREPOSITIONS = lang.function_words("motion_prepositions")
 
 
 def story_questions(sections: Sequence[Section], title: str = "") -> list[QAItem]:

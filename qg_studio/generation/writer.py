@@ -10,6 +10,7 @@ own clauses, with pronouns resolved.
 
 from __future__ import annotations
 
+from qg_studio import lang
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.analysis import Location
 from qg_studio.reading.analysis import content
@@ -29,20 +30,8 @@ from qg_studio.reading.lexicon import feeling_word
 from qg_studio.reading.mentions import mention_text
 from qg_studio.schema import Element
 
-REASON_MARKERS = {"because", "for", "since", "as", "so"}
-EVENT_MARKERS = {
-    "when",
-    "after",
-    "as",
-    "because",
-    "since",
-    "once",
-    "whenever",
-    "before",
-    "while",
-    "until",
-    "till",
-}
+REASON_MARKERS = frozenset(lang.function_words("reason_markers"))
+EVENT_MARKERS = frozenset(lang.function_words("event_markers"))
 
 
 def write(analysis: Analysis, loc: Location, element: Element, answer: str = "") -> str:
@@ -285,7 +274,7 @@ def _feeling(analysis: Analysis, loc: Location, answer: str = "") -> str:
     verb = "does" if present else "did"
     who = c.subject_text if _animate_subject(c) else (main_character(analysis) or c.subject_text)
     ctx = _context_clause(analysis, loc)
-    if ctx is None and c.head.lemma_ not in ("be", "feel", "become", "grow", "look"):
+    if ctx is None and c.head.lemma_ not in lang.function_words("feeling_state_verbs"):
         ctx_text = f"when {state(c, tense_past=not present)}"
     elif ctx is not None:
         ctx_text = f"{_connective(ctx, 'when')} {state(ctx)}"

@@ -44,3 +44,12 @@ def table(name: str) -> tuple[dict[str, str], ...]:
         dict(zip(columns, (line.split("\t") + [""] * len(columns))[: len(columns)]))
         for line in lines[1:]
     )
+
+
+@lru_cache(maxsize=None)
+def function_words(group: str) -> tuple[str, ...]:
+    """A group of closed-class words (function_words.json), in its order."""
+    groups = data("function_words.json")
+    if group not in groups or group.startswith("_"):
+        raise KeyError(f"no function-word group {group!r} in function_words.json")
+    return tuple(groups[group]["words"])

@@ -228,9 +228,9 @@ def trim(tokens: list) -> list:
 
 
 # Determiners a question says "the" for: the reader knows the character by now.
-KNOWN_ALREADY = ("a", "an", "this", "these", "that", "those", "yonder")
+KNOWN_ALREADY = lang.function_words("known_determiners")
 # A counted group a pronoun stands for ("Three young Hares"): "the three young Hares".
-COUNTS = ("two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "twelve")
+COUNTS = lang.function_words("group_counts")
 
 
 def as_known(name: str) -> str:
@@ -352,19 +352,7 @@ def usable(clause: Clause) -> bool:
     if any(t.lower_ in HYPOTHETICAL for t in clause.aux):
         return False  # "so that they might see her every day": meant, not told
     words_low = set(low.replace(",", " ").split())
-    if words_low & {
-        "i",
-        "you",
-        "thou",
-        "ye",
-        "me",
-        "my",
-        "your",
-        "thy",
-        "we",
-        "our",
-        "and",
-    } and low not in ("you and i",):
+    if words_low & set(lang.function_words("speakers")) and low not in ("you and i",):
         return False
     return True
 

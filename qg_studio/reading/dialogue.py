@@ -16,9 +16,7 @@ GREETINGS = lang.words("greetings.txt")
 def is_greeting(head) -> bool:
     """ "Good-morning", "Good day", "Farewell": a greeting, never a character."""
     word = head.lower_
-    if word in GREETINGS and (
-        word not in ("morning", "evening", "night", "day", "afternoon") or _after_good(head)
-    ):
+    if word in GREETINGS and (word not in lang.function_words("times_of_day") or _after_good(head)):
         return True
     return (
         word == "good"
@@ -67,7 +65,7 @@ def is_vocative(token, quoted: set[int]) -> bool:
         before is None
         or before.is_punct
         or before.lower_ in GREETINGS
-        or before.lower_ in ("you", "o", "oh", "dear", "hello", "hey")
+        or before.lower_ in lang.function_words("vocative_openers")
     )
     closes = after is None or after.text in (",", "!", "?", ".", '"', "”", ";")
     return opens and closes

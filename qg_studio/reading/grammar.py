@@ -7,6 +7,7 @@ after ...?" questions.
 
 from __future__ import annotations
 
+from qg_studio import lang
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.clauses import as_known
 from qg_studio.reading.clauses import possessive
@@ -128,7 +129,7 @@ def _aux_parts(clause: Clause) -> tuple[str, list[str]]:
         if first.lower_ == "wo":
             moved = "will"
         rest = [t.text for t in aux[1:]]
-    elif head.lemma_ == "be" or (head.lower_ in ("was", "were", "is", "are", "am")):
+    elif head.lemma_ == "be" or (head.lower_ in lang.function_words("be_forms")):
         moved = head.lower_
         rest = []
     else:

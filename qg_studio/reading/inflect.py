@@ -52,9 +52,9 @@ def lemma_of(form: str, spacy_lemma: str | None = None) -> str:
     low = form.lower()
     if low in _FROM_FORM:
         return _FROM_FORM[low]
-    if low in ("is", "am", "are", "was", "were", "been", "being"):
+    if low in lang.function_words("be_forms"):
         return "be"
-    if low in ("has", "had", "having"):
+    if low in lang.function_words("have_forms"):
         return "have"
     if low in ("does", "did", "done"):
         return "do"
