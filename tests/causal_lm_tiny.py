@@ -65,7 +65,7 @@ def tiny_adapter(base: Path, folder: Path, seed: int = 1) -> Path:
     from peft import get_peft_model
     from transformers import AutoModelForCausalLM
 
-    from qg_studio.models.causal_lm import write_adapter_meta
+    from qg_studio.models.config import TrainedConfig
 
     torch.manual_seed(seed)
     model = AutoModelForCausalLM.from_pretrained(str(base))
@@ -78,5 +78,7 @@ def tiny_adapter(base: Path, folder: Path, seed: int = 1) -> Path:
     )
     model = get_peft_model(model, lora)
     model.save_pretrained(str(folder))
-    write_adapter_meta(folder, {"qg_window_words": 70, "qa_window_words": 120, "steps": 0})
+    TrainedConfig.from_dict(
+        {"qg_window_words": 70, "qa_window_words": 120, "steps": 0}
+    ).save_pretrained(folder)
     return folder

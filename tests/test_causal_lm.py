@@ -110,7 +110,7 @@ def test_adapter_save_and_load_round_trip(tmp_path, tiny):
         got = loaded.model(ids).logits
     assert torch.allclose(got, expected, atol=1e-5)  # merged adapter == adapter on the base
     assert not torch.allclose(got, base_logits, atol=1e-3)  # and it changed the base
-    assert loaded.meta["qg_window_words"] == 70
+    assert loaded.config.qg_window_words == 70
 
 
 def test_batched_decoding_equals_one_by_one(tiny):
@@ -347,7 +347,7 @@ def test_cli_names_a_missing_adapter_in_one_line(tmp_path, capsys):
 def test_two_training_steps_leave_a_usable_adapter_and_resume(tmp_path, tiny):
     from qg_studio.generation.causal_lm import CausalLMGenerator
     from qg_studio.models.causal_lm import load_adapter
-    from qg_studio.models.causal_lm import read_adapter_meta
+    from qg_studio.models.config import TrainedConfig
     from qg_studio.train.causal_lm import LMTrainSettings
     from qg_studio.train.causal_lm import run
 
@@ -361,9 +361,9 @@ def test_two_training_steps_leave_a_usable_adapter_and_resume(tmp_path, tiny):
     lines: list[str] = []
     first = run(data, out, settings, progress=lines.append, work=work, base=base)
     assert first["steps"] == 2 and (out / "adapter_model.safetensors").is_file()
-    assert read_adapter_meta(out)["steps"] == 2 and read_adapter_meta(out)["log"]
+    assert TrainedConfig.from_pretrained(out).steps == 2 and TrainedConfig.from_pretrained(out).log
     assert "from the start" in lines[-1]
-    assert load_adapter(out, base=base).meta["steps"] == 2  # usable as it is
+    assert load_adapter(out, base=base).config.steps == 2  # usable as it is
     item = CausalLMGenerator(model=str(out), base=str(base)).write_question(
         [Section(id=1, text=TEXT)], "sad", Element.FEELING, Explicitness.IMPLICIT
     )
@@ -371,7 +371,7 @@ def test_two_training_steps_leave_a_usable_adapter_and_resume(tmp_path, tiny):
     settings.max_steps = 3
     second = run(data, out, settings, progress=lines.append, work=work, base=base)
     assert "resuming from" in lines[-1] and "checkpoint-2" in lines[-1]
-    assert second["steps"] == 3 and read_adapter_meta(out)["steps"] == 3
+    assert second["steps"] == 3 and TrainedConfig.from_pretrained(out).steps == 3
     # A second pass starts from the finished adapter, not from a new one: with a learning
     # rate of 0 it keeps exactly the weights it started from (a new one's are random).
     import torch
@@ -393,13 +393,14 @@ def test_models_page_says_smollm_is_in_use_for_each_role_and_how_it_routes(tmp_p
 
     from streamlit.testing.v1 import AppTest
 
-    from qg_studio.models.causal_lm import read_adapter_meta
-    from qg_studio.models.causal_lm import write_adapter_meta
+    from qg_studio.models.config import TrainedConfig
     from qg_studio.models.registry import ModelEntry
     from qg_studio.models.registry import add_user_entry
 
     folder = Path(shutil.copytree(tiny[1], tmp_path / "adapter"))
-    write_adapter_meta(folder, {**read_adapter_meta(folder), "base_path": str(tiny[0])})
+    TrainedConfig.from_pretrained(folder).updated(**{"base_path": str(tiny[0])}).save_pretrained(
+        folder
+    )
     _wins(folder)
     add_user_entry(
         ModelEntry(
@@ -423,11 +424,10 @@ def test_models_page_says_smollm_is_in_use_for_each_role_and_how_it_routes(tmp_p
 
 
 def test_model_card_reports_steps_loss_curve_and_val_figures(tmp_path):
-    from qg_studio.models.causal_lm import write_adapter_meta
+    from qg_studio.models.config import TrainedConfig
     from qg_studio.train.lm_card import card_text
 
-    write_adapter_meta(
-        tmp_path,
+    TrainedConfig.from_dict(
         {
             "steps": 40,
             "data": "toy",
@@ -439,8 +439,8 @@ def test_model_card_reports_steps_loss_curve_and_val_figures(tmp_path):
                 {"step": 20, "eval_loss": 2.6},
                 {"step": 40, "loss": 2.0},
             ],
-        },
-    )
+        }
+    ).save_pretrained(tmp_path)
     assert "Not measured yet" in card_text(tmp_path)
     (tmp_path / "val.json").write_text(
         json.dumps(

@@ -103,7 +103,7 @@ def test_a_run_goes_on_from_its_adapter_with_its_settings_and_frozen_layers(tmp_
     import torch
     from safetensors.torch import load_file
 
-    from qg_studio.models.causal_lm import read_adapter_meta
+    from qg_studio.models.config import TrainedConfig
     from qg_studio.train.causal_lm import LMTrainSettings
     from qg_studio.train.causal_lm import continued_settings
     from qg_studio.train.causal_lm import run
@@ -131,7 +131,7 @@ def test_a_run_goes_on_from_its_adapter_with_its_settings_and_frozen_layers(tmp_
         progress=lambda line: None,
         base=base,
     )
-    meta = read_adapter_meta(out)
+    meta = TrainedConfig.from_pretrained(out).to_dict()
     assert meta["steps"] == 2 and meta["roles"] == ["qag", "qg"]
     assert meta["frozen_adapter_tensors"] > 0
     before = load_file(str(out / "adapter_model.safetensors"))
@@ -148,7 +148,7 @@ def test_a_run_goes_on_from_its_adapter_with_its_settings_and_frozen_layers(tmp_
         base=base,
         init_adapter=out,
     )
-    meta = read_adapter_meta(out)
+    meta = TrainedConfig.from_pretrained(out).to_dict()
     assert meta["steps"] == 4
     # One log for the whole run: the first session's evaluations, then the second's.
     assert [h["step"] for h in meta["log"] if "eval_loss" in h] == [1, 2, 3, 4]

@@ -249,3 +249,24 @@ def test_models_load_one_at_a_time_across_threads():
     for t in threads:
         t.join()
     assert overlaps == []
+
+
+def test_a_trained_config_saves_and_loads_as_it_was(tmp_path):
+    from qg_studio.models.config import TrainedConfig
+
+    config = TrainedConfig(
+        prompt_format="qg-control",
+        roles=["qag", "qg"],
+        qag_window_words=90,
+        steps=0,  # a step count of 0 is recorded, not dropped as empty
+        settings={"max_steps": 2400},
+        extra={"seconds": 12, "note": "a figure no field names"},
+    )
+    config.save_pretrained(tmp_path)
+    again = TrainedConfig.from_pretrained(tmp_path)
+    assert again == config
+    assert again.qg_window_words is None and again.extra["seconds"] == 12
+    # A checkpoint from elsewhere records nothing; a broken file reads as nothing too.
+    assert TrainedConfig.from_pretrained(tmp_path / "none") == TrainedConfig()
+    (tmp_path / "qg_studio.json").write_text("{not json", encoding="utf-8")
+    assert TrainedConfig.from_pretrained(tmp_path) == TrainedConfig()

@@ -28,16 +28,15 @@ def _engine_on(monkeypatch):
 
 @pytest.fixture(scope="module")
 def tiny(tmp_path_factory):
-    from qg_studio.models.causal_lm import read_adapter_meta
-    from qg_studio.models.causal_lm import write_adapter_meta
+    from qg_studio.models.config import TrainedConfig
 
     root = tmp_path_factory.mktemp("tiny-proposer")
     base = tiny_llama(root / "base")
     plain = tiny_adapter(base, root / "qg-only")
     proposer = tiny_adapter(base, root / "qag")
-    write_adapter_meta(
-        proposer, {**read_adapter_meta(proposer), "roles": ["qag", "qg"], "qag_window_words": 20}
-    )
+    TrainedConfig.from_pretrained(proposer).updated(
+        **{"roles": ["qag", "qg"], "qag_window_words": 20}
+    ).save_pretrained(proposer)
     return base, plain, proposer
 
 

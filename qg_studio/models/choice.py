@@ -155,7 +155,7 @@ def lm_engine_choice(entry, role: str, device: str | None = None) -> tuple[Any, 
         loaded = load_adapter(folder, device)
     except Exception as exc:  # a broken adapter must not take the app down
         return None, f"broken ({exc})"
-    step = val.get("adapter_steps") or loaded.meta.get("steps")
+    step = val.get("adapter_steps") or loaded.config.steps
     notice = (
         f"using the {ROLE_NAMES.get(role, role)} model {entry.name} (SmolLM2-135M + "
         f"LoRA{f', step {step}' if step else ''}) on {loaded.device.type}: {why}"

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from qg_studio import toml as tomllib
+from qg_studio.models.config import TrainedConfig
 from qg_studio.paths import shipped
 from qg_studio.schema import Record
 
@@ -32,9 +33,6 @@ log = logging.getLogger(__name__)
 MODELS_DIR = shipped("models")
 SHIPPED_REGISTRY = MODELS_DIR / "registry.toml"
 USER_REGISTRY_NAME = "registry.toml"
-# Written next to every checkpoint our recipes train: the prompt format and lengths the
-# model learned, so a bare folder passed as --model is prompted the way it was trained.
-META_FILE = "qg_studio.json"
 ROLES = ("qg", "qa")
 STAGES = ("ready", "base")
 FALLBACK = {"qg": "embedded", "qa": "extractive"}
@@ -241,20 +239,6 @@ class ResolvedModel:
     entry: ModelEntry | None = None
 
 
-def write_meta(location: str | Path, meta: dict[str, Any]) -> None:
-    (Path(location) / META_FILE).write_text(json.dumps(meta, indent=2) + "\n", encoding="utf-8")
-
-
-def read_meta(location: str | Path) -> dict[str, Any]:
-    path = Path(location) / META_FILE
-    if not path.is_file():
-        return {}
-    try:
-        return json.loads(path.read_text(encoding="utf-8"))
-    except (OSError, ValueError):
-        return {}
-
-
 def resolve(spec: str, role: str, registry: dict[str, ModelEntry] | None = None) -> ResolvedModel:
     """Turn ``--model SPEC`` into a location and the prompt format the model expects."""
     default_format = "qg-control" if role == "qg" else "storyqa"
@@ -265,11 +249,11 @@ def resolve(spec: str, role: str, registry: dict[str, ModelEntry] | None = None)
             registry = {}
     entry = registry.get(spec)
     location = locate(entry.source if entry else spec)
-    meta = read_meta(location) if Path(location).is_dir() else {}
+    config = TrainedConfig.from_pretrained(location) if Path(location).is_dir() else None
     fmt = (
         entry.prompt_format
         if entry and entry.prompt_format
-        else meta.get("prompt_format") or default_format
+        else (config and config.prompt_format) or default_format
     )
     name = entry.name if entry else (Path(spec).name if Path(location).is_dir() else spec)
     return ResolvedModel(name=name, location=location, prompt_format=fmt, entry=entry)

@@ -18,13 +18,13 @@ from pathlib import Path
 from typing import Any
 from typing import Sequence
 
+from qg_studio.models.config import TrainedConfig
 from qg_studio.models.loading import loads_model
 from qg_studio.models.registry import ModelError
 from qg_studio.models.registry import ResolvedModel
 from qg_studio.models.registry import choose_device
 from qg_studio.models.registry import default_model
 from qg_studio.models.registry import locate
-from qg_studio.models.registry import read_meta
 from qg_studio.models.registry import resolve
 
 
@@ -37,16 +37,16 @@ class LoadedModel:
     location: str
     max_input_tokens: int
     max_new_tokens: int
-    meta: dict[str, Any]
+    config: TrainedConfig  # what it was trained with
 
     @property
     def is_encoder_decoder_warm_start(self) -> bool:
         return getattr(self.model.config, "model_type", "") == "encoder-decoder"
 
 
-def _max_input_tokens(config, tokenizer, meta: dict[str, Any]) -> int:
-    if meta.get("max_source_length"):
-        return int(meta["max_source_length"])
+def _max_input_tokens(config, tokenizer, trained: TrainedConfig) -> int:
+    if trained.max_source_length:
+        return int(trained.max_source_length)
     for cfg in (config, getattr(config, "encoder", None)):
         for key in ("max_position_embeddings", "n_positions"):
             value = getattr(cfg, key, None) if cfg is not None else None
@@ -57,9 +57,9 @@ def _max_input_tokens(config, tokenizer, meta: dict[str, Any]) -> int:
     return int(limit) if isinstance(limit, int) and 0 < limit < 100_000 else 512
 
 
-def _max_new_tokens(model, meta: dict[str, Any]) -> int:
-    if meta.get("max_target_length"):
-        return int(meta["max_target_length"])
+def _max_new_tokens(model, trained: TrainedConfig) -> int:
+    if trained.max_target_length:
+        return int(trained.max_target_length)
     gen = getattr(model, "generation_config", None)
     if gen is not None and getattr(gen, "max_new_tokens", None):
         return int(gen.max_new_tokens)
@@ -83,16 +83,18 @@ def _load(location: str, device: str | None) -> LoadedModel:
         raise ModelError(f"cannot load the seq2seq model at {location}: {first}") from None
     model.to(dev)
     model.eval()
-    meta = read_meta(location) if Path(location).is_dir() else {}
+    trained = (
+        TrainedConfig.from_pretrained(location) if Path(location).is_dir() else TrainedConfig()
+    )
     return LoadedModel(
         model=model,
         tokenizer=tokenizer,
         device=dev,
         dtype=dtype,
         location=location,
-        max_input_tokens=_max_input_tokens(model.config, tokenizer, meta),
-        max_new_tokens=_max_new_tokens(model, meta),
-        meta=meta,
+        max_input_tokens=_max_input_tokens(model.config, tokenizer, trained),
+        max_new_tokens=_max_new_tokens(model, trained),
+        config=trained,
     )
 
 

@@ -202,7 +202,7 @@ def _collate(pad_id: int):
 def _adapter_export_callback(out: Path, meta: dict[str, Any]):
     from transformers import TrainerCallback
 
-    from qg_studio.models.causal_lm import write_adapter_meta
+    from qg_studio.models.config import TrainedConfig
 
     class ExportAdapter(TrainerCallback):
         """Each save also refreshes the usable adapter in ``out`` (written beside, then
@@ -214,7 +214,7 @@ def _adapter_export_callback(out: Path, meta: dict[str, Any]):
             tmp = out.with_name(out.name + ".partial")
             model.save_pretrained(str(tmp))
             saved = {k: v for k, v in meta.items() if k != "log_before"}
-            write_adapter_meta(tmp, {**saved, **_progress(meta, state)})
+            TrainedConfig.from_dict({**saved, **_progress(meta, state)}).save_pretrained(tmp)
             for f in tmp.iterdir():
                 f.replace(out / f.name)
             tmp.rmdir()
@@ -253,15 +253,15 @@ def freeze_below(model, layer: int) -> int:
 
 def continued_settings(adapter: str | Path) -> LMTrainSettings:
     """The settings of the run that left ``adapter``, set to go on from its last step."""
-    from qg_studio.models.causal_lm import read_adapter_meta
+    from qg_studio.models.config import TrainedConfig
 
-    meta = read_adapter_meta(Path(adapter))
-    recorded = meta.get("settings")
-    if not recorded or not meta.get("steps"):
+    config = TrainedConfig.from_pretrained(adapter)
+    recorded = config.settings
+    if not recorded or not config.steps:
         raise ValueError(f"{adapter} records no run to continue (no settings or steps)")
     known = {f for f in LMTrainSettings.__dataclass_fields__}
     settings = LMTrainSettings(**{k: v for k, v in recorded.items() if k in known})
-    settings.start_step = int(meta["steps"])
+    settings.start_step = int(config.steps)
     return settings
 
 
@@ -288,7 +288,7 @@ def run(
 
     from qg_studio.models.causal_lm import BASE_NAME
     from qg_studio.models.causal_lm import base_folder
-    from qg_studio.models.causal_lm import read_adapter_meta
+    from qg_studio.models.config import TrainedConfig
     from qg_studio.train.callbacks import time_limit
 
     out = Path(out)
@@ -354,9 +354,9 @@ def run(
     }
     if settings.start_step and init_adapter:
         # Continuing: the adapter's history is this run's own beginning.
-        before = read_adapter_meta(Path(init_adapter))
-        meta["init_adapter"] = before.get("init_adapter")
-        meta["log_before"] = before.get("log", [])
+        before = TrainedConfig.from_pretrained(init_adapter)
+        meta["init_adapter"] = before.init_adapter
+        meta["log_before"] = before.log
     remaining = settings.max_steps - settings.start_step
     if remaining <= 0:
         raise ValueError(
@@ -413,9 +413,9 @@ def run(
         **_progress(meta, trainer.state),
         "seconds": round(time.time() - started),
     }
-    from qg_studio.models.causal_lm import write_adapter_meta
+    from qg_studio.models.config import TrainedConfig
 
     figures.pop("log_before", None)
-    write_adapter_meta(out, figures)
+    TrainedConfig.from_dict(figures).save_pretrained(out)
     (out / "training.json").write_text(json.dumps(figures, indent=2) + "\n", encoding="utf-8")
     return figures

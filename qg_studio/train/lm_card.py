@@ -23,8 +23,8 @@ from qg_studio.models.causal_lm import ENGINE
 from qg_studio.models.causal_lm import VAL_FILE
 from qg_studio.models.causal_lm import adapter_digest
 from qg_studio.models.causal_lm import default_adapter
-from qg_studio.models.causal_lm import read_adapter_meta
 from qg_studio.models.causal_lm import read_val
+from qg_studio.models.config import TrainedConfig
 
 QA_ANSWERERS = ("smollm", "extractive")
 
@@ -111,14 +111,14 @@ def measure(
     from qg_studio.services.evaluation import load_split
 
     stories = load_split(data, split, limit)
-    meta = read_adapter_meta(adapter)
+    config = TrainedConfig.from_pretrained(adapter)
     digest = adapter_digest(adapter)
     before = read_val(adapter)
     # Figures (and a person's reading) of other weights say nothing of these: a part not
     # measured again is kept only for the same weights.
     val = {
         **(before if before.get("adapter_sha256") == digest else {}),
-        "adapter_steps": meta.get("steps"),
+        "adapter_steps": config.steps,
         "adapter_sha256": digest,
         "split": split,
         "limit": limit,
@@ -172,9 +172,9 @@ def _fmt(value: Any, places: int = 4) -> str:
 
 
 def card_text(adapter: Path) -> str:
-    meta, val = read_adapter_meta(adapter), read_val(adapter)
-    settings = meta.get("settings", {})
-    log = meta.get("log", [])
+    config, val = TrainedConfig.from_pretrained(adapter), read_val(adapter)
+    settings = config.settings
+    log = config.log
     losses = {h["step"]: h["loss"] for h in log if "loss" in h}
     evals = {h["step"]: h["eval_loss"] for h in log if "eval_loss" in h}
     # Every step that was validated, and enough others to show the train loss's course.
@@ -191,12 +191,12 @@ def card_text(adapter: Path) -> str:
         "",
         "## Training",
         "",
-        f"- data: FairytaleQA `{meta.get('data', '?')}` train split; examples "
-        f"{meta.get('train_examples', {})} (qg: question for element | explicitness | answer"
-        f" | {meta.get('qg_window_words', '?')}-word window around the answer; qa: StoryQA "
-        f"prefix, question, the {meta.get('qa_window_words', '?')} words nearest it; explicit"
+        f"- data: FairytaleQA `{config.data or '?'}` train split; examples "
+        f"{config.train_examples} (qg: question for element | explicitness | answer"
+        f" | {config.qg_window_words or '?'}-word window around the answer; qa: StoryQA "
+        f"prefix, question, the {config.qa_window_words or '?'} words nearest it; explicit"
         f" QA examples kept at a share of {settings.get('explicit_qa_share', '?')})",
-        f"- steps: {meta.get('steps', '?')} of {settings.get('max_steps', '?')}, batch "
+        f"- steps: {config.steps if config.steps is not None else '?'} of {settings.get('max_steps', '?')}, batch "
         f"{settings.get('batch_size', '?')}, learning rate {settings.get('learning_rate', '?')}"
         f", LoRA r={settings.get('lora_rank', '?')} alpha={settings.get('lora_alpha', '?')} on"
         " every linear layer",

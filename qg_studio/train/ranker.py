@@ -155,12 +155,12 @@ def measure(ranker: LearnedRanker, rows: Sequence[dict], settings: RankerSetting
 
 def held_out(data: str | Path, settings: RankerSettings, adapter: str | Path | None):
     """The train stories the proposer never saw, and the val stories."""
-    from qg_studio.models.causal_lm import read_adapter_meta
+    from qg_studio.models.config import TrainedConfig
     from qg_studio.train.causal_lm import split_holdout
     from qg_studio.train.examples import load_splits
 
     train, val = load_splits(data)
-    named = set(read_adapter_meta(adapter).get("held_out_stories") or []) if adapter else set()
+    named = set(TrainedConfig.from_pretrained(adapter).held_out_stories) if adapter else set()
     if named:
         stories = [s for s in train if s.name in named]
     else:

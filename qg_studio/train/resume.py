@@ -12,14 +12,10 @@ def init_record(init_adapter: str | Path | None) -> dict[str, Any] | None:
     the whole history."""
     if not init_adapter:
         return None
-    from qg_studio.models.causal_lm import read_adapter_meta
+    from qg_studio.models.config import TrainedConfig
 
-    before = read_adapter_meta(Path(init_adapter))
-    return {
-        "steps": before.get("steps"),
-        "settings": before.get("settings"),
-        "log": before.get("log", []),
-    }
+    before = TrainedConfig.from_pretrained(init_adapter)
+    return {"steps": before.steps, "settings": before.settings or None, "log": before.log}
 
 
 REWARM_STEPS = 10  # a continued run's optimizer starts with no moments: ease it in

@@ -166,8 +166,8 @@ def train_pairs(
     from transformers import Seq2SeqTrainer
     from transformers import Seq2SeqTrainingArguments
 
+    from qg_studio.models.config import TrainedConfig
     from qg_studio.models.registry import choose_device
-    from qg_studio.models.registry import write_meta
     from qg_studio.models.seq2seq import LoadedModel
 
     out = Path(out)
@@ -250,7 +250,7 @@ def train_pairs(
     trainer.save_model(str(out))
     tokenizer.save_pretrained(str(out))
     shutil.rmtree(work, ignore_errors=True)
-    write_meta(out, meta)
+    TrainedConfig.from_dict(meta).save_pretrained(out)
 
     model = trainer.model
     model.eval()
@@ -262,7 +262,7 @@ def train_pairs(
         location=str(out),
         max_input_tokens=settings.max_source_length,
         max_new_tokens=settings.max_target_length,
-        meta=meta,
+        config=TrainedConfig.from_dict(meta),
     )
     sample = val_all[: settings.eval_samples]
     rouge = validation_rouge(loaded, sample, beams=settings.eval_beams) if sample else None
@@ -294,7 +294,7 @@ def _meta_callback():
     from transformers import TrainerCallback
     from transformers.trainer_utils import PREFIX_CHECKPOINT_DIR
 
-    from qg_studio.models.registry import write_meta
+    from qg_studio.models.config import TrainedConfig
 
     class CheckpointMeta(TrainerCallback):
         """Writes the meta file into each checkpoint folder as the trainer saves it."""
@@ -305,7 +305,7 @@ def _meta_callback():
         def on_save(self, args, state, control, **kwargs):
             folder = Path(args.output_dir) / f"{PREFIX_CHECKPOINT_DIR}-{state.global_step}"
             if folder.is_dir():
-                write_meta(folder, self.meta)
+                TrainedConfig.from_dict(self.meta).save_pretrained(folder)
             return control
 
     return CheckpointMeta
