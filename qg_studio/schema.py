@@ -1,4 +1,4 @@
-"""The vocabulary every part of QG Studio shares (DESIGN.md §2), as plain dataclasses.
+"""The vocabulary every part of QG Studio shares (docs/DESIGN.md §2), as plain dataclasses.
 
 Nothing here imports a model or a UI library: engines, the store, the exporters and
 the CLI all speak in these types, and JSON goes through ``to_dict``/``from_dict``.

@@ -1,4 +1,4 @@
-"""CSV cells are data, never formulas (DESIGN.md §5), and the guard must round-trip.
+"""CSV cells are data, never formulas (docs/DESIGN.md §5), and the guard must round-trip.
 
 A cell that a spreadsheet would run as a formula (it starts with ``= + - @``, a tab or
 a carriage return) is written with a leading apostrophe. So that our own readers give

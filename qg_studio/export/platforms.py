@@ -1,5 +1,5 @@
 """Game platforms' import files: Kahoot and Quizizz/Wayground (.xlsx), Blooket and Gimkit
-(.csv), laid out as their vendors' templates (DESIGN.md §5).
+(.csv), laid out as their vendors' templates (docs/DESIGN.md §5).
 
 None of them takes a free-text answer through its spreadsheet import except Quizizz, so
 open questions are listed as skipped everywhere else.

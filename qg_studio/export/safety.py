@@ -1,4 +1,4 @@
-"""Everything written to a spreadsheet or CSV is data, never a formula (DESIGN.md §5).
+"""Everything written to a spreadsheet or CSV is data, never a formula (docs/DESIGN.md §5).
 
 Two writers, two defences:
 

@@ -8,7 +8,7 @@ worth asking: the pipeline's checks and the ranker choose among these candidates
 rules' own, each of which says who proposed it (``engine``, ``rule``).
 
 An answer found word for word in its section is explicit, with that span as evidence;
-any other answer is implicit, whatever was asked (DESIGN.md §2: explicit means a span).
+any other answer is implicit, whatever was asked (docs/DESIGN.md §2: explicit means a span).
 """
 
 from __future__ import annotations

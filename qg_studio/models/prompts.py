@@ -5,7 +5,7 @@ Question generation (``qg-control``, this project's format)::
 
     element: feeling | explicitness: implicit | answer: she was sad | context: <section>
 
-``element`` and ``explicitness`` are DESIGN.md's labels (the control codes); ``answer``
+``element`` and ``explicitness`` are docs/DESIGN.md's labels (the control codes); ``answer``
 is the answer the question must have (answer-aware mode) and is left out when the
 generator chooses freely; ``context`` is one section's text (or the ``cor_section``
 texts joined by a blank line). Fields are separated by `` | ``, names are fixed, the
