@@ -15,14 +15,14 @@ from typing import Any
 ENGINES: dict[str, dict[str, str]] = {
     "question engine": {
         "embedded": "qg_studio.generation.embedded:EmbeddedGenerator",
-        "seq2seq": "qg_studio.generation.seq2seq:Seq2SeqGenerator",
-        "smollm": "qg_studio.generation.causal_lm:CausalLMGenerator",
+        "seq2seq": "qg_studio.generation.seq2seq_writer:Seq2SeqGenerator",
+        "smollm": "qg_studio.generation.smollm_writer:CausalLMGenerator",
         "proposer": "qg_studio.generation.proposer:LMProposer",
     },
     "answerer": {
         "extractive": "qg_studio.answering.extractive:ExtractiveAnswerer",
-        "seq2seq": "qg_studio.answering.seq2seq:UnifiedSeq2SeqAnswerer",
-        "smollm": "qg_studio.answering.causal_lm:CausalLMAnswerer",
+        "seq2seq": "qg_studio.answering.unified_seq2seq:UnifiedSeq2SeqAnswerer",
+        "smollm": "qg_studio.answering.smollm:CausalLMAnswerer",
     },
     # Tags a batch of questions (element, explicit or implicit): the unified answerer
     # routes by it without importing the tagger's package.

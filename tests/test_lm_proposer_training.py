@@ -52,8 +52,8 @@ def test_the_proposer_is_asked_without_the_answer_and_writes_question_then_answe
     from qg_studio.data.fairytaleqa import read_split
     from qg_studio.models.prompts import parse_qag
     from qg_studio.models.prompts import reading_windows
-    from qg_studio.train.causal_lm import LMTrainSettings
-    from qg_studio.train.causal_lm import lm_examples
+    from qg_studio.train.lm import LMTrainSettings
+    from qg_studio.train.lm import lm_examples
 
     stories = read_split(write_ftqa(tmp_path / "d", "train", "hen", [LONG], PAIRS), "train")
     settings = LMTrainSettings(tasks="qag", qag_window_words=40)
@@ -75,7 +75,7 @@ def test_the_proposer_is_asked_without_the_answer_and_writes_question_then_answe
 
 def test_a_held_out_story_is_never_trained_on(tmp_path):
     from qg_studio.data.fairytaleqa import read_split
-    from qg_studio.train.causal_lm import split_holdout
+    from qg_studio.train.lm import split_holdout
 
     root = tmp_path / "d"
     for i in range(6):
@@ -88,7 +88,7 @@ def test_a_held_out_story_is_never_trained_on(tmp_path):
 
 
 def test_a_continued_run_takes_up_the_schedule_where_it_stopped():
-    from qg_studio.train.causal_lm import LMTrainSettings
+    from qg_studio.train.lm import LMTrainSettings
     from qg_studio.train.resume import learning_rate_at
 
     fresh = LMTrainSettings(learning_rate=1e-3, warmup_steps=0, max_steps=10)
@@ -104,9 +104,9 @@ def test_a_run_goes_on_from_its_adapter_with_its_settings_and_frozen_layers(tmp_
     from safetensors.torch import load_file
 
     from qg_studio.models.config import TrainedConfig
-    from qg_studio.train.causal_lm import LMTrainSettings
-    from qg_studio.train.causal_lm import continued_settings
-    from qg_studio.train.causal_lm import run
+    from qg_studio.train.lm import LMTrainSettings
+    from qg_studio.train.lm import continued_settings
+    from qg_studio.train.lm import run
 
     base = tiny_llama(tmp_path / "base")
     data = write_ftqa(tmp_path / "data", "train", "hen", [LONG], PAIRS * 3)

@@ -126,7 +126,7 @@ def test_answerer_sends_prefixed_lowercased_inputs(t5_dir, spy):
 def test_yes_no_decoding_is_constrained_and_follows_the_model(tmp_path):
     import torch
 
-    from qg_studio.answering.seq2seq import UnifiedSeq2SeqAnswerer
+    from qg_studio.answering.unified_seq2seq import UnifiedSeq2SeqAnswerer
 
     answerer = UnifiedSeq2SeqAnswerer(model=str(tiny_t5(tmp_path / "biased")), num_beams=1)
     model, tok = answerer.loaded.model, answerer.loaded.tokenizer
@@ -145,7 +145,7 @@ def test_yes_no_decoding_is_constrained_and_follows_the_model(tmp_path):
 
 
 def test_batching_keeps_order_and_results(t5_dir):
-    from qg_studio.answering.seq2seq import UnifiedSeq2SeqAnswerer
+    from qg_studio.answering.unified_seq2seq import UnifiedSeq2SeqAnswerer
 
     questions = [
         "Who ran?",
@@ -166,7 +166,7 @@ def test_batching_keeps_order_and_results(t5_dir):
 
 
 def test_long_context_is_narrowed_to_question_sentences_with_a_note(tmp_path, spy):
-    from qg_studio.answering.seq2seq import UnifiedSeq2SeqAnswerer
+    from qg_studio.answering.unified_seq2seq import UnifiedSeq2SeqAnswerer
     from qg_studio.models.seq2seq import token_lengths
 
     folder = tiny_t5(tmp_path / "short", meta={"max_source_length": 40})
@@ -181,7 +181,7 @@ def test_long_context_is_narrowed_to_question_sentences_with_a_note(tmp_path, sp
 
 
 def test_empty_question_gets_an_empty_answer_not_a_crash(t5_dir):
-    from qg_studio.answering.seq2seq import UnifiedSeq2SeqAnswerer
+    from qg_studio.answering.unified_seq2seq import UnifiedSeq2SeqAnswerer
 
     result = UnifiedSeq2SeqAnswerer(model=t5_dir).answer(["  "], SECTIONS, [[1]])
     assert result[0].answers == [] and result[0].note == "empty question"
@@ -221,7 +221,7 @@ def test_generate_gives_valid_items_from_any_checkpoint(which, t5_dir, bart_dir)
 
 
 def test_generate_prompts_carry_the_requested_control_codes(t5_dir, spy):
-    from qg_studio.generation.seq2seq import Seq2SeqGenerator
+    from qg_studio.generation.seq2seq_writer import Seq2SeqGenerator
 
     generator = Seq2SeqGenerator(model=t5_dir, oversample=1)
     request = GenerationRequest(
@@ -240,7 +240,7 @@ def test_generate_prompts_carry_the_requested_control_codes(t5_dir, spy):
 @pytest.mark.parametrize("context_words", [None, 12])
 def test_training_and_inference_prompts_are_identical(tmp_path, spy, context_words):
     from qg_studio.data.fairytaleqa import read_split
-    from qg_studio.generation.seq2seq import Seq2SeqGenerator
+    from qg_studio.generation.seq2seq_writer import Seq2SeqGenerator
     from qg_studio.train.examples import qg_pairs
 
     text = (
@@ -285,7 +285,7 @@ def test_training_and_inference_prompts_are_identical(tmp_path, spy, context_wor
 
 
 def test_write_question_guesses_explicitness_from_the_text(t5_dir):
-    from qg_studio.generation.seq2seq import Seq2SeqGenerator
+    from qg_studio.generation.seq2seq_writer import Seq2SeqGenerator
 
     generator = Seq2SeqGenerator(model=t5_dir, num_beams=1)
     explicit = generator.write_question(SECTIONS, "in the forest", Element.SETTING)
@@ -296,7 +296,7 @@ def test_write_question_guesses_explicitness_from_the_text(t5_dir):
 
 
 def test_long_section_is_windowed_around_the_answer_with_a_warning(tmp_path, spy):
-    from qg_studio.generation.seq2seq import Seq2SeqGenerator
+    from qg_studio.generation.seq2seq_writer import Seq2SeqGenerator
     from qg_studio.models.seq2seq import token_lengths
 
     folder = tiny_t5(tmp_path / "short", meta={"max_source_length": 40})
@@ -321,7 +321,7 @@ def test_answer_window_keeps_the_answer_sentence_and_neighbours():
 
 
 def test_missing_model_is_a_one_line_error(tmp_path):
-    from qg_studio.generation.seq2seq import Seq2SeqGenerator
+    from qg_studio.generation.seq2seq_writer import Seq2SeqGenerator
     from qg_studio.models.registry import ModelError
 
     with pytest.raises(ModelError) as err:

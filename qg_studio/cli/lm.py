@@ -30,7 +30,7 @@ LM_OPTIONS = (
 
 
 def register(commands) -> None:
-    from qg_studio.train.causal_lm import LMTrainSettings
+    from qg_studio.train.lm import LMTrainSettings
 
     tr = commands.train.add_parser(
         "lm",
@@ -61,9 +61,9 @@ def register(commands) -> None:
 
 def cmd_train_lm(args) -> int:
     from qg_studio.models.causal_lm import BaseModelMissing
-    from qg_studio.train.causal_lm import LMTrainSettings
-    from qg_studio.train.causal_lm import continued_settings
-    from qg_studio.train.causal_lm import run
+    from qg_studio.train.lm import LMTrainSettings
+    from qg_studio.train.lm import continued_settings
+    from qg_studio.train.lm import run
 
     if not (Path(args.data) / "questions" / "train").is_dir():
         raise UserError(f"no FairytaleQA train split under {args.data}")

@@ -33,8 +33,8 @@ def measure_qa(stories, adapter: Path) -> dict[str, Any]:
     """Both answerers on every question (given sections), scored per route key; the
     routes take the better one per key, and the routed figures follow per question."""
     from qg_studio.answering import get_answerer
-    from qg_studio.answering.causal_lm import ROUTE_KEYS
-    from qg_studio.answering.causal_lm import route_keys
+    from qg_studio.answering.smollm import ROUTE_KEYS
+    from qg_studio.answering.smollm import route_keys
     from qg_studio.evaluate import best_rouge_l
     from qg_studio.evaluate import mean
 

@@ -156,8 +156,8 @@ def measure(ranker: LearnedRanker, rows: Sequence[dict], settings: RankerSetting
 def held_out(data: str | Path, settings: RankerSettings, adapter: str | Path | None):
     """The train stories the proposer never saw, and the val stories."""
     from qg_studio.models.config import TrainedConfig
-    from qg_studio.train.causal_lm import split_holdout
     from qg_studio.train.examples import load_splits
+    from qg_studio.train.lm import split_holdout
 
     train, val = load_splits(data)
     named = set(TrainedConfig.from_pretrained(adapter).held_out_stories) if adapter else set()

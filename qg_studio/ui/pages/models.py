@@ -37,7 +37,7 @@ def _registry_stamp() -> tuple:
 def _routes_text(model: str | None) -> str:
     """Which answerer takes which kind of question: the smollm answerer hands some kinds
     to the span model when that measured better on val."""
-    from qg_studio.answering.causal_lm import DEFAULT_ROUTES
+    from qg_studio.answering.smollm import DEFAULT_ROUTES
     from qg_studio.models.causal_lm import read_val
     from qg_studio.models.causal_lm import resolve_adapter
 

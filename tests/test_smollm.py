@@ -65,11 +65,11 @@ def test_training_and_inference_prompts_are_identical(tmp_path, tiny):
     import random
 
     from qg_studio.answer_kind import answer_kind
-    from qg_studio.answering.causal_lm import CausalLMAnswerer
+    from qg_studio.answering.smollm import CausalLMAnswerer
     from qg_studio.data.fairytaleqa import read_split
-    from qg_studio.generation.causal_lm import CausalLMGenerator
-    from qg_studio.train.causal_lm import LMTrainSettings
-    from qg_studio.train.causal_lm import lm_examples
+    from qg_studio.generation.smollm_writer import CausalLMGenerator
+    from qg_studio.train.lm import LMTrainSettings
+    from qg_studio.train.lm import lm_examples
 
     base, adapter = tiny
     root = write_ftqa(tmp_path / "data", "train", "toy", [TEXT], QUESTIONS)
@@ -138,13 +138,15 @@ def test_batched_decoding_equals_one_by_one(tiny):
 
 
 def test_generator_writes_several_questions_per_answer_slot(tiny, sections, monkeypatch):
-    from qg_studio.generation import causal_lm
-    from qg_studio.generation.causal_lm import CausalLMGenerator
+    from qg_studio.generation import smollm_writer
+    from qg_studio.generation.smollm_writer import CausalLMGenerator
     from qg_studio.pipeline import ranked_slots
 
     # The untrained model writes random words, which the grounding check would refuse.
-    monkeypatch.setattr(causal_lm, "unfounded", lambda questions, story: [[] for _ in questions])
-    monkeypatch.setattr(causal_lm, "gives_away", lambda question, answer: False)
+    monkeypatch.setattr(
+        smollm_writer, "unfounded", lambda questions, story: [[] for _ in questions]
+    )
+    monkeypatch.setattr(smollm_writer, "gives_away", lambda question, answer: False)
     base, adapter = tiny
     generator = CausalLMGenerator(
         model=str(adapter), base=str(base), questions_per_answer=2, choose_slots=ranked_slots
@@ -161,9 +163,9 @@ def test_generator_writes_several_questions_per_answer_slot(tiny, sections, monk
 
 
 def test_a_question_about_someone_the_story_lacks_never_reaches_the_teacher(tiny, sections):
-    from qg_studio.generation.causal_lm import CausalLMGenerator
-    from qg_studio.generation.causal_lm import gives_away
-    from qg_studio.generation.causal_lm import unfounded
+    from qg_studio.generation.smollm_writer import CausalLMGenerator
+    from qg_studio.generation.smollm_writer import gives_away
+    from qg_studio.generation.smollm_writer import unfounded
     from qg_studio.pipeline import ranked_slots
 
     story = "The old miller carried two sacks to the mill. His daughters sang by the river."
@@ -187,8 +189,8 @@ def test_a_question_about_someone_the_story_lacks_never_reaches_the_teacher(tiny
 
 
 def test_a_question_names_only_who_its_answer_is_about(sections):
-    from qg_studio.generation.causal_lm import _told_there
-    from qg_studio.generation.causal_lm import unfounded
+    from qg_studio.generation.smollm_writer import _told_there
+    from qg_studio.generation.smollm_writer import unfounded
     from qg_studio.schema import Evidence
     from qg_studio.schema import QAItem
 
@@ -211,7 +213,7 @@ def test_a_question_names_only_who_its_answer_is_about(sections):
 
 
 def test_answerer_routes_each_kind(tiny, sections):
-    from qg_studio.answering.causal_lm import CausalLMAnswerer
+    from qg_studio.answering.smollm import CausalLMAnswerer
 
     base, adapter = tiny
     answerer = CausalLMAnswerer(
@@ -345,11 +347,11 @@ def test_cli_names_a_missing_adapter_in_one_line(tmp_path, capsys):
 
 
 def test_two_training_steps_leave_a_usable_adapter_and_resume(tmp_path, tiny):
-    from qg_studio.generation.causal_lm import CausalLMGenerator
+    from qg_studio.generation.smollm_writer import CausalLMGenerator
     from qg_studio.models.causal_lm import load_adapter
     from qg_studio.models.config import TrainedConfig
-    from qg_studio.train.causal_lm import LMTrainSettings
-    from qg_studio.train.causal_lm import run
+    from qg_studio.train.lm import LMTrainSettings
+    from qg_studio.train.lm import run
 
     base, _ = tiny
     data = write_ftqa(tmp_path / "data", "train", "toy", [TEXT], QUESTIONS)
