@@ -32,7 +32,7 @@ CHOICES_FILE = shipped("models", "embedded-qg", "choices.json")
 
 def signature(analysis: Analysis, loc: Location, element: Element, answer: str) -> str:
     """The situation of an answer, coarse enough to have many train examples each."""
-    root = w._answer_root(analysis, loc)
+    root = w.answer_root(analysis, loc)
     role = root.dep_ if root is not None else "none"
     role = (
         role
@@ -58,13 +58,13 @@ def variants(analysis: Analysis, loc: Location, element: Element, answer: str) -
         return out
     res = analysis.resolver
     who = (
-        c.subject_text if w._animate_subject(c) else (w.main_character(analysis) or c.subject_text)
+        c.subject_text if w.animate_subject(c) else (w.main_character(analysis) or c.subject_text)
     )
-    ctx = w._context_clause(analysis, loc)
-    prev = w._previous_clause(analysis, loc)
+    ctx = w.context_clause(analysis, loc)
+    prev = w.previous_clause(analysis, loc)
     nxt = _next_clause(analysis, loc)
     ctx_text = (
-        f"{w._connective(ctx, 'when')} {state(ctx, resolver=res, same_as=who)}"
+        f"{w.connective(ctx, 'when')} {state(ctx, resolver=res, same_as=who)}"
         if ctx is not None
         else ""
     )
@@ -73,7 +73,7 @@ def variants(analysis: Analysis, loc: Location, element: Element, answer: str) -
         if prev is not None
         else ""
     )
-    gap = w._gap_with_preposition(analysis, loc.tokens) - {c.head.i}
+    gap = w.gap_with_preposition(analysis, loc.tokens) - {c.head.i}
     if element == Element.ACTION:
         if usable(c):
             out["do"] = ask_do(c)
@@ -108,7 +108,7 @@ def variants(analysis: Analysis, loc: Location, element: Element, answer: str) -
             ("after_prev", prev, "after"),
             ("when_prev", prev, "when"),
             ("because_prev", prev, "because"),
-            ("ctx", ctx, w._connective(ctx) if ctx else ""),
+            ("ctx", ctx, w.connective(ctx) if ctx else ""),
         ):
             if clause is not None and usable(clause):
                 out[name] = finish(f"What happened {conn} {state(clause, tense_past=True)}")

@@ -56,7 +56,7 @@ def _sentence_clauses(analysis: Analysis, loc: Location) -> list[Clause]:
     return analysis.sentence_clauses[loc.sentence]
 
 
-def _context_clause(analysis: Analysis, loc: Location, markers=EVENT_MARKERS) -> Clause | None:
+def context_clause(analysis: Analysis, loc: Location, markers=EVENT_MARKERS) -> Clause | None:
     """A clause of the answer's sentence, not the answer, that sets the scene: "when ..."."""
     for c in _sentence_clauses(analysis, loc):
         if c is loc.clause or not usable(c):
@@ -69,7 +69,7 @@ def _context_clause(analysis: Analysis, loc: Location, markers=EVENT_MARKERS) ->
     return None
 
 
-def _previous_clause(analysis: Analysis, loc: Location) -> Clause | None:
+def previous_clause(analysis: Analysis, loc: Location) -> Clause | None:
     """The event just before the answer: an earlier clause of its sentence, else the
     last clause of the sentence before; an event, never a state ("lived", "was")."""
     same = [
@@ -95,7 +95,7 @@ def _previous_clause(analysis: Analysis, loc: Location) -> Clause | None:
     return None
 
 
-def _connective(clause: Clause, default: str = "after") -> str:
+def connective(clause: Clause, default: str = "after") -> str:
     return {
         "as": "when",
         "once": "after",
@@ -106,7 +106,7 @@ def _connective(clause: Clause, default: str = "after") -> str:
     }.get(clause.marker, clause.marker if clause.marker in EVENT_MARKERS else default)
 
 
-def _gap_with_preposition(analysis: Analysis, tokens: set[int]) -> set[int]:
+def gap_with_preposition(analysis: Analysis, tokens: set[int]) -> set[int]:
     """Take the preposition that governs an answer phrase out with it ("on an island")."""
     gap = set(tokens)
     for i in tokens:
@@ -119,7 +119,7 @@ def _gap_with_preposition(analysis: Analysis, tokens: set[int]) -> set[int]:
 # ---------------------------------------------------------------------------- elements
 
 
-def _answer_root(analysis: Analysis, loc: Location):
+def answer_root(analysis: Analysis, loc: Location):
     """The head word of an answer found verbatim: the token whose head lies outside it."""
     if not loc.exact:
         return None
@@ -135,7 +135,7 @@ def _by_role(analysis: Analysis, loc: Location, wh: str) -> str:
     """Ask about the answer through its grammatical role: the subject of a verb ("Who
     won?"), the subject of a relative clause on it ("Who was working at the anvil?"),
     an object ("Who did Knos meet?") or a predicate noun ("Who was the king?")."""
-    root = _answer_root(analysis, loc)
+    root = answer_root(analysis, loc)
     if root is None:
         return ""
     resolver = analysis.resolver
@@ -172,7 +172,7 @@ def _character(analysis: Analysis, loc: Location, answer: str = "") -> str:
     if _subject_overlap(c, loc.tokens) >= 0.5:
         return ask_subject(c, "Who")
     if not _head_in(c, loc.tokens) and c.subject_text:
-        return ask(c, "Who", gap=_gap_with_preposition(analysis, loc.tokens) - {c.head.i})
+        return ask(c, "Who", gap=gap_with_preposition(analysis, loc.tokens) - {c.head.i})
     # A description: "old and blind" → "What was the giant like?"
     if c.head.lemma_ == "be" and c.subject_text:
         return finish(f"What was {c.subject_text} like")
@@ -194,7 +194,7 @@ def _setting(analysis: Analysis, loc: Location, answer: str = "") -> str:
     )
     if _subject_overlap(c, loc.tokens) >= 0.5:
         return ask_subject(c, "What" if wh == "Where" else "Who")
-    gap = _gap_with_preposition(analysis, loc.tokens) - {c.head.i}
+    gap = gap_with_preposition(analysis, loc.tokens) - {c.head.i}
     return ask(c, wh, gap=gap)
 
 
@@ -205,14 +205,14 @@ def _action(analysis: Analysis, loc: Location, answer: str = "") -> str:
     if _subject_overlap(c, loc.tokens) >= 0.5 and not _head_in(c, loc.tokens):
         return ask_subject(c, "Who")
     if _head_in(c, loc.tokens) or not loc.exact:
-        ctx = _context_clause(analysis, loc)
+        ctx = context_clause(analysis, loc)
         extra = (
-            f"{_connective(ctx, 'when')} {state(ctx, resolver=analysis.resolver, same_as=c.subject_text)}"
+            f"{connective(ctx, 'when')} {state(ctx, resolver=analysis.resolver, same_as=c.subject_text)}"
             if ctx
             else ""
         )
         return ask_do(c, extra=extra)
-    return ask(c, "What", gap=_gap_with_preposition(analysis, loc.tokens) - {c.head.i})
+    return ask(c, "What", gap=gap_with_preposition(analysis, loc.tokens) - {c.head.i})
 
 
 def _causal(analysis: Analysis, loc: Location, answer: str = "") -> str:
@@ -231,7 +231,7 @@ def _causal(analysis: Analysis, loc: Location, answer: str = "") -> str:
     for other in _sentence_clauses(analysis, loc):
         if other is not c and other.subject_text and other.marker in ("so", "then", "and"):
             return ask(other, "Why", gap=loc.tokens - {other.head.i})
-    prev = _previous_clause(analysis, loc)
+    prev = previous_clause(analysis, loc)
     if prev is not None:
         return ask(prev, "Why", gap=loc.tokens - {prev.head.i})
     return ask(c, "Why")
@@ -253,14 +253,14 @@ def _outcome(analysis: Analysis, loc: Location, answer: str = "") -> str:
     c = loc.clause
     if c is None:
         return ""
-    ctx = _context_clause(analysis, loc, EVENT_MARKERS)
+    ctx = context_clause(analysis, loc, EVENT_MARKERS)
     if ctx is not None:
-        return finish(f"What happened {_connective(ctx)} {state(ctx, tense_past=True)}")
+        return finish(f"What happened {connective(ctx)} {state(ctx, tense_past=True)}")
     if c.marker == "so":
-        prev = _previous_clause(analysis, loc)
+        prev = previous_clause(analysis, loc)
         if prev is not None:
             return finish(f"What happened because {state(prev, tense_past=True)}")
-    prev = _previous_clause(analysis, loc)
+    prev = previous_clause(analysis, loc)
     if prev is not None:
         return finish(f"What happened after {state(prev, tense_past=True)}")
     return ""
@@ -272,14 +272,14 @@ def _feeling(analysis: Analysis, loc: Location, answer: str = "") -> str:
         return ""
     present = c.head.tag_ in ("VBZ", "VBP")
     verb = "does" if present else "did"
-    who = c.subject_text if _animate_subject(c) else (main_character(analysis) or c.subject_text)
-    ctx = _context_clause(analysis, loc)
+    who = c.subject_text if animate_subject(c) else (main_character(analysis) or c.subject_text)
+    ctx = context_clause(analysis, loc)
     if ctx is None and c.head.lemma_ not in lang.function_words("feeling_state_verbs"):
         ctx_text = f"when {state(c, tense_past=not present)}"
     elif ctx is not None:
-        ctx_text = f"{_connective(ctx, 'when')} {state(ctx)}"
+        ctx_text = f"{connective(ctx, 'when')} {state(ctx)}"
     else:
-        prev = _previous_clause(analysis, loc)
+        prev = previous_clause(analysis, loc)
         ctx_text = f"when {state(prev)}" if prev is not None else ""
     return finish(f"How {verb} {who} feel {ctx_text}")
 
@@ -301,7 +301,7 @@ def main_character(analysis: Analysis) -> str:
     return counts.most_common(1)[0][0] if counts else ""
 
 
-def _animate_subject(c: Clause | None) -> bool:
+def animate_subject(c: Clause | None) -> bool:
     if c is None or not usable(c):
         return False
     who = c.subject_head
@@ -311,7 +311,7 @@ def _animate_subject(c: Clause | None) -> bool:
 def _prediction(analysis: Analysis, loc: Location, answer: str = "") -> str:
     c = loc.clause
     answer_words = set(content(answer or loc_text(analysis, loc)))
-    who = c.subject_text if _animate_subject(c) else main_character(analysis)
+    who = c.subject_text if animate_subject(c) else main_character(analysis)
     if not who:
         return ""
     if answer_words & FEELINGS or len(answer.split()) == 1:
