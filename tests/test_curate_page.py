@@ -8,6 +8,7 @@ import pytest
 from export_story import STORY
 from export_story import items
 from export_story import sections
+from page_text import labelled
 from streamlit.testing.v1 import AppTest
 
 from qg_studio.store import Store
@@ -33,7 +34,7 @@ def _app() -> AppTest:
 
 
 def _picker(at):
-    return next(s for s in at.selectbox if s.key.startswith("curate_picker_"))
+    return labelled(at.selectbox, "Question to review")
 
 
 def _metric(at, label):

@@ -53,10 +53,10 @@ def quiz_preview(
 
 @st.cache_data(show_spinner=False, max_entries=256)
 def wrong_options(
-    question: str, answers: tuple[str, ...], key: tuple, _item: QAItem, _sections: Sequence[Section]
+    item_key: str, texts: tuple[str, ...], _item: QAItem, _sections: Sequence[Section]
 ) -> list[str]:
-    """The wrong options Curate shows for an item (once per wording of the question and
-    its answers, not on every rerun of the page). Ruled out by the key only, so Curate
+    """The wrong options Curate shows for an item (once per state of the item, its
+    ``to_dict`` as JSON, and of the story's text, not on every rerun of the page). Ruled out by the key only, so Curate
     never waits on a model load; the export also asks the answerer, and swaps out an
     option it finds right (Curate's caption says so)."""
     from qg_studio.services.exports import quiz_options

@@ -9,6 +9,7 @@ values in :mod:`qg_studio.ui.curate_fields`.
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 from collections.abc import Sequence
 
@@ -53,6 +54,7 @@ from qg_studio.ui.state import require_story
 from qg_studio.ui.steps import next_step
 from qg_studio.ui.text import plain
 from qg_studio.ui.text import quoted
+from qg_studio.ui.widgets import pick_option
 
 # -- the page ----------------------------------------------------------------------------
 
@@ -250,17 +252,14 @@ def _detail(
     if st.session_state.get(PICK) not in ids:
         st.session_state[PICK] = ids[0]
     by_id = {i.id: i for i in shown}
-    # The widget key follows the version so its labels show the question as saved now;
-    # which question is open lives in PICK.
-    picker = f"curate_picker_{version}"
-    picked = st.selectbox(
+    # Its labels show each question as saved now (an edit changes one); which question
+    # is open lives in PICK.
+    picked = pick_option(
+        "selectbox",
         "Question to review",
         ids,
-        key=picker,
-        index=ids.index(st.session_state[PICK]),
-        format_func=lambda i: f"{positions[i]}. {by_id[i].question[:90]}",
-        on_change=_pick,
-        args=(picker,),
+        {i: f"{positions[i]}. {by_id[i].question[:90]}" for i in ids},
+        PICK,
     )
     item = by_id[picked]
     section_ids = [s.id for s in story.sections]
@@ -371,15 +370,8 @@ def _wrong_options(item: QAItem, story, k: str, section_ids: list[int]) -> None:
     """The multiple-choice quiz's wrong options, seen and edited before any export."""
     sections = story.sections
     options = item.distractors or cache.wrong_options(
-        item.question,
-        tuple(item.answers),
-        (
-            tuple(s.text for s in sections),
-            tuple(item.sections),
-            tuple(item.second_answers),
-            item.element.value,
-            item.answer_kind.value,
-        ),
+        json.dumps(item.to_dict(), sort_keys=True, default=str),
+        tuple(s.text for s in sections),
         item,
         sections,
     )
@@ -406,10 +398,6 @@ def _wrong_options(item: QAItem, story, k: str, section_ids: list[int]) -> None:
             "Chosen from the story; edit them and the quiz uses yours. The quiz leaves out "
             "any the answer check finds right too."
         )
-
-
-def _pick(picker: str) -> None:
-    st.session_state[PICK] = st.session_state[picker]
 
 
 def _save_field(item_id: int, field: str, key: str, section_ids: list[int], story_id: int) -> None:
