@@ -10,9 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from qg_studio.models import causal_lm as lm  # the SmolLM2 adapter's checks (imports nothing heavy)
-from qg_studio.models.causal_lm import ENGINE
+from qg_studio.models.causal_lm import ENGINE  # the loader imports nothing heavy up front
 from qg_studio.models.causal_lm import adapter_digest
+from qg_studio.models.causal_lm import availability as adapter_availability
 from qg_studio.models.causal_lm import load_adapter
 from qg_studio.models.causal_lm import read_val
 from qg_studio.models.registry import FALLBACK
@@ -28,8 +28,8 @@ from qg_studio.models.registry import local_path
 
 def availability(entry: ModelEntry | str) -> tuple[bool, str]:
     """Whether the model's files are on this machine, and a short reason."""
-    if isinstance(entry, ModelEntry) and entry.engine == lm.ENGINE:
-        return lm.availability(local_path(entry.source) or Path(entry.source))
+    if isinstance(entry, ModelEntry) and entry.engine == ENGINE:
+        return adapter_availability(local_path(entry.source) or Path(entry.source))
     if isinstance(entry, ModelEntry):
         return folder_availability(entry.source, entry.name)
     return folder_availability(entry)
@@ -53,7 +53,7 @@ def choose_engine(
         if not ok:
             problems.append(f"{entry.name}: {reason}")
             continue
-        if entry.engine == lm.ENGINE:
+        if entry.engine == ENGINE:
             choice, problem = lm_engine_choice(entry, role, device)
             if choice is not None:
                 return choice
