@@ -252,3 +252,10 @@ def test_a_line_break_inside_a_name_reads_as_one_space():
     text = "The\r\npeople of the valley could not sleep. The old\nwoodcutter went home."
     subjects = [c.subject_text for cl in analyse(text).sentence_clauses for c in cl]
     assert subjects == ["the people of the valley", "the old woodcutter"]
+
+
+def test_the_pipelines_components_say_what_they_need_and_set():
+    # spaCy checks each component's requires against what runs before it.
+    analysis = get_nlp().analyze_pipes(pretty=False)
+    assert analysis["summary"]["qg_sentence_breaks"]["assigns"] == ["token.is_sent_start"]
+    assert not any(analysis["problems"].values()), analysis["problems"]

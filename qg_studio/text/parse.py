@@ -40,7 +40,7 @@ def _register_breaks() -> None:
     if "qg_sentence_breaks" in Language.factories:
         return
 
-    @Language.component("qg_sentence_breaks")
+    @Language.component("qg_sentence_breaks", assigns=["token.is_sent_start"])
     def sentence_breaks(doc):
         """The house sentence rule (:func:`qg_studio.text.sentences.sentences`) on the
         doc's tokens, before the parser: ``doc.sents`` are the rule's sentences."""
@@ -54,7 +54,11 @@ def _register_names() -> None:
     if "qg_pronoun_names" in Language.factories:
         return
 
-    @Language.component("qg_pronoun_names")
+    @Language.component(
+        "qg_pronoun_names",
+        requires=["token.tag", "token.dep"],
+        assigns=["token.pos", "token.tag", "token.dep", "token.lemma"],
+    )
     def pronoun_names(doc):
         """Names whose last word is a pronoun ("Tan I", "Lord We") made one token: the
         parser reads "Tan I shot" as "I shot" with "Tan" hung on the verb or on "I", and
