@@ -39,6 +39,21 @@ def wait_for_app(page, timeout: float = 60_000) -> None:
         page.wait_for_selector(IDLE, timeout=timeout)
 
 
+def wait_for_new_history(data_dir: Path, story_id: int, steps_before: int) -> None:
+    """Until the story's history has a step more than ``steps_before``: a long action
+    (a regenerate) has been saved, so a click after it cannot cancel it mid-run."""
+    from qg_studio.store import DB_NAME
+    from qg_studio.store import Store
+
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline:
+        with Store(data_dir / DB_NAME) as store:
+            if len(store.history(story_id)) > steps_before:
+                return
+        time.sleep(0.5)
+    raise AssertionError("the regenerate wrote nothing to the story's history in 120 s")
+
+
 def open_page(page, app_url: str, path: str = "") -> None:
     page.goto(f"{app_url}/{path}")
     page.wait_for_selector("[data-testid='stMain']")

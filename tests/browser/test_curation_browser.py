@@ -11,6 +11,7 @@ import pytest
 from playwright.sync_api import expect
 from streamlit_helpers import open_page
 from streamlit_helpers import wait_for_app
+from streamlit_helpers import wait_for_new_history
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 FABLE = (FIXTURES / "fable_snail_hares.txt").read_text("utf-8")
@@ -43,6 +44,14 @@ def _items(data_dir, story_id):
         return store.list_items(story_id)
 
 
+def _steps(data_dir, story_id) -> int:
+    from qg_studio.store import DB_NAME
+    from qg_studio.store import Store
+
+    with Store(data_dir / DB_NAME) as store:
+        return len(store.history(story_id))
+
+
 def test_edit_then_regenerate_leaves_only_the_edited_version(page, app_url, data_dir):
     project, story_id, story = _project_with_questions(data_dir, "Edit then regenerate")
     before = _items(data_dir, story_id)
@@ -57,8 +66,13 @@ def test_edit_then_regenerate_leaves_only_the_edited_version(page, app_url, data
     wait_for_app(page)
     assert _items(data_dir, story_id)[0].question == edited
 
+    steps_before = _steps(data_dir, story_id)
     page.get_by_text("Regenerate a section or an element").click()
-    page.get_by_role("button", name="Regenerate", exact=True).click()
+    regenerate = page.get_by_role("button", name="Regenerate", exact=True)
+    regenerate.wait_for()
+    regenerate.click()
+    # On a busy machine the page's own rerun can swallow a click: wait for the saved step.
+    wait_for_new_history(data_dir, story_id, steps_before)
     page.get_by_text("Undo takes the whole regenerate back").wait_for(timeout=240_000)
     after = _items(data_dir, story_id)
     texts = [i.question.lower() for i in after]

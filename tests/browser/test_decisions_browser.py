@@ -3,26 +3,13 @@ regenerate as dropped and never comes back, and one Undo takes the whole regener
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 from streamlit_helpers import open_page
 from streamlit_helpers import wait_for_app
+from streamlit_helpers import wait_for_new_history
 
 FABLE = (Path(__file__).parents[1] / "fixtures" / "fable_snail_hares.txt").read_text("utf-8")
-
-
-def wait_for_new_history(data_dir: Path, story_id: int, steps_before: int) -> None:
-    from qg_studio.store import DB_NAME
-    from qg_studio.store import Store
-
-    deadline = time.monotonic() + 120
-    while time.monotonic() < deadline:
-        with Store(data_dir / DB_NAME) as store:
-            if len(store.history(story_id)) > steps_before:
-                return
-        time.sleep(0.5)
-    raise AssertionError("the regenerate wrote nothing to the story's history in 120 s")
 
 
 def test_drop_regenerate_still_dropped_then_one_undo(page, app_url, data_dir):
