@@ -259,3 +259,24 @@ def test_the_pipelines_components_say_what_they_need_and_set():
     analysis = get_nlp().analyze_pipes(pretty=False)
     assert analysis["summary"]["qg_sentence_breaks"]["assigns"] == ["token.is_sent_start"]
     assert not any(analysis["problems"].values()), analysis["problems"]
+
+
+def test_spacy_loads_without_torch_and_torch_still_loads_after(tmp_path):
+    # A fresh process: sectioning must not pay for torch, and a model loaded later in the
+    # same process still finds it.
+    import subprocess
+    import sys
+
+    code = (
+        "import sys\n"
+        "from qg_studio.text.parse import get_nlp\n"
+        "assert [s.text for s in get_nlp()('It rained. We stayed in.').sents]\n"
+        "print('torch' in sys.modules)\n"
+        "import torch\n"
+        "from transformers.utils import is_torch_available\n"
+        "print(is_torch_available(), torch.zeros(2).sum().item())\n"
+    )
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path
+    ).stdout.split()
+    assert out == ["False", "True", "0.0"]

@@ -6,6 +6,8 @@ and names ending in a pronoun ("Tan I") kept whole.
 
 from __future__ import annotations
 
+import sys
+import threading
 from functools import lru_cache
 
 from qg_studio.text.sentences import mark_sentence_starts
@@ -17,10 +19,32 @@ class ModelMissing(RuntimeError):
     """A model QG Studio needs is not installed; the message says how to install it."""
 
 
+def _import_spacy():
+    """spaCy, imported without torch where that is safe.
+
+    thinc (under spaCy) imports torch whenever it is installed, for models that wrap
+    PyTorch layers; the small English pipeline has none, and torch costs 1.6 of the 3.3 CPU
+    seconds spaCy takes to load, which sectioning and the quick commands never use. While
+    spaCy imports, "import torch" is made to fail; torch imports normally afterwards (a
+    model that needs it loads it then). Only in a process with no other thread: another
+    thread importing torch meanwhile would fail. Elsewhere, or once torch is loaded, spaCy
+    is imported as it is.
+    """
+    if "torch" in sys.modules or "thinc" in sys.modules or threading.active_count() > 1:
+        import spacy
+
+        return spacy
+    sys.modules["torch"] = None  # type: ignore[assignment]
+    try:
+        import spacy
+    finally:
+        del sys.modules["torch"]
+    return spacy
+
+
 @lru_cache(maxsize=1)
 def get_nlp():
-    import spacy
-
+    spacy = _import_spacy()
     try:
         nlp = spacy.load(MODEL_PACKAGE)
     except OSError as exc:
