@@ -7,7 +7,7 @@ import re
 
 from qg_studio import lang
 from qg_studio.reading.lexicon import FEELING_GROUP
-from qg_studio.text.words import content_words as text_content_words
+from qg_studio.text.words import content_words
 from qg_studio.text.words import words as word_list
 
 # The lexicons are data files (qg_studio/lang/en/distractor_*.json): the words that tell
@@ -43,8 +43,10 @@ def normalise(text: str) -> str:
     return " ".join(words)
 
 
-def content_words(text: str) -> set[str]:
-    return set(text_content_words(text, "answers"))
+def answer_words(text: str) -> set[str]:
+    """The content words that tell two short answers apart (the "answers" stop words keep
+    numbers: "two coins" is not "three coins")."""
+    return set(content_words(text, "answers"))
 
 
 def same_answer(candidate: str, answer: str) -> bool:
@@ -54,7 +56,7 @@ def same_answer(candidate: str, answer: str) -> bool:
         return True
     if re.search(rf"\b{re.escape(a)}\b", b) or re.search(rf"\b{re.escape(b)}\b", a):
         return True
-    ca, cb = content_words(candidate), content_words(answer)
+    ca, cb = answer_words(candidate), answer_words(answer)
     if not ca or not cb:
         return False
     if ca <= cb or cb <= ca:

@@ -37,7 +37,7 @@ from qg_studio.export.distractor_words import PLACE_PREPS
 from qg_studio.export.distractor_words import PRONOUNS
 from qg_studio.export.distractor_words import TIME_NOUNS
 from qg_studio.export.distractor_words import TIME_PREPS
-from qg_studio.export.distractor_words import content_words
+from qg_studio.export.distractor_words import answer_words
 from qg_studio.export.distractor_words import normalise
 from qg_studio.export.distractor_words import same_answer
 from qg_studio.schema import AnswerKind
@@ -217,7 +217,7 @@ class DistractorFinder:
         else:
             want = "clause"
         size = len(body)
-        evidence_words = content_words(" ".join(e.text for e in item.evidence))
+        evidence_words = answer_words(" ".join(e.text for e in item.evidence))
         phrases = [p for p in self.pool.phrases if p.kind == want]
         if not phrases:
             phrases = [p for p in self.pool.phrases if p.kind in ("clause", "predicate")]
@@ -225,7 +225,7 @@ class DistractorFinder:
 
         def rank(p: Phrase) -> tuple:
             n = len(p.text.split())
-            overlap = len(content_words(p.text) & evidence_words)
+            overlap = len(answer_words(p.text) & evidence_words)
             return (
                 abs(n - size) > max(3, size),
                 overlap,
@@ -253,15 +253,15 @@ def is_true(candidate: str, reply: str) -> bool:
     """Whether ``candidate`` says what the answerer's reply says (so it is no wrong option)."""
     if same_answer(candidate, reply):
         return True
-    mine, theirs = content_words(candidate), content_words(reply)
+    mine, theirs = answer_words(candidate), answer_words(reply)
     shared = len(mine & theirs)
     return bool(shared) and 2 * shared / (len(mine) + len(theirs)) >= TRUE_AGREEMENT
 
 
 def _echoes(candidate: str, question: str) -> bool:
     """An option made of the question's own words gives itself away as wrong."""
-    words = content_words(candidate)
-    return bool(words) and len(words & content_words(question)) / len(words) >= 0.6
+    words = answer_words(candidate)
+    return bool(words) and len(words & answer_words(question)) / len(words) >= 0.6
 
 
 def _by_item_sections(

@@ -57,9 +57,7 @@ def variants(analysis: Analysis, loc: Location, element: Element, answer: str) -
     if c is None:
         return out
     res = analysis.resolver
-    who = (
-        c.subject_text if w.animate_subject(c) else (w.main_character(analysis) or c.subject_text)
-    )
+    who = c.subject_text if w.animate_subject(c) else (w.main_character(analysis) or c.subject_text)
     ctx = w.context_clause(analysis, loc)
     prev = w.previous_clause(analysis, loc)
     nxt = _next_clause(analysis, loc)
