@@ -155,6 +155,7 @@ def checked_candidates(
         candidates = candidates + story_candidates(sections, title)
     moral = _moral(sections)
     candidates = [i for i in candidates if not on_moral(i, sections[-1].id, moral)]
+    candidates = told_as_the_story_tells(candidates, sections)
     offered = Counter(i.element for i in candidates)
     repeats: Counter = Counter()
     if existing:
@@ -181,6 +182,23 @@ def checked_candidates(
         report(0.65, "checking each question can be answered from the story")
         _answerability(candidates, sections, answerer, whole_story=request.per_section is None)
     return Candidates(candidates, generators[0].name, repeats)
+
+
+def told_as_the_story_tells(
+    candidates: Sequence[QAItem], sections: Sequence[Section]
+) -> list[QAItem]:
+    """The candidates without those whose question says a character did what the story
+    tells only of another ("Why did the Crow tumble down the hill?" where the fox did): a
+    misread pronoun or a model's confusion, and no key can make it right."""
+    from qg_studio.reading.analysis import analyse_many
+    from qg_studio.reading.deeds import doers
+    from qg_studio.reading.deeds import misattributed
+
+    told = doers(analyse_many([s.text for s in sections]))
+    kept = [i for i in candidates if misattributed(i.question, told) is None]
+    if len(kept) < len(candidates):
+        log.info("%d question(s) said someone did what another did", len(candidates) - len(kept))
+    return kept
 
 
 def proposers(engine: str, options: dict[str, Any] | None = None) -> list:

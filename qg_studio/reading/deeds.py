@@ -5,17 +5,21 @@ part ends and answered by the first deed the next part tells (:func:`next_deed`)
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from qg_studio import lang
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.analysis import analyse
 from qg_studio.reading.analysis import analyse_many
 from qg_studio.reading.animacy import MINDFUL_VERBS
+from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.clauses import in_progress
 from qg_studio.reading.clauses import no_event
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.grammar import span_of
 from qg_studio.reading.grammar import state
+from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.mentions import head_noun
 
@@ -71,3 +75,61 @@ def _by_character(clause) -> bool:
     """The clause's doer is someone ("he", "the bull"), not "the building of the mill"."""
     who = clause.subject_head
     return clause.inherited if who is None else is_someone(who)
+
+
+# Verbs too common or too loose to say who did them: "be", "have", "do", and speech, whose
+# speaker a parse of a quotation often misplaces.
+_UNCHECKED = WEAK_VERBS | SAYING_VERBS | {"do"}
+# A subject that names no one: a question word, or a pronoun the parse left as it is.
+_UNNAMED = set(lang.function_words("question_words")) | set(PRONOUNS) | {"it", "that", "one"}
+
+
+def _doers_of(clause) -> set[str]:
+    """The head nouns of who does what ``clause`` tells ("the Crow and the Goat": crow,
+    goat); none for a passive ("the fox was chased") or a clause with no subject."""
+    if not clause.subject_text or any(t.dep_ == "nsubjpass" for t in clause.subject):
+        return set()
+    parts = clause.subject_text.replace(",", " and ").split(" and ")
+    return {head_noun(p.strip()) for p in parts if p.strip()}
+
+
+def _named(doers: set[str]) -> bool:
+    """Whether every doer is a named someone, not a pronoun left unresolved or "who"."""
+    return bool(doers) and not doers & _UNNAMED
+
+
+def doers(analyses: Sequence[Analysis]) -> dict[str, set[str]]:
+    """Each verb (lemma) the story tells someone doing, and who does it (head nouns,
+    pronouns resolved): what a question may say a character did."""
+    found: dict[str, set[str]] = {}
+    for analysis in analyses:
+        for clause_list in analysis.sentence_clauses:
+            for clause in clause_list:
+                if clause.head.pos_ == "VERB":
+                    found.setdefault(clause.head.lemma_.lower(), set()).update(_doers_of(clause))
+    return found
+
+
+def misattributed(question: str, told: dict[str, set[str]]) -> str | None:
+    """Who the story says did what ``question`` says another character did ("Why did the
+    Crow tumble down the hill?" where the fox tumbled), else None. ``told``: the story's
+    :func:`doers`. Only a character the story names is held to it (a question about
+    someone the story never mentions is another check's), and only a deed the story tells
+    of someone (a reworded verb says nothing)."""
+    characters = set().union(*told.values()) if told else set()
+    for clause_list in analyse(question).sentence_clauses:
+        for clause in clause_list:
+            lemma = clause.head.lemma_.lower()
+            if clause.head.pos_ != "VERB" or lemma in _UNCHECKED or lemma not in told:
+                continue
+            if any(t.pos_ == "PRON" for t in clause.subject):
+                continue  # a question's own "he" is resolved within it alone: unreliable
+            asked = _doers_of(clause)
+            if (
+                _named(asked)
+                and _named(told[lemma])
+                and asked <= characters
+                and not asked & told[lemma]
+            ):
+                return " and ".join(sorted(told[lemma]))
+    return None
