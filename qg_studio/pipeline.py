@@ -187,15 +187,19 @@ def checked_candidates(
 def told_as_the_story_tells(
     candidates: Sequence[QAItem], sections: Sequence[Section]
 ) -> list[QAItem]:
-    """The candidates without those whose question says a character did what the story
-    tells only of another ("Why did the Crow tumble down the hill?" where the fox did): a
-    misread pronoun or a model's confusion, and no key can make it right."""
+    """The candidates without those whose question or key says a character did what the
+    story tells only of another ("Why did the Crow tumble down the hill?" where the fox
+    did; the key "the Crow saw the fox"): a misread pronoun or a model's confusion."""
     from qg_studio.reading.analysis import analyse_many
     from qg_studio.reading.deeds import doers
     from qg_studio.reading.deeds import misattributed
 
     told = doers(analyse_many([s.text for s in sections]))
-    kept = [i for i in candidates if misattributed(i.question, told) is None]
+    kept = [
+        i
+        for i in candidates
+        if misattributed(i.question, told) is None and misattributed(i.answer, told) is None
+    ]
     if len(kept) < len(candidates):
         log.info("%d question(s) said someone did what another did", len(candidates) - len(kept))
     return kept

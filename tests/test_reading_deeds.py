@@ -53,10 +53,10 @@ def test_what_the_story_does_not_contradict_is_kept(told, question):
     assert misattributed(question, told) is None
 
 
-def _item(question: str) -> QAItem:
+def _item(question: str, answer: str = "an answer") -> QAItem:
     return QAItem(
         question=question,
-        answers=["an answer"],
+        answers=[answer],
         element=Element.CAUSAL,
         explicitness=Explicitness.IMPLICIT,
         sections=[1],
