@@ -39,19 +39,29 @@ def wait_for_app(page, timeout: float = 60_000) -> None:
         page.wait_for_selector(IDLE, timeout=timeout)
 
 
-def wait_for_new_history(data_dir: Path, story_id: int, steps_before: int) -> None:
-    """Until the story's history has a step more than ``steps_before``: a long action
-    (a regenerate) has been saved, so a click after it cannot cancel it mid-run."""
+def wait_for_store(data_dir: Path, saved, what: str, timeout: float = 120) -> None:
+    """Until ``saved(store)`` is true: a long action has been saved, so the next click
+    cannot cancel it mid-run (on a busy machine a rerun starts later than
+    :func:`wait_for_app` looks for it)."""
     from qg_studio.store import DB_NAME
     from qg_studio.store import Store
 
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         with Store(data_dir / DB_NAME) as store:
-            if len(store.history(story_id)) > steps_before:
+            if saved(store):
                 return
         time.sleep(0.5)
-    raise AssertionError("the regenerate wrote nothing to the story's history in 120 s")
+    raise AssertionError(f"{what}: not saved in {timeout:.0f} s")
+
+
+def wait_for_new_history(data_dir: Path, story_id: int, steps_before: int) -> None:
+    """Until the story's history has a step more than ``steps_before`` (a regenerate)."""
+    wait_for_store(
+        data_dir,
+        lambda store: len(store.history(story_id)) > steps_before,
+        "the regenerate",
+    )
 
 
 def open_page(page, app_url: str, path: str = "") -> None:

@@ -12,6 +12,7 @@ from playwright.sync_api import expect
 from streamlit_helpers import open_page
 from streamlit_helpers import wait_for_app
 from streamlit_helpers import wait_for_new_history
+from streamlit_helpers import wait_for_store
 
 FIXTURES = Path(__file__).parents[1] / "fixtures"
 FABLE = (FIXTURES / "fable_snail_hares.txt").read_text("utf-8")
@@ -107,10 +108,18 @@ def test_a_new_story_replaces_the_old_which_stays_reachable(page, app_url, data_
     project, story_id, _ = _project_with_questions(data_dir, "Replace me", count=4)
     open_page(page, app_url, f"?project={project}")
     page.get_by_text("Replace with a new story").click()
-    page.get_by_label("…or paste it here").fill(OTHER)
+    wait_for_app(page)
+    box = page.get_by_label("…or paste it here")
+    box.fill(OTHER)
+    expect(box).to_have_value(OTHER)
     page.get_by_role("button", name="Section the story").click()
+    wait_for_store(
+        data_dir,
+        lambda store: [s.id for s in store.list_stories(project)] not in ([], [story_id]),
+        "the new story",
+    )
     wait_for_app(page, timeout=120_000)
-    page.get_by_text("(replaced)", exact=False).first.wait_for()
+    page.get_by_text("(replaced)", exact=False).first.wait_for(timeout=60_000)
     with Store(data_dir / DB_NAME) as store:
         stories = store.list_stories(project)
         assert len(stories) == 1 and stories[0].id != story_id  # one story: the new one
