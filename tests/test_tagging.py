@@ -269,17 +269,18 @@ def test_eval_tag_bad_folder_is_one_line_error(tmp_path, capsys):
 
 def test_train_tagger_writes_a_model_that_tags(tmp_path, monkeypatch, capsys):
     root = tmp_path / "ftqa"
-    # Two stories, each question twice reworded, so that features pass the count cut.
+    # Three stories (a feature must be seen in three), each question twice reworded.
     texts = [s.text for s in SECTIONS]
     doubled = FIXTURE_QUESTIONS + [
         (c, e, q.replace("the ", "that ", 1), x, a) for c, e, q, x, a in FIXTURE_QUESTIONS
     ]
     _write_story(root, "train", "miller-and-fox", texts, doubled)
     _write_story(root, "train", "miller-and-fox-again", texts, doubled)
+    _write_story(root, "train", "miller-and-fox-third", texts, doubled)
     out = tmp_path / "model"
     assert main(["train", "tagger", "--data", str(root), "--out", str(out), "--json"]) == 0
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
-    assert summary["questions"] == 2 * len(doubled)
+    assert summary["questions"] == 3 * len(doubled)
     assert (out / "tagger.npz").is_file()
 
     monkeypatch.setenv(MODEL_ENV, str(out / "tagger.npz"))

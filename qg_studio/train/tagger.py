@@ -38,7 +38,9 @@ from qg_studio.tagging.model import TaggerModel
 from qg_studio.tagging.model import save_model
 
 L2_GRID = (3e-4, 1e-3, 3e-3, 1e-2)
-MIN_FEATURE_COUNT = 2  # a feature seen once would only memorise its question
+# A feature must be seen in this many stories: one found in one or two ("why did
+# Joringel stop") memorises that story's questions and ships the dataset's text.
+MIN_FEATURE_STORIES = 3
 HELD_OUT_SHARE = 1 / 6
 SEED = 13
 
@@ -76,14 +78,16 @@ def fit_softmax(
     labels: Sequence[int],
     n_classes: int,
     l2: float,
-    min_count: int = MIN_FEATURE_COUNT,
+    stories: Sequence[str],
+    min_stories: int = MIN_FEATURE_STORIES,
     max_iter: int = 300,
 ) -> tuple[dict[str, int], "object", "object"]:
-    """Minimise mean cross-entropy + l2/2·|W|² (bias free); returns (index, W, b) as numpy."""
+    """Minimise mean cross-entropy + l2/2·|W|² (bias free); returns (index, W, b) as numpy.
+    ``stories``: the story of each row; a feature is kept when ``min_stories`` hold it."""
     import torch
 
-    counts = Counter(name for row in rows for name in row)
-    names = sorted(n for n, c in counts.items() if c >= min_count)
+    counts = Counter(name for story, names in _story_features(rows, stories) for name in names)
+    names = sorted(n for n, c in counts.items() if c >= min_stories)
     index = {n: i for i, n in enumerate(names)}
     X, XT = _sparse(rows, index, torch)
     n = len(rows)
@@ -121,6 +125,14 @@ def fit_softmax(
     return index, W.detach().numpy(), b.detach().numpy()
 
 
+def _story_features(rows, stories):
+    """(story, the features its rows hold), once per story."""
+    held: dict[str, set[str]] = {}
+    for row, story in zip(rows, stories):
+        held.setdefault(story, set()).update(row)
+    return held.items()
+
+
 def _sparse(rows, index, torch):
     """The design matrix and its transpose, both CSR."""
     r, c, v = [], [], []
@@ -144,8 +156,8 @@ def accuracy(model: LinearModel, rows, labels) -> float:
     return hits / max(len(labels), 1)
 
 
-def _fit_linear(rows, labels, classes, l2) -> LinearModel:
-    index, W, b = fit_softmax(rows, labels, len(classes), l2)
+def _fit_linear(rows, labels, classes, l2, stories) -> LinearModel:
+    index, W, b = fit_softmax(rows, labels, len(classes), l2, stories)
     return LinearModel(
         classes=tuple(classes), index=index, weights=W.astype("float32"), bias=b.astype("float32")
     )
@@ -173,14 +185,20 @@ def choose_and_fit(
     dev_rows, dev_labels = [rows[i] for i in dev_idx], [labels[i] for i in dev_idx]
     best = (-1.0, L2_GRID[0], None)
     for l2 in L2_GRID:
-        model = _fit_linear([rows[i] for i in fit_idx], [labels[i] for i in fit_idx], classes, l2)
+        model = _fit_linear(
+            [rows[i] for i in fit_idx],
+            [labels[i] for i in fit_idx],
+            classes,
+            l2,
+            [stories[i] for i in fit_idx],
+        )
         acc = accuracy(model, dev_rows, dev_labels)
         log(f"  {name}: l2={l2:g} held-out accuracy {acc:.4f}")
         if acc > best[0]:
             best = (acc, l2, model)
     acc, l2, dev_model = best
     temperature = fit_temperature(dev_model, dev_rows, dev_labels)
-    model = _fit_linear(rows, labels, classes, l2)
+    model = _fit_linear(rows, labels, classes, l2, stories)
     model.weights = (model.weights / temperature).astype("float32")
     model.bias = (model.bias / temperature).astype("float32")
     log(f"  {name}: chose l2={l2:g}, temperature {temperature:.3f}")
