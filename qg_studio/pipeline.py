@@ -190,15 +190,18 @@ def told_as_the_story_tells(
     """The candidates without those whose question or key says a character did what the
     story tells only of another ("Why did the Crow tumble down the hill?" where the fox
     did; the key "the Crow saw the fox"): a misread pronoun or a model's confusion."""
+    from qg_studio.reading.analysis import analyse_each
     from qg_studio.reading.analysis import analyse_many
     from qg_studio.reading.deeds import doers
     from qg_studio.reading.deeds import misattributed
 
     told = doers(analyse_many([s.text for s in sections]))
+    questions = analyse_each([i.question for i in candidates])
+    keys = analyse_each([i.answer for i in candidates])
     kept = [
-        i
-        for i in candidates
-        if misattributed(i.question, told) is None and misattributed(i.answer, told) is None
+        item
+        for item, question, key in zip(candidates, questions, keys)
+        if misattributed(question, told) is None and misattributed(key, told) is None
     ]
     if len(kept) < len(candidates):
         log.info("%d question(s) said someone did what another did", len(candidates) - len(kept))

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from qg_studio.pipeline import told_as_the_story_tells
+from qg_studio.reading.analysis import analyse_each
 from qg_studio.reading.analysis import analyse_many
 from qg_studio.reading.deeds import doers
 from qg_studio.reading.deeds import misattributed
@@ -35,7 +36,7 @@ def told():
     ],
 )
 def test_a_deed_given_to_the_wrong_character_is_caught(told, question, doer):
-    assert misattributed(question, told) == doer
+    assert misattributed(analyse_each([question])[0], told) == doer
 
 
 @pytest.mark.parametrize(
@@ -50,7 +51,7 @@ def test_a_deed_given_to_the_wrong_character_is_caught(told, question, doer):
     ],
 )
 def test_what_the_story_does_not_contradict_is_kept(told, question):
-    assert misattributed(question, told) is None
+    assert misattributed(analyse_each([question])[0], told) is None
 
 
 def _item(question: str, answer: str = "an answer") -> QAItem:

@@ -95,6 +95,13 @@ def analyse(text: str, before: Stage | None = None) -> Analysis:
     return _build(text, doc, before)
 
 
+def analyse_each(texts: list[str]) -> list[Analysis]:
+    """Parse short texts each read alone (questions, answers) in one spaCy batch, kept
+    out of the caches: hundreds of them would push out the story's own parses."""
+    docs = get_nlp().pipe(texts, batch_size=64)
+    return [_build(text, doc, None) for text, doc in zip(texts, docs)]
+
+
 def analyse_many(texts: list[str], before: Stage | None = None) -> list[Analysis]:
     """Parse a story's sections (or a section's paragraphs), in order, in one spaCy batch
     (faster than one call each); each is read after the one before it, the first after

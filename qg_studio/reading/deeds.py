@@ -110,14 +110,15 @@ def doers(analyses: Sequence[Analysis]) -> dict[str, set[str]]:
     return found
 
 
-def misattributed(question: str, told: dict[str, set[str]]) -> str | None:
-    """Who the story says did what ``question`` says another character did ("Why did the
-    Crow tumble down the hill?" where the fox tumbled), else None. ``told``: the story's
+def misattributed(question: Analysis, told: dict[str, set[str]]) -> str | None:
+    """Who the story says did what ``question`` (its parse, :func:`analyse_each`) says
+    another character did ("Why did the Crow tumble down the hill?" where the fox
+    tumbled), else None. ``told``: the story's
     :func:`doers`. Only a character the story names is held to it (a question about
     someone the story never mentions is another check's), and only a deed the story tells
     of someone (a reworded verb says nothing)."""
     characters = set().union(*told.values()) if told else set()
-    for clause_list in analyse(question).sentence_clauses:
+    for clause_list in question.sentence_clauses:
         for clause in clause_list:
             lemma = clause.head.lemma_.lower()
             if clause.head.pos_ != "VERB" or lemma in _UNCHECKED or lemma not in told:
