@@ -15,6 +15,7 @@ from typing import Sequence
 from qg_studio.answer_kind import answer_kind
 from qg_studio.answering import Answer
 from qg_studio.answering import Answerer
+from qg_studio.answering.retrieval import retrieve
 from qg_studio.models.prompts import qa_input
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Evidence
@@ -23,17 +24,6 @@ from qg_studio.text.evidence import best_sentence
 from qg_studio.text.evidence import ranked_sentences
 
 YES_NO = ("yes", "no")
-
-
-def question_kind(question: str) -> AnswerKind:
-    """The prefix to ask with."""
-    return answer_kind(question)
-
-
-def retrieve_sections(questions: Sequence[str], sections: Sequence[Section]) -> list[list[int]]:
-    from qg_studio.answering.retrieval import retrieve
-
-    return retrieve(list(questions), list(sections))
 
 
 class UnifiedSeq2SeqAnswerer(Answerer):
@@ -97,14 +87,14 @@ class UnifiedSeq2SeqAnswerer(Answerer):
         wanted = list(section_ids) if section_ids is not None else [None] * len(questions)
         missing = [i for i, ids in enumerate(wanted) if not ids]
         if missing and sections:
-            found = retrieve_sections([questions[i] for i in missing], sections)
+            found = retrieve([questions[i] for i in missing], list(sections))
             for i, ids in zip(missing, found):
                 wanted[i] = ids
         plans = []
         for i, question in enumerate(questions):
             chosen = [by_id[j] for j in (wanted[i] or []) if j in by_id] or list(sections)
             given = kinds[i] if kinds is not None and i < len(kinds) else None
-            kind = AnswerKind.parse(given) if given else question_kind(question)
+            kind = AnswerKind.parse(given) if given else answer_kind(question)
             text, note = self.prompt(question, kind, chosen) if question else ("", "")
             plans.append((question, kind, chosen, text, note))
 
