@@ -860,12 +860,36 @@ def test_a_group_of_attendants_is_who_they_are():
     [
         "A kind deed is remembered longer than a clever joke.",  # a passive states it too
         "Slow and steady feet reach the far hill.",
+        "It is wise to mend the roof before the rain comes.",  # said of no one
+        "In patience there is safety.",
+        "Never lend your boots to a goose.",  # advice to anyone
+        "Do not wake a sleeping bear.",
+        "Better to ask twice than lose your way.",
+        "Patience is the friend of small feet.",  # a capitalised first word, no name
+        "Boasts often fail.",
     ],
 )
 def test_a_closing_general_truth_is_the_moral(last):
     text = "The goat helped the lamb across the stream.\n\n" + last
     start, end = moral_line(Section(1, text))
     assert text[start:end] == last
+
+
+@pytest.mark.parametrize(
+    "last",
+    [
+        "The lamb never crossed the stream alone again.",
+        "It was the last time anyone saw the lamb.",
+        "There is still a bridge over the stream today.",  # the story's own thing
+        "It is said that the goat still lives by the stream.",  # a report, no truth
+        "Do you know where the lamb went?",
+        "Never again did the lamb doubt the goat.",
+        "Goat went home.",  # the story's own name
+    ],
+)
+def test_a_closing_line_of_the_story_is_no_moral(last):
+    text = "The Goat helped the lamb across the stream.\n\n" + last
+    assert moral_line(Section(1, text)) is None
 
 
 def test_one_moment_gives_one_guess_about_its_own_actor():

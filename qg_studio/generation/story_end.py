@@ -36,7 +36,12 @@ def moral_line(section: Section) -> tuple[int, int] | None:
     if _MORAL.match(last):
         return begin, begin + len(last)
     words = last.split()
-    if not 4 <= len(words) <= 25 or last.count(".") > 1 or any(q in last for q in '"“”'):
+    if (
+        not 3 <= len(words) <= 25
+        or last.count(".") > 1
+        or last.endswith("?")
+        or any(q in last for q in '"“”')
+    ):
         return None
     from qg_studio.reading.analysis import analyse
 
@@ -45,6 +50,8 @@ def moral_line(section: Section) -> tuple[int, int] | None:
     if not roots:
         return None
     root = roots[0]
+    if _advice(root) or _impersonal(root):
+        return begin, begin + len(last)
     # "A kind deed is remembered ...": a passive's "is" says the present as well.
     aux = [c for c in root.children if c.dep_ in ("aux", "auxpass")]
     present = root.tag_ in ("VBZ", "VBP") or any(
@@ -52,12 +59,17 @@ def moral_line(section: Section) -> tuple[int, int] | None:
     )
     subject = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass", "csubj")]
     # "Pride closes the ears": a bare abstract noun, with no article, states a truth too.
-    bare = (
-        bool(subject)
-        and subject[0].pos_ == "NOUN"
-        and subject[0].tag_ == "NN"
-        and not any(c.dep_ in ("det", "poss") for c in subject[0].children)
+    # A sentence's first word is capitalised, so the tagger may take "Gratitude" for a
+    # name; a name the story never used before is no character of it.
+    head_noun = bool(subject) and (
+        (subject[0].pos_ == "NOUN" and subject[0].tag_ in ("NN", "NNS"))
+        or (
+            subject[0].tag_ in ("NNP", "NNPS")
+            and subject[0].i == 0
+            and subject[0].text not in text[:begin]
+        )
     )
+    bare = head_noun and not any(c.dep_ in ("det", "poss") for c in subject[0].children)
     generic = bool(subject) and (
         subject[0].dep_ == "csubj"  # "Being slow is no shame"
         or subject[0].tag_ in ("NNS",)
@@ -68,6 +80,34 @@ def moral_line(section: Section) -> tuple[int, int] | None:
     if present and generic:
         return begin, begin + len(last)
     return None
+
+
+def _advice(root) -> bool:
+    """Advice given to anyone: an imperative ("Look before you leap.", "Never trust a
+    flatterer.", "Do not count your chickens …") or a verbless infinitive ("Better to be
+    safe than sorry.")."""
+    if any(c.dep_ in ("nsubj", "nsubjpass", "expl") for c in root.children):
+        return False
+    if root.tag_ in ("JJR", "JJ"):  # the parser may make "Better" the head
+        return any(c.dep_ == "xcomp" and c.tag_ == "VB" for c in root.children)
+    return root.tag_ == "VB"
+
+
+def _impersonal(root) -> bool:
+    """A truth told of no one, in the present: "It is wise to prepare today …", "In unity
+    there is strength." ("It is said that …" reports; it tells no truth.)"""
+    if root.tag_ not in ("VBZ", "VBP") or root.lemma_ != "be":
+        return False
+    kids = {c.dep_: c for c in root.children}
+    if "expl" in kids and kids["expl"].lower_ == "there":
+        # "There is still a bell in the tower": the story's own things are no truth.
+        return not any(t.lower_ == "the" for t in root.doc)
+    subject = kids.get("nsubj")
+    if subject is None or subject.lower_ != "it" or "acomp" not in kids:
+        return False
+    # "It is wise to prepare …": the infinitive hangs from "is" or from "wise".
+    heads = (root, kids["acomp"])
+    return any(c.dep_ == "xcomp" and c.tag_ == "VB" for h in heads for c in h.children)
 
 
 def ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
