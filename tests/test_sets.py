@@ -1303,3 +1303,184 @@ def test_someones_animal_is_no_he_or_she_until_the_story_says_so():
 def test_where_someone_was_not_is_no_setting():
     asked = _answers("The doctor was not from their country. He had come from the far north.")
     assert not [q for q in asked if q.startswith("Where") and "not" in q]
+
+
+def _near(*items: QAItem, start: int = 0) -> None:
+    from qg_studio.schema import Evidence
+
+    for n, item in enumerate(items):
+        item.evidence = [Evidence(1, start + 10 * n, start + 10 * n + 30, "x" * 30)]
+
+
+def test_one_fact_asked_by_two_rules_is_one_question():
+    # The subject of an event, and the event itself asked from a moment.
+    who = QAItem("Who walked along the dyke?", ["the hungry Stork"], "character", "explicit")
+    then = QAItem(
+        "What happened when the tide went out?",
+        ["the hungry Stork walked along the dyke"],
+        "outcome resolution",
+        "explicit",
+    )
+    # A deed, and its object asked for.
+    did = QAItem(
+        "What did the Squirrel do?", ["hid a heap of nuts in a hollow elm"], "action", "explicit"
+    )
+    hid = QAItem(
+        "What did the Squirrel hide in a hollow elm?", ["a heap of nuts"], "action", "explicit"
+    )
+    for pair in ((who, then), (did, hid)):
+        _near(*pair)
+        assert len(repeat_groups(list(pair), use_embeddings=False)) == 1
+    # The same words told far apart in the story are two questions.
+    _near(who)
+    _near(then, start=400)
+    assert len(repeat_groups([who, then], use_embeddings=False)) == 2
+
+
+def test_what_came_next_is_a_new_fact():
+    # One question counts from the other's answer: two events of one scene.
+    pushed = QAItem(
+        "What did the Stork do after she flew down?",
+        ["pushed a long reed toward the Frog"],
+        "action",
+        "explicit",
+    )
+    pulled = QAItem(
+        "What did the Stork do after she pushed a long reed toward the Frog?",
+        ["pulled him onto the bank"],
+        "action",
+        "explicit",
+    )
+    reed = QAItem("What did the Stork push toward the Frog?", ["a long reed"], "action", "explicit")
+    _near(pushed, pulled, reed)
+    groups = repeat_groups([pushed, pulled, reed], use_embeddings=False)
+    assert sorted(len(g) for g in groups) == [1, 2]
+    assert [pulled] in groups
+    # A name that answers two questions is no repeat: the Frog lives there and is in
+    # the story.
+    lives = QAItem("Who lived in the reeds?", ["the little green Frog"], "character", "explicit")
+    cast = QAItem(
+        "Who are the two main characters of the story?",
+        ["the little green Frog and the Stork"],
+        "character",
+        "explicit",
+    )
+    _near(lives, cast)
+    assert len(repeat_groups([lives, cast], use_embeddings=False)) == 2
+
+
+def test_weather_that_opens_a_sentence_is_no_character():
+    text = (
+        "Frost came early to the valley. Snow fell for three nights, and the Vole could find "
+        "nothing in the frozen field. The North Wind laughed at the Vole."
+    )
+    doc = analyse(text).doc
+    heads = {t.text: t for t in doc if t.dep_ == "nsubj"}
+    assert not is_animate(heads["Frost"]) and not is_animate(heads["Snow"])
+    asked = _answers(text)
+    assert not [q for q in asked if q.startswith("Who") and asked[q] in ("Frost", "Snow")]
+    # What did not happen is no deed: not "What could the Vole do? – find nothing".
+    assert not [a for a in asked.values() if a.startswith("find nothing")]
+
+
+def test_a_question_never_stops_on_a_preposition():
+    text = (
+        "The sun rose higher, and the frogs swam down into the cool, dark pool where the "
+        "Heron could not follow them. The Heron waited on the bank all day."
+    )
+    asked = _answers(text)
+    assert asked
+    assert not [q for q in asked if q.rstrip("?").split()[-1] in ("into", "in", "to", "of")]
+    assert asked.get("Who swam down into the cool, dark pool?") == "the frogs"
+
+
+def test_a_line_of_speech_is_no_deed_whatever_its_verb():
+    text = (
+        "The Wren was cold and weak. She flew to the Robin's nest. "
+        '"Please, kind Robin," she begged, "give me a few seeds, or I shall starve." '
+        "The Robin shared his seeds with her."
+    )
+    asked = _answers(text)
+    assert asked
+    assert not [q for q, a in asked.items() if "give me" in f"{q} {a}"]
+
+
+def test_a_call_after_other_words_is_no_character_to_point_back_to():
+    text = (
+        'The Wren laughed. "You fret too much, old friend. I would rather sing." '
+        "And she flew off to play in the sun."
+    )
+    analysis = analyse(text)
+    she = next(t for t in analysis.doc if t.lower_ == "she")
+    assert analysis.resolver.resolve(she) == "the Wren"
+
+
+def test_a_verb_the_text_does_not_join_shares_no_subject():
+    # The parser makes "came" a second verb of "She woke": nothing in the text joins them.
+    text = (
+        "Pim ran squeaking through the mill. She woke the miller's cat, who woke the "
+        "miller's dog, who barked until the miller himself came running down the stairs."
+    )
+    asked = _answers(text)
+    assert asked
+    assert not [q for q, a in asked.items() if q.startswith("What did Pim") and "came" in a]
+
+
+def test_a_question_about_it_is_not_asked():
+    # "it" read alone names nothing a child can find.
+    text = (
+        "The Jackdaw found a shiny ring in the grass. He hid it under a loose tile on the "
+        "barn roof. Then he flew to the well."
+    )
+    asked = _answers(text)
+    assert asked
+    assert not [q for q in asked if " it " in f" {q.rstrip('?')} "]
+
+
+def test_a_printed_moral_is_asked_before_the_ending():
+    text = (
+        "The Ant carried grain to her nest all summer. The Cricket sang in the sun and "
+        "laughed at her. When winter came, the Cricket had nothing to eat, and he went "
+        "hungry to the Ant's door. The Ant gave him a little grain and told him to work "
+        "next summer.\n\nIt is wise to work today for the needs of tomorrow."
+    )
+    chosen = generate_items([Section(1, text)], GenerationRequest(count=6))
+    asked = {i.question: i.answer for i in chosen}
+    assert asked["What lesson does the story teach?"] == (
+        "It is wise to work today for the needs of tomorrow"
+    )
+    assert "needs of tomorrow" not in asked.get("How does the story end?", "")
+
+
+def test_what_was_only_wished_is_no_event():
+    text = (
+        "The hungry Fox ate one dry berry by the road, wishing he had taken the fat goose "
+        "when it waddled past him."
+    )
+    asked = _answers(text)
+    assert asked
+    assert not [q for q, a in asked.items() if "taken" in q or "fat goose" in a]
+
+
+def test_a_mirror_of_any_member_joins_its_group():
+    turn = QAItem(
+        "What important thing happened one night?",
+        ["the Mole smelled smoke in the barn"],
+        "action",
+        "implicit",
+    )
+    then = QAItem(
+        "What did the Mole do after she smelled smoke in the barn?",
+        ["woke the farmer"],
+        "action",
+        "explicit",
+    )
+    why = QAItem(
+        "Why did the Mole wake the farmer?",
+        ["the Mole smelled smoke in the barn"],
+        "causal relationship",
+        "implicit",
+    )
+    _near(turn, why, then)
+    groups = repeat_groups([turn, why, then], use_embeddings=False)
+    assert sorted(len(g) for g in groups) == [3]

@@ -27,6 +27,7 @@ from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.clauses import event_before
 from qg_studio.reading.clauses import usable
+from qg_studio.reading.dialogue import tells_speech
 from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import ask_do
 from qg_studio.reading.grammar import ask_subject
@@ -47,6 +48,7 @@ from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
+from qg_studio.text.words import words as word_list
 
 WHEN = frozenset(lang.function_words("time_markers"))
 
@@ -111,6 +113,8 @@ def _character(section, analysis, clause, context, clause_list):
         return None
     if clause.head.lemma_ in SAYING_VERBS or clause.tail_words < 2 or clause.tail_words > 14:
         return None
+    if tells_speech(clause, analysis.quoted):
+        return None
     question = ask_subject(clause, "Who")
     answer = clause.subject_text
     start, end = span_of(clause.subject)
@@ -139,6 +143,8 @@ def _action(section, analysis, clause, context, clause_list):
     if who is None or not (is_animate(who) or who.lower_ in ("he", "she", "they")):
         return None  # what characters do; "What did the mill do?" is not a question
     if not clause.tail or clause.tail_words > 16 or clause.negated:
+        return None
+    if tells_speech(clause, analysis.quoted):
         return None
     if context is None and any(t.lower_ in ("had", "'d") for t in clause.aux):
         return None  # "What had the travellers done?" says nothing about when
@@ -271,6 +277,10 @@ def _well_formed(item: QAItem) -> bool:
     if n < 3 or n > 24 or not q.endswith("?"):
         return False
     if any(ch in q for ch in '"“”'):
+        return False
+    # "Who looked at it?", "What did Elsa give it?": read alone, a question's "it" names
+    # nothing a child can find (a character's "he" or "her" is named when it is asked).
+    if "it" in word_list(q):
         return False
     answer = item.answer.lower().strip()
     if len(answer.split()) > 30:

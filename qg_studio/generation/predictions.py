@@ -22,6 +22,7 @@ from qg_studio.reading.clauses import usable
 from qg_studio.reading.deeds import NEXT_PART_SENTENCES
 from qg_studio.reading.deeds import in_tense
 from qg_studio.reading.deeds import is_deed
+from qg_studio.reading.dialogue import tells_speech
 from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import named_other
 from qg_studio.reading.grammar import span_of
@@ -72,6 +73,7 @@ def _last_moment(analysis: Analysis):
             and not c.negated
             and 2 <= c.tail_words <= MAX_ANCHOR_WORDS
             and not any(t.text in (":", '"', "\u201c", "\u201d") for t in c.tail)
+            and not tells_speech(c, analysis.quoted)
             # "after they used to stop their games": a habit is no moment to guess from.
             and not no_event(c)
             and not in_progress(c)  # "after she was sweeping the hearth": a scene

@@ -20,6 +20,9 @@ from qg_studio.text.parse import gap
 
 _SINGLE_QUOTE = re.compile(r"[,;.!?]'|(?:^|\s)'[A-Za-z]")  # 'Keep it well,' cried the farmer
 NARRATOR = ("i", "we")  # outside quotes, the one telling the story
+# A printed moral is the fable's own word on its lesson, the one question every fable set
+# wants: it outranks the ending (0.8), which a set about the whole story may take instead.
+LESSON_CONFIDENCE = 0.9
 _MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
 
 
@@ -179,7 +182,7 @@ def lesson(section: Section, moral, ids) -> QAItem | None:
         section,
         start,
         end,
-        0.8,
+        LESSON_CONFIDENCE,
         ids,
         rule="story.lesson",
     )

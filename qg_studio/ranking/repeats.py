@@ -91,7 +91,16 @@ def repeat_groups(
         if len(answer_key[1].split()) >= 3 and answer_key in by_answer:
             by_answer[answer_key].append(item)
             continue
-        twin = next((g for g in groups if mirrored(g[0], item) or same_moment(g[0], item)), None)
+        # Against every member: "Why did Pip sniff the air?" mirrors a group's second
+        # member, not the "What important thing happened?" that leads it.
+        twin = next(
+            (
+                g
+                for g in groups
+                if any(mirrored(m, item) or same_moment(m, item) or same_fact(m, item) for m in g)
+            ),
+            None,
+        )
         if twin is not None:
             twin.append(item)
             continue
@@ -147,8 +156,63 @@ def _fact_words(text: str) -> frozenset[str]:
     from qg_studio.reading.inflect import lemma_of
     from qg_studio.text.words import stem
 
-    # "the bell rang" answers "Why did the bell ring?": verbs compared by their lemma.
-    return frozenset(stem(lemma_of(w)) for w in content(text))
+    # "the bell rang" answers "Why did the bell ring?": verbs compared by their lemma;
+    # "shared" strips to "shar", so a stem's last "e" goes too ("share").
+    return frozenset(stem(lemma_of(w)).removesuffix("e") for w in content(text))
+
+
+# Evidence this close is one sentence or the next: "the fish" and "went down into the
+# water" are two spans of one fact; characters a sentence long or more apart are two.
+NEAR = 40
+ANSWER_TOLD = 0.5  # share of an answer's words the other item must tell
+SAME_FACT = 0.75  # share of the smaller fact's words the other holds: one in four may differ
+
+
+def same_fact(a: QAItem, b: QAItem) -> bool:
+    """One fact asked twice, whatever the elements: "Who walked along the
+    bank? – the hungry Heron" beside "What happened when the sky grew dark? – the hungry
+    Heron walked along the bank", or "What did the Owl do? – kept a store of acorns in an
+    oak" beside "What did the Owl keep in an oak? – a store of acorns". The two must come
+    from one place in the story (evidence at most ``NEAR`` characters apart), and one must hold nearly all the words of the other's
+    question and answer (or of its answer, when that is a whole event)."""
+    if not (a.evidence and b.evidence):
+        return False
+    x, y = a.evidence[0], b.evidence[0]
+    gap = max(x.start, y.start) - min(x.end, y.end)
+    if x.section != y.section or gap > NEAR:
+        return False
+    frame = _frame()
+    # An answer of four words or more is an event; a shorter one may be a name that
+    # answers two questions ("the three Hares" live in the meadow and are its characters).
+    answers = _fact_words(a.answer), _fact_words(b.answer)
+    if _holds(*answers, least=4):
+        return True
+    told = _told(a) - frame, _told(b) - frame
+    # Each answer must be told by the other item too: "What did the Beaver do after he
+    # pushed a branch toward her? – carried her to his dam" tells the push again but asks
+    # what came next.
+    return (
+        _holds(*told, least=3)
+        and len(answers[0] & told[1]) >= ANSWER_TOLD * len(answers[0])
+        and len(answers[1] & told[0]) >= ANSWER_TOLD * len(answers[1])
+    )
+
+
+def _holds(one: frozenset[str], other: frozenset[str], least: int) -> bool:
+    """Whether the larger set holds nearly all of the smaller, of ``least`` words or more."""
+    small, large = sorted((one, other), key=len)
+    return len(small) >= least and len(small & large) >= SAME_FACT * len(small)
+
+
+def _told(item: QAItem) -> frozenset[str]:
+    return _fact_words(item.question) | _fact_words(item.answer)
+
+
+@lru_cache(maxsize=1)
+def _frame() -> frozenset[str]:
+    from qg_studio import lang
+
+    return frozenset(lang.function_words("question_frame"))
 
 
 _MOMENT = re.compile(r"\b(?:when|after|while)\b(.+)$")

@@ -36,6 +36,7 @@ NOT_PERSON_LABELS = (
 )
 NOT_CHARACTERS = lang.words("not_characters.txt")
 PLACES = lang.words("place_nouns.txt")  # "Fernwood Forest" is somewhere, not someone
+WEATHER = lang.words("weather_nouns.txt")
 
 PRONOUNS = {
     "he": "m",
@@ -65,6 +66,8 @@ def _gender(head) -> str:
 def is_animate(head) -> bool:
     if head.lower_ in NOT_CHARACTERS or is_greeting(head) or head.lemma_.lower() in PLACES:
         return False
+    if head.lower_ in WEATHER and not any(c.dep_ in ("det", "poss") for c in head.children):
+        return False  # "Snow fell", not "the North Wind"
     # A fable's "the Beaver" or "the Snail" is an animal whatever entity label the parser
     # guesses for the capital (FAC, LOC, ORG).
     if head.ent_type_ in ("PERSON", "NORP") or head.lemma_.lower() in ANIMATE:

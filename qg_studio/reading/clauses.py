@@ -13,6 +13,7 @@ from dataclasses import field
 
 from qg_studio import lang
 from qg_studio.reading.animacy import PRONOUNS
+from qg_studio.reading.dialogue import tells_speech
 from qg_studio.reading.lexicon import DISCOURSE_ADVERBS
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.mentions import Resolver
@@ -58,7 +59,13 @@ class Clause:
 
     @property
     def negated(self) -> bool:
-        return any(t.dep_ == "neg" or t.lower_ == "never" for t in self.aux + self.tail[:2])
+        if any(t.dep_ == "neg" or t.lower_ == "never" for t in self.aux + self.tail[:2]):
+            return True
+        # "could find nothing to eat" tells of what did not happen, as "not" does.
+        return any(
+            t.dep_ == "dobj" and t.head.i == self.head.i and t.lower_ in ("nothing", "nobody")
+            for t in self.tail
+        )
 
     @property
     def tail_words(self) -> int:
@@ -198,7 +205,7 @@ def build_clause(
     clause.tail = trim(clause.tail)
     if clause.subject:
         clause.subject_text = subject_phrase(clause.subject, resolver, sent)
-    elif head.dep_ == "conj":
+    elif head.dep_ == "conj" and _joined(head):
         # "He went home and slept": the conjoined verb shares the subject.
         for prior in reversed(earlier or []):
             if prior.head.i == head.head.i or prior.head.i < head.i:
@@ -211,6 +218,18 @@ def build_clause(
         # "an old smith, working at his anvil": the noun is the subject.
         clause.subject_text = mention_text(list(head.head.subtree)[:0] or [head.head])
     return clause
+
+
+def _joined(verb) -> bool:
+    """A conjoined verb the text joins to its first as "and" or a comma does: "He went
+    home and slept", "got up, dressed". A parse may make a verb far off in another
+    clause a conjunct ("She woke the cat, who woke the dog, who barked until the baker
+    himself came running"): with nothing joining them, it shares no subject."""
+    first = verb.head
+    if any(c.dep_ == "cc" and first.i < c.i < verb.i for c in first.children):
+        return True
+    before = verb.doc[verb.left_edge.i - 1] if verb.left_edge.i > 0 else None
+    return before is not None and (before.is_punct or before.dep_ == "cc")
 
 
 def trim(tokens: list) -> list:
@@ -334,6 +353,7 @@ def _without_aside(tokens: list) -> list:
 
 UNUSABLE_SUBJECTS = lang.words("unusable_subjects.txt")
 HYPOTHETICAL = ("might", "may", "mightst")
+UNREAL_VERBS = lang.words("unreal_verbs.txt")
 
 
 def usable(clause: Clause) -> bool:
@@ -351,6 +371,9 @@ def usable(clause: Clause) -> bool:
         return False  # "believed the pedlar to have found a key": no event was told
     if any(t.lower_ in HYPOTHETICAL for t in clause.aux):
         return False  # "so that they might see her every day": meant, not told
+    head = clause.head
+    if head.dep_ in ("ccomp", "xcomp") and head.head.lemma_ in UNREAL_VERBS:
+        return False  # "wishing she had taken the Minnow": she had not
     words_low = set(low.replace(",", " ").split())
     if words_low & set(lang.function_words("speakers")) and low not in ("you and i",):
         return False
@@ -370,6 +393,7 @@ def event_before(
         if c.head.i < clause.head.i
         and c.head.i not in analysis.quoted
         and c.head.lemma_ not in SAYING_VERBS
+        and not tells_speech(c, analysis.quoted)
         and c.head.i not in {t.i for t in clause.tokens}
     ]
     same = [c for c in earlier if usable(c)]
@@ -387,6 +411,7 @@ def event_before(
             if usable(c)
             and c.head.i not in analysis.quoted
             and c.head.lemma_ not in SAYING_VERBS
+            and not tells_speech(c, analysis.quoted)
             and c.head.pos_ == "VERB"
             and len(c.tail) <= 16
         ]

@@ -17,6 +17,7 @@ from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.clauses import in_progress
 from qg_studio.reading.clauses import no_event
 from qg_studio.reading.clauses import usable
+from qg_studio.reading.dialogue import tells_speech
 from qg_studio.reading.grammar import span_of
 from qg_studio.reading.grammar import state
 from qg_studio.reading.lexicon import SAYING_VERBS
@@ -42,6 +43,7 @@ def is_deed(clause, analysis: Analysis) -> bool:
         and not any(t.lemma_ == "have" for t in clause.aux)
         and bool(clause.tail)
         and clause.head.i not in analysis.quoted
+        and not tells_speech(clause, analysis.quoted)
         and not clause.negated
         and not no_event(clause)
         and not in_progress(clause)  # "the wolf was dragging the sack off": under way, not done

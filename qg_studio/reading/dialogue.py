@@ -56,7 +56,11 @@ def is_vocative(token, quoted: set[int]) -> bool:
     if token.i not in quoted:
         return False
     doc = token.doc
-    start = token.left_edge.i
+    # The call's own words just before it ("old friend"), not what the parser hung on
+    # it from further back ("You worry too much, old friend": "too much" on "friend").
+    start = token.i
+    while start > 0 and doc[start - 1].head.i == token.i and not doc[start - 1].is_punct:
+        start -= 1
     while start > 0 and doc[start - 1].is_space:
         start -= 1  # a paragraph break before '"Slowcoach!"' opens the call as a comma does
     before = doc[start - 1] if start > 0 else None
@@ -69,3 +73,9 @@ def is_vocative(token, quoted: set[int]) -> bool:
     )
     closes = after is None or after.text in (",", "!", "?", ".", '"', "”", ";")
     return opens and closes
+
+
+def tells_speech(clause, quoted: set[int]) -> bool:
+    """The clause's verb opens or closes a quotation ("she begged, 'give me a few
+    acorns'"): it tells speech, whatever the verb, and its words are no deed."""
+    return any(t.i in quoted for t in clause.tail)

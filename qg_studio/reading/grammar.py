@@ -34,7 +34,9 @@ def short_tail(tokens: list, limit: int = MAX_TAIL) -> list:
         return tokens
     for n, t in enumerate(tokens):
         if n >= 3 and (
+            # Not a comma between a noun's adjectives: "into the cool, deep water".
             t.text in (",", ";", ":", "--", "—")
+            and not (t.text == "," and t.head.i > t.i and t.head.pos_ in ("NOUN", "PROPN"))
             or t.dep_ in ("relcl", "appos")
             and t.i > tokens[0].i + 2
         ):
@@ -53,11 +55,14 @@ def _clean_end(cut: list) -> list:
     """A predicate cut at a word count, ended where a child can read it as whole: no
     last word that waits for the next one, nor one that modifies a word cut off."""
     end = cut[-1].i + 1 if cut else 0
-    while len(cut) > 2 and (
-        cut[-1].dep_ in _NEEDS_NEXT or cut[-1].is_punct or cut[-1].head.i >= end
-    ):
+
+    def hangs(t) -> bool:
+        return t.dep_ in _NEEDS_NEXT or t.is_punct or t.head.i >= end
+
+    while len(cut) > 2 and hangs(cut[-1]):
         cut = cut[:-1]
-    return cut
+    # "Who went down into?": two words that still wait for a third are no predicate.
+    return [] if cut and cut[-1].dep_ in _NEEDS_NEXT else cut
 
 
 OBJECT_PRONOUNS = {"him", "her", "them"}
@@ -162,9 +167,20 @@ def ask(
         return ""
     moved, rest = _aux_parts(clause)
     verb = _verb_after_aux(clause)
-    tail = words(short_tail([t for t in clause.tail if t.i not in (gap or set())]), clause=clause)
+    tail = _asked_tail(clause, gap)
+    if tail is None:
+        return ""
     parts = [wh, moved, subj, *rest, verb, tail, extra]
     return finish(" ".join(p for p in parts if p))
+
+
+def _asked_tail(clause: Clause, gap: set[int] | None) -> str | None:
+    """The predicate as a question tells it, or None when no short cut of it reads whole."""
+    tokens = [t for t in clause.tail if t.i not in (gap or set())]
+    cut = short_tail(tokens)
+    if tokens and not cut:
+        return None
+    return words(cut, clause=clause)
 
 
 def ask_subject(
@@ -173,7 +189,9 @@ def ask_subject(
     """The subject is the answer: "Who opened the gate?" (no inversion)."""
     verb_words = [t for t in clause.aux if t.dep_ in ("aux", "auxpass", "neg")] + [clause.head]
     verb = " ".join(t.lower_ if t.lower_ != "n't" else "not" for t in verb_words)
-    tail = words(short_tail([t for t in clause.tail if t.i not in (gap or set())]), clause=clause)
+    tail = _asked_tail(clause, gap)
+    if tail is None:
+        return ""
     # A plural subject's verb agrees with "who" as singular: "Who was ...?"
     verb = {"were": "was", "are": "is", "have": "has"}.get(verb, verb)
     return finish(" ".join(p for p in (wh, verb, tail, extra) if p))
