@@ -1484,3 +1484,14 @@ def test_a_mirror_of_any_member_joins_its_group():
     _near(turn, why, then)
     groups = repeat_groups([turn, why, then], use_embeddings=False)
     assert sorted(len(g) for g in groups) == [3]
+
+
+def test_they_both_is_still_a_pronoun():
+    text = (
+        "A grey goose came to one end of the plank just as a white duck came to the other. "
+        "They both stepped onto the plank and met in the middle. They both fell into the "
+        "pond with a great splash."
+    )
+    asked = _answers(text)
+    assert asked
+    assert not [q for q, a in asked.items() if "they both" in f"{q} {a}".lower()]

@@ -354,6 +354,7 @@ def _without_aside(tokens: list) -> list:
 UNUSABLE_SUBJECTS = lang.words("unusable_subjects.txt")
 HYPOTHETICAL = ("might", "may", "mightst")
 UNREAL_VERBS = lang.words("unreal_verbs.txt")
+QUANTIFIERS = ("all", "both", "each")
 
 
 def usable(clause: Clause) -> bool:
@@ -364,6 +365,9 @@ def usable(clause: Clause) -> bool:
     low = subj.lower()
     if low in UNUSABLE_SUBJECTS or low in PRONOUNS or len(subj.split()) > 8:
         return False
+    first, *rest = low.split()
+    if first in PRONOUNS and all(w in QUANTIFIERS for w in rest):
+        return False  # "they both", "they all": a pronoun the story did not resolve
     heads = [t for t in clause.subject if t.dep_ in SUBJECT_DEPS]
     if heads and heads[0].pos_ not in ("NOUN", "PROPN", "PRON", "NUM", "ADJ"):
         return False
