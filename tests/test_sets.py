@@ -1495,3 +1495,31 @@ def test_they_both_is_still_a_pronoun():
     asked = _answers(text)
     assert asked
     assert not [q for q, a in asked.items() if "they both" in f"{q} {a}".lower()]
+
+
+SPEECHES = (
+    'A tin Kettle sat on the stove. "Look at me," the Kettle boasted to the cups. '
+    '"I sing louder than any bird in the garden."\n\n'
+    "The cups said nothing.\n\n"
+    '"Please, kind Kettle," whispered the smallest cup, "let us sleep in peace tonight." '
+    "The Kettle only whistled louder.\n\n"
+    '"Go away," said the Cat one winter night.'
+)
+
+
+def test_what_a_character_says_is_asked_in_their_own_words():
+    from qg_studio.generation.speech import speech_items
+
+    section = Section(1, SPEECHES)
+    asked = {i.question: i for i in speech_items(section, analyse(SPEECHES))}
+    # Whoever speaks is a character, a kettle too; a speech that runs on into the next
+    # sentence is one speech; the verb need not be "said".
+    boast = asked["What did the Kettle say to the cups?"]
+    assert boast.answer == "Look at me. I sing louder than any bird in the garden"
+    assert boast.rule == "action.said" and boast.element == Element.ACTION
+    assert SPEECHES[boast.evidence[0].start : boast.evidence[0].end].startswith("Look at me")
+    # The opening call is left out, the speaker found after the quotation.
+    assert asked["What did the smallest cup say?"].answer == "Let us sleep in peace tonight"
+    # Two words say too little to ask about.
+    assert not [q for q in asked if "Cat" in q]
+    assert len(asked) == 2

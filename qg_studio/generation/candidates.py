@@ -22,6 +22,7 @@ from qg_studio.generation.items import found_item
 from qg_studio.generation.items import span_item
 from qg_studio.generation.places import setting_item
 from qg_studio.generation.predictions import predictions_between
+from qg_studio.generation.speech import speech_items
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.clauses import Clause
@@ -80,6 +81,7 @@ def find_candidates(
     out.extend(emotion_items(section, analysis))
     out.extend(intention_items(section, analysis))
     out.extend(inferred_feeling_items(section, analysis))
+    out.extend(speech_items(section, analysis))
     if following is not None and next_analysis is not None:
         out.extend(predictions_between(section, analysis, following, next_analysis))
     return [i for i in out if _well_formed(i)]

@@ -22,8 +22,6 @@ from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.clauses import event_before
 from qg_studio.reading.clauses import no_event
-from qg_studio.reading.clauses import possessive
-from qg_studio.reading.clauses import subject_phrase
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import finish
@@ -39,6 +37,8 @@ from qg_studio.reading.lexicon import REACTIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WEAK_VERBS
+from qg_studio.reading.subjects import possessive
+from qg_studio.reading.subjects import subject_phrase
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section

@@ -54,6 +54,14 @@ RULES = _rules(
         "candidates",
     ),
     Rule(
+        "action.said",
+        Element.ACTION,
+        "explicit",
+        '"I can swim the lake," the Duck boasted to the Hen. -> '
+        '"What did the Duck say to the Hen? – I can swim the lake"',
+        "speech",
+    ),
+    Rule(
         "action.object",
         Element.ACTION,
         "explicit",

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from qg_studio import lang
 from qg_studio.reading.clauses import Clause
-from qg_studio.reading.clauses import as_known
-from qg_studio.reading.clauses import possessive
-from qg_studio.reading.clauses import trim
 from qg_studio.reading.inflect import do_support
 from qg_studio.reading.inflect import is_past_form
 from qg_studio.reading.inflect import lemma_of
 from qg_studio.reading.inflect import past_of
 from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.mentions import head_noun
+from qg_studio.reading.subjects import as_known
+from qg_studio.reading.subjects import possessive
+from qg_studio.reading.subjects import trim
 from qg_studio.text.parse import gap
 
 _CONTRACT = {"will": "won't", "can": "can't", "shall": "shan't", "am": "am not"}

@@ -1,0 +1,188 @@
+"""What a character says: a fable told mostly in speech is told by its speeches.
+
+"What did the Lamp say to the candles? – Look at me. I am brighter than the sun" asks what
+a line of speech tells, keyed with the speaker's own words (a call such as "Please, good
+Owl," left out). The speaker is the subject of the verb the quotation hangs from, whatever
+the verb ("complained", "begged", "boasted"), outside the quotation marks; a speech that
+runs on into the next sentence, with no narration between, is one speech. (A speech
+with no verb of its own, after a sentence of narration, is nobody's for sure: not asked.)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from dataclasses import field
+
+from qg_studio.generation.items import found_item
+from qg_studio.reading.analysis import Analysis
+from qg_studio.reading.animacy import PRONOUNS
+from qg_studio.reading.animacy import is_someone
+from qg_studio.reading.dialogue import is_greeting
+from qg_studio.reading.dialogue import is_vocative
+from qg_studio.reading.mentions import mention_text
+from qg_studio.reading.speakers import SPEECH_VERBS
+from qg_studio.schema import Element
+from qg_studio.schema import QAItem
+from qg_studio.schema import Section
+
+# A speech is asked about when it says something: not "Go back," nor a greeting.
+MIN_WORDS = 5
+# A key a child reads aloud: the speech's first sentences up to this many words.
+MAX_WORDS = 25
+# Below a deed the text tells (0.65): a set takes a speech where deeds run short.
+CONFIDENCE = 0.5
+
+
+@dataclass
+class Speech:
+    who: str
+    verb: object  # the spaCy token the quotation hangs from
+    tokens: list = field(default_factory=list)  # the quoted words, in order
+    starts: set = field(default_factory=set)  # where a sentence of it that ran on starts
+
+
+def speech_items(section: Section, analysis: Analysis) -> list[QAItem]:
+    out = []
+    for speech in speeches(analysis):
+        item = _item(section, analysis, speech)
+        if item is not None:
+            out.append(item)
+    return out
+
+
+def speeches(analysis: Analysis) -> list[Speech]:
+    """Each speech of the section, with who says it."""
+    found: list[Speech] = []
+    quoted = analysis.quoted
+    runs_on = False  # the sentence before was a speech: one with no narration goes on it
+    for sent in analysis.doc.sents:
+        said = [t for t in sent if t.i in quoted and not t.is_space]
+        if not said:
+            runs_on = False
+            continue
+        told = [t for t in sent if t.i not in quoted and not (t.is_punct or t.is_space)]
+        if not told and runs_on:
+            found[-1].starts.add(said[0].i)
+            found[-1].tokens += said  # '"Look at me," said the Lamp. "I am brighter …"'
+            continue
+        verb = next(
+            (
+                t
+                for t in told
+                if t.pos_ == "VERB"
+                and (t.lemma_ in SPEECH_VERBS or any(c.i in quoted for c in t.children))
+            ),
+            None,
+        )
+        who = _speaker(analysis, verb) if verb is not None else None
+        runs_on = bool(who)
+        if who:
+            found.append(Speech(who, verb, said))
+    return found
+
+
+def _speaker(analysis: Analysis, verb) -> str | None:
+    """The verb's subject outside the quotation: whoever speaks is a character, a lamp
+    or a kite as much as a fox. In a tag set after the quotation ("whispered the
+    smallest cup") the parser may take the speaker for an object."""
+    quoted = analysis.quoted
+    inverted = verb.i > 0 and verb.doc[verb.i - 1].is_punct
+    for child in verb.children:
+        if child.i in quoted:
+            continue
+        if child.dep_ == "nsubj" and child.lower_ in PRONOUNS:
+            return analysis.resolver.resolve(child)
+        subject = child.dep_ == "nsubj" or (inverted and child.dep_ == "dobj" and child.i > verb.i)
+        if subject and child.pos_ in ("NOUN", "PROPN"):
+            # "said the Magpie one autumn day", parsed with "day" for the subject:
+            # the phrase up to its first someone.
+            left = [t for t in child.subtree if t.i <= child.i]
+            end = next(
+                (t.i for t in left if t.pos_ in ("NOUN", "PROPN") and is_someone(t)), child.i
+            )
+            return mention_text([t for t in left if t.i <= end])
+    return None
+
+
+def _addressee(analysis: Analysis, verb) -> str:
+    """Whom the speech is said to, as the narration tells it: "said to the candles",
+    "told the Bear"."""
+    for child in verb.children:
+        if child.i in analysis.quoted:
+            continue
+        if child.dep_ == "prep" and child.lower_ == "to":
+            obj = next((c for c in child.children if c.dep_ == "pobj"), None)
+        elif child.dep_ in ("dobj", "dative") and verb.lemma_ in ("tell", "ask"):
+            obj = child
+        else:
+            continue
+        # "told him": a pronoun beside the speaker's own name is too often resolved to it;
+        # whoever is spoken to is someone, the cups on a shelf too.
+        if obj is None or obj.lower_ in PRONOUNS or obj.pos_ not in ("NOUN", "PROPN"):
+            continue
+        # "a passing Swallow": the question names whom the reader has met.
+        return mention_text([t for t in obj.subtree if t.dep_ != "relcl"])
+    return ""
+
+
+def _words(analysis: Analysis, speech: Speech) -> str:
+    """The speech as the speaker says it, without its opening call ("Please, good Owl,")."""
+    tokens = [t for t in speech.tokens if t.text not in ('"', "“", "”", "'")]
+    # A call opens the speech up to a comma: "Neighbour," / "Please, good Owl,".
+    for _ in range(2):
+        comma = next((n for n, t in enumerate(tokens[:6]) if t.text == ","), None)
+        if comma is None or not any(
+            is_vocative(w, analysis.quoted) or is_greeting(w) or w.lower_ == "please"
+            for w in tokens[:comma]
+        ):
+            break
+        tokens = tokens[comma + 1 :]
+    # Words the quotation marks or the narration stood between are still two words; the
+    # comma that handed a sentence to its speech tag ends it where the speech runs on.
+    pieces = []
+    for n, t in enumerate(tokens):
+        after = tokens[n + 1] if n + 1 < len(tokens) else None
+        text = "." if t.text == "," and after is not None and after.i in speech.starts else t.text
+        apart = after is not None and after.i != t.i + 1
+        pieces.append(text + (" " if t.whitespace_ or apart else ""))
+    text = "".join(pieces).strip()
+    sentences, count = [], 0
+    for sent in _sentences(text):
+        n = len(sent.split())
+        if sentences and count + n > MAX_WORDS:
+            break
+        sentences.append(sent)
+        count += n
+    said = " ".join(sentences).strip(" ,;:")
+    return said[:1].upper() + said[1:]
+
+
+def _sentences(text: str) -> list[str]:
+    from qg_studio.text.sentences import sentences
+
+    return [text[a:b].strip() for a, b in sentences(text) if text[a:b].strip()]
+
+
+def _item(section: Section, analysis: Analysis, speech: Speech) -> QAItem | None:
+    said = _words(analysis, speech)
+    if len(said.split()) < MIN_WORDS or len(said.split()) > MAX_WORDS + 5:
+        return None
+    asks = said.rstrip().endswith("?") or speech.verb.lemma_ == "ask"
+    to = _addressee(analysis, speech.verb)
+    if asks:
+        question = f"What did {speech.who} ask{' ' + to if to else ''}?"
+    else:
+        question = f"What did {speech.who} say{' to ' + to if to else ''}?"
+    start = speech.tokens[0].idx
+    last = speech.tokens[-1]
+    return found_item(
+        question,
+        said,
+        Element.ACTION,
+        True,
+        section,
+        start,
+        last.idx + len(last.text),
+        CONFIDENCE,
+        rule="action.said",
+    )

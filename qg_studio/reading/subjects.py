@@ -1,0 +1,148 @@
+"""The subject of a clause as a question can say it: who a pronoun stands for, "the" for a
+character the reader knows, an aside left out ("the Goat, who only gave a little milk,")."""
+
+from __future__ import annotations
+
+from qg_studio import lang
+from qg_studio.reading.animacy import PRONOUNS
+from qg_studio.reading.mentions import Resolver
+from qg_studio.reading.mentions import mention_text
+from qg_studio.reading.speakers import speaker
+from qg_studio.text.parse import gap
+
+SUBJECT_DEPS = {"nsubj", "nsubjpass", "expl", "csubj"}
+
+
+def trim(tokens: list) -> list:
+    """Drop line breaks, edge punctuation, quotes and dangling conjunctions from a word run."""
+    tokens = [t for t in tokens if not t.is_space]
+    while tokens and (
+        tokens[-1].is_punct
+        or tokens[-1].dep_ in ("cc", "mark")
+        or tokens[-1].lower_ in ("and", "but", "or", "then")
+    ):
+        tokens = tokens[:-1]
+    while tokens and (tokens[0].is_punct or tokens[0].dep_ == "cc"):
+        tokens = tokens[1:]
+    return tokens
+
+
+# Determiners a question says "the" for: the reader knows the character by now.
+KNOWN_ALREADY = lang.function_words("known_determiners")
+# A counted group a pronoun stands for ("Three young Hares"): "the three young Hares".
+COUNTS = lang.function_words("group_counts")
+
+
+def as_known(name: str) -> str:
+    """A character named as a question names them: "these five men" are "the five men",
+    "Three young Hares" "the three young Hares"."""
+    first, _, rest = name.partition(" ")
+    if rest and first.lower() in KNOWN_ALREADY:
+        return f"the {rest}"
+    if rest and first.lower() in COUNTS:
+        return f"the {first.lower()} {rest}"
+    return name
+
+
+def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
+    """The subject as a question can say it: pronouns replaced by who they stand for."""
+    tokens = trim(_without_aside(list(tokens)))
+    # "Blushing with pleasure Nell went home": a participle opening the sentence, parsed
+    # as the subject, ends in the name of who did it.
+    if len(tokens) > 1 and tokens[0].dep_ == "csubj" and tokens[-1].pos_ == "PROPN":
+        name = tokens[-1]
+        tokens = [t for t in tokens if t.pos_ == "PROPN" and (t == name or t.head == name)]
+    # "So poor Tam sat ...": the sentence's linking word parsed into its subject.
+    while len(tokens) > 1 and tokens[0].pos_ in ("ADV", "CCONJ", "SCONJ", "INTJ"):
+        tokens = tokens[1:]
+    # "On the way home Elsa passed ...": a stray lower-case word parsed onto a name.
+    while (
+        len(tokens) > 1
+        and tokens[-1].pos_ == "PROPN"
+        and tokens[0].text.islower()
+        and tokens[0].dep_ in ("compound", "npadvmod", "advmod")
+        and tokens[0].pos_ != "DET"
+    ):
+        tokens = tokens[1:]
+    if not tokens:
+        return ""
+    heads = [t for t in tokens if t.dep_ in SUBJECT_DEPS]
+    if heads and resolver is not None and resolver.name_of(heads[0]):
+        # "a little hedgehog called Pip knocked": the story has named her; so does the
+        # question, whole where the text says the name whole ("St. Paul").
+        if all(t.pos_ == "PROPN" or t.is_punct for t in tokens):
+            return mention_text(tokens)
+        return resolver.name_of(heads[0])
+    if len(tokens) == 1 and tokens[0].lower_ in PRONOUNS and resolver is not None:
+        name = resolver.resolve(tokens[0])
+        if name:
+            return as_known(name)
+    if (
+        len(tokens) == 1
+        and tokens[0].lower_ in ("i", "we")
+        and resolver is not None
+        and sent is not None
+    ):
+        who = speaker(resolver, sent)
+        if who:
+            return who
+    parts = []
+    for t in tokens:
+        if t.dep_ == "poss" and t.lower_ in ("his", "her", "their") and resolver is not None:
+            name = resolver.resolve(t)
+            if name:
+                parts.append(possessive(as_known(name)) + gap(t))
+                continue
+        parts.append(t.text + gap(t))
+    if len(tokens) > 1 and tokens[0].lower_ in KNOWN_ALREADY:
+        # In a question the character is already known: "the grey fox", not "a grey fox";
+        # and out of the story's flow, "these five men" are "the five men".
+        parts[0] = "the "
+    elif len(tokens) > 1 and tokens[0].dep_ == "nummod" and tokens[0].pos_ == "NUM":
+        # "Three young Hares lived in a meadow": "the three young Hares" in a question.
+        parts[0] = "the " + tokens[0].lower_ + gap(tokens[0])
+    text = "".join(parts).strip()
+    for q in ('"', "“", "”", "‘", "’"):
+        text = text.replace(q, "")
+    text = text.strip(" '")
+    if not text:
+        return ""
+    if text.lower().startswith(tokens[0].lower_):
+        return _lower_first(text, tokens[0])
+    return text
+
+
+def _without_aside(tokens: list) -> list:
+    """The subject without a relative clause set off by commas: "the Goat, who only gave a
+    little milk," is "the Goat" in a question ("Who was jealous of the oats?" asks it
+    without telling more about her) and in its answer."""
+    ids = {t.i for t in tokens}
+    for t in tokens:
+        if t.dep_ != "relcl" or t.head.i not in ids:
+            continue
+        aside = sorted(t.subtree, key=lambda x: x.i)
+        first = aside[0]
+        if first.i == 0 or first.doc[first.i - 1].text != ",":
+            continue  # "the man who sold the cow": it says which man
+        cut = {x.i for x in aside} | {first.i - 1}
+        after = aside[-1].i + 1
+        if after < len(first.doc) and first.doc[after].text == ",":
+            cut.add(after)
+        return [x for x in tokens if x.i not in cut]
+    return tokens
+
+
+def possessive(name: str) -> str:
+    return name + ("'" if name.endswith("s") else "'s")
+
+
+def _lower_first(text: str, first) -> str:
+    # Only function words lose their sentence-initial capital: "The king" → "the king",
+    # but "Oonagh" (even when tagged a common noun) and "I" keep theirs.
+    if (
+        first.pos_ in ("DET", "PRON", "ADP", "NUM", "ADJ")
+        and first.text != "I"
+        and first.ent_type_ not in ("PERSON", "GPE", "LOC", "ORG", "NORP")
+    ):
+        return text[:1].lower() + text[1:]
+    return text
