@@ -1523,3 +1523,35 @@ def test_what_a_character_says_is_asked_in_their_own_words():
     # Two words say too little to ask about.
     assert not [q for q in asked if "Cat" in q]
     assert len(asked) == 2
+
+
+def test_a_why_asked_in_dialogue_is_answered_by_the_reply():
+    from qg_studio.generation.speech import speech_items
+
+    text = (
+        'A Wren watched a Mole digging by the hedge. "Why do you dig so deep?" asked the '
+        'Wren. "Frost is coming soon, and the worms go down where it cannot reach," said '
+        'the Mole. "Why are you so busy?" the Mole asked the Ant. The Ant did not answer.'
+    )
+    asked = {i.question: i for i in speech_items(Section(1, text), analyse(text))}
+    why = asked["Why did the Mole dig so deep?"]
+    assert why.answer.startswith("Frost is coming soon")
+    assert why.element == Element.CAUSAL and why.rule == "causal.asked_why"
+    # A why no one answers is asked of nobody.
+    assert not [q for q in asked if q.startswith("Why") and "Ant" in q]
+
+
+def test_she_is_who_the_sentence_before_just_called_her():
+    # The doctor's sex is never told; the sentence before called Mara "her" twice.
+    text = (
+        "Mara walked home through the snow and grew very tired. The doctor gave her a cup "
+        "of tea and told her to rest. She slept until noon."
+    )
+    analysis = analyse(text)
+    she = next(t for t in analysis.doc if t.text == "She")
+    assert analysis.resolver.resolve(she) == "Mara"
+    # Nobody called "her" there: the latest subject still holds the stage.
+    text = "Mara met the doctor by the well. The doctor smiled. She gave Mara a cup of tea."
+    analysis = analyse(text)
+    she = next(t for t in analysis.doc if t.text == "She")
+    assert analysis.resolver.resolve(she) == "the doctor"

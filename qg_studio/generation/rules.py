@@ -62,6 +62,14 @@ RULES = _rules(
         "speech",
     ),
     Rule(
+        "causal.asked_why",
+        Element.CAUSAL,
+        "explicit",
+        '"Why do you dig so deep?" asked the Wren. "Frost is coming," said the Mole. -> '
+        '"Why does the Mole dig so deep? – Frost is coming"',
+        "speech",
+    ),
+    Rule(
         "action.object",
         Element.ACTION,
         "explicit",

@@ -10,6 +10,7 @@ with no verb of its own, after a sentence of narration, is nobody's for sure: no
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from dataclasses import field
 
@@ -31,6 +32,17 @@ MIN_WORDS = 5
 MAX_WORDS = 25
 # Below a deed the text tells (0.65): a set takes a speech where deeds run short.
 CONFIDENCE = 0.5
+# A reason a character gives when asked is the story's own answer to a why: above a
+# speech, as high as a deed.
+ASKED_WHY_CONFIDENCE = 0.65
+_WHY_YOU = re.compile(
+    r"^why (do|does|did|are|is|were|was|have|has|can|could|will|would) you\b", re.I
+)
+# The story's question is asked in its own past: "Why do you hide …?" → "Why did the Owl
+# hide …?"; "Why are you …?" → "Why was (were) the Owl …?".
+_PAST = {"do": "did", "does": "did", "have": "had", "has": "had", "is": "was", "are": "was"}
+_PAST_PLURAL = {**_PAST, "are": "were", "is": "were", "was": "were"}
+_YOUR = {"he": ("him", "his", "himself"), "she": ("her", "her", "herself")}
 
 
 @dataclass
@@ -42,12 +54,10 @@ class Speech:
 
 
 def speech_items(section: Section, analysis: Analysis) -> list[QAItem]:
-    out = []
-    for speech in speeches(analysis):
-        item = _item(section, analysis, speech)
-        if item is not None:
-            out.append(item)
-    return out
+    found = speeches(analysis)
+    out = [_item(section, analysis, speech) for speech in found]
+    out += [_asked_why(section, analysis, a, b) for a, b in zip(found, found[1:])]
+    return [i for i in out if i is not None]
 
 
 def speeches(analysis: Analysis) -> list[Speech]:
@@ -185,4 +195,43 @@ def _item(section: Section, analysis: Analysis, speech: Speech) -> QAItem | None
         last.idx + len(last.text),
         CONFIDENCE,
         rule="action.said",
+    )
+
+
+def _asked_why(section: Section, analysis: Analysis, ask: Speech, reply: Speech) -> QAItem | None:
+    """A why asked in dialogue and answered by the next speech: '"Why do you hide so many
+    acorns?" … "In winter the woods will be bare," said the Owl' gives "Why does the Owl
+    hide so many acorns? – In winter the woods will be bare"."""
+    if reply.who == ask.who:
+        return None
+    line = next((x for x in _sentences(_words(analysis, ask)) if _WHY_YOU.match(x)), None)
+    if line is None or not line.endswith("?"):
+        return None
+    found = _WHY_YOU.match(line)
+    aux = found.group(1).lower()
+    pronoun = analysis.resolver.pronoun_for(reply.who) or "they"
+    them, their, themselves = _YOUR.get(pronoun, ("them", "their", "themselves"))
+    aux = (_PAST_PLURAL if pronoun == "they" else _PAST).get(aux, aux)
+    if aux == "were" and pronoun != "they":
+        aux = "was"
+    rest = line[found.end() :].rstrip("?").strip()
+    # "when you could fly" is said of the one asked: "when she could fly".
+    for you, said in (("yourself", themselves), ("your", their), ("you", pronoun)):
+        rest = re.sub(rf"\b{you}\b", said, rest, flags=re.I)
+    if not rest:
+        return None
+    answer = _words(analysis, reply)
+    if len(answer.split()) < MIN_WORDS - 2:
+        return None
+    last = reply.tokens[-1]
+    return found_item(
+        f"Why {aux} {reply.who} {rest}?",
+        answer,
+        Element.CAUSAL,
+        True,
+        section,
+        reply.tokens[0].idx,
+        last.idx + len(last.text),
+        ASKED_WHY_CONFIDENCE,
+        rule="causal.asked_why",
     )

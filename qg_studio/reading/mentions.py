@@ -292,6 +292,27 @@ class Resolver:
             # Within this sentence and the one before, the latest subject wins.
             floor = self._previous_sentence_start(token)
             window = [m for m, subj in mentions if subj and fits(m) and m.index >= floor]
+            # "The doctor told her the water had made her ill. She lay in bed": the one
+            # the window has just called "her" beats a subject whose sex the story never
+            # told, named before that "her".
+            told = [
+                m
+                for m, _ in mentions
+                if m.index >= max(floor, 0)
+                and fits(m)
+                and m.gender == kind
+                and PRONOUNS.get(self.doc[m.index].lower_) == kind
+            ]
+            # Only when that "her" came after the subject: in "The smallest Hare was so
+            # frightened that he ran", "he" is the Hare, not the dog called "he" before.
+            if (
+                kind in "mf"
+                and told
+                and window
+                and window[-1].gender != kind
+                and told[-1].index > window[-1].index
+            ):
+                return told[-1]
             if window:
                 return window[-1]
             # No one this section names fits yet: the one who held the stage before it
