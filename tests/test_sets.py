@@ -1555,3 +1555,14 @@ def test_she_is_who_the_sentence_before_just_called_her():
     analysis = analyse(text)
     she = next(t for t in analysis.doc if t.text == "She")
     assert analysis.resolver.resolve(she) == "the doctor"
+
+
+def test_a_key_tells_its_event_whole():
+    # A moment restated in a question is kept short; the key is not cut mid-clause.
+    text = (
+        "Tam walked to the old mill at dawn. When Tam reached the gate, he saw that the "
+        "heavy iron lock was broken and the key was gone."
+    )
+    asked = _answers(text)
+    key = asked["What happened when Tam reached the gate?"]
+    assert key.endswith("the key was gone")

@@ -17,6 +17,7 @@ from qg_studio.reading.clauses import event_before
 from qg_studio.reading.clauses import in_progress
 from qg_studio.reading.clauses import no_event
 from qg_studio.reading.clauses import usable
+from qg_studio.reading.grammar import ANSWER_TAIL
 from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import span_of
@@ -81,7 +82,7 @@ def causal_item(section, analysis, clause, context, clause_list):
         ):
             return None  # speech run into the narration after it: "May I stay? Bramble frowned"
         question = ask(host, "Why")
-        answer = state(clause)
+        answer = state(clause, limit=ANSWER_TAIL)
         start, end = span_of(clause.tokens)
         return found_item(
             question, answer, Element.CAUSAL, True, section, start, end, 0.8, rule="causal.because"
@@ -93,7 +94,7 @@ def causal_item(section, analysis, clause, context, clause_list):
         start, end = span_of(cause.tokens)
         return found_item(
             question,
-            state(cause),
+            state(cause, limit=ANSWER_TAIL),
             Element.CAUSAL,
             True,
             section,
@@ -169,7 +170,7 @@ def causal_item(section, analysis, clause, context, clause_list):
         start, end = span_of(cause.tokens)
         return found_item(
             question,
-            state(cause),
+            state(cause, limit=ANSWER_TAIL),
             Element.CAUSAL,
             False,
             section,
@@ -187,7 +188,7 @@ def outcome_item(section, analysis, clause, context, clause_list):
     # "When the bell rang, the miller was lying awake": the scene, not what happened.
     if context is not None and context.marker in WHEN_AFTER and not in_progress(clause):
         question = finish(f"What happened {when_phrase(context)} {state(context, tense_past=True)}")
-        answer = state(clause)
+        answer = state(clause, limit=ANSWER_TAIL)
         start, end = span_of(clause.tokens)
         return found_item(
             question, answer, Element.OUTCOME, True, section, start, end, 0.75, rule="outcome.when"
@@ -198,7 +199,7 @@ def outcome_item(section, analysis, clause, context, clause_list):
         start, end = span_of(clause.tokens)
         return found_item(
             question,
-            state(clause),
+            state(clause, limit=ANSWER_TAIL),
             Element.OUTCOME,
             True,
             section,

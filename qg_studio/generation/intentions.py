@@ -18,6 +18,7 @@ from qg_studio.reading.animacy import MINDFUL_VERBS
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.deeds import is_deed
+from qg_studio.reading.grammar import ANSWER_TAIL
 from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import state
 from qg_studio.schema import Element
@@ -49,7 +50,7 @@ def intention_items(section: Section, analysis: Analysis) -> list[QAItem]:
         if deed is None:
             continue
         question = ask(deed, "Why")
-        answer = state(aim, tense_past=True)
+        answer = state(aim, tense_past=True, limit=ANSWER_TAIL)
         if not question or len(question.split()) > MAX_DEED_WORDS or not answer:
             continue
         item = found_item(

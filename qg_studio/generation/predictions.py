@@ -23,6 +23,7 @@ from qg_studio.reading.deeds import NEXT_PART_SENTENCES
 from qg_studio.reading.deeds import in_tense
 from qg_studio.reading.deeds import is_deed
 from qg_studio.reading.dialogue import tells_speech
+from qg_studio.reading.grammar import ANSWER_TAIL
 from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import named_other
 from qg_studio.reading.grammar import span_of
@@ -113,7 +114,7 @@ def _guesses(
             own = head_noun(clause.subject_text) == head_noun(last.subject_text)
             item = found_item(
                 question,
-                state(clause),
+                state(clause, limit=ANSWER_TAIL),
                 Element.PREDICTION,
                 False,
                 following,

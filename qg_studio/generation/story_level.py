@@ -27,6 +27,7 @@ from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.clauses import in_progress
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.deeds import NOT_DEEDS
+from qg_studio.reading.grammar import ANSWER_TAIL
 from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import state
@@ -309,7 +310,7 @@ def _turning_point(sections, analyses, ids) -> QAItem | None:
         question = finish(f"What happened when {state(context[0], tense_past=True)}")
         return found_item(
             question,
-            state(clause),
+            state(clause, limit=ANSWER_TAIL),
             Element.OUTCOME,
             True,
             section,
@@ -324,7 +325,7 @@ def _turning_point(sections, analyses, ids) -> QAItem | None:
     sudden = [c for c in clause_list if c.marker == "when" and usable(c) and c is not clause]
     if _ongoing(clause) and sudden and not sudden[0].negated:
         clause = sudden[0]
-    answer = state(clause, skip={t.i for t in clause.front})
+    answer = state(clause, skip={t.i for t in clause.front}, limit=ANSWER_TAIL)
     answer = re.sub(rf"^{re.escape(opener)}\s*,?\s*", "", answer, flags=re.I)
     when = opener.replace("but ", "").replace("then ", "")
     question = finish(f"What important thing happened {when}")
@@ -405,7 +406,7 @@ def _why_act(sections, analyses, cast, ids) -> QAItem | None:
                 continue
             return found_item(
                 question,
-                state(cause, tense_past=True),
+                state(cause, tense_past=True, limit=ANSWER_TAIL),
                 Element.CAUSAL,
                 False,
                 section,

@@ -24,6 +24,11 @@ _CONTRACT = {"will": "won't", "can": "can't", "shall": "shan't", "am": "am not"}
 
 
 MAX_TAIL = 10
+# A restated event is a reminder, not the news: keep it short ("after the fox ran away").
+REMINDER_TAIL = 7
+# A key tells the event whole: "the doctor told her that the water from the well had made
+# her ill", not "… had made".
+ANSWER_TAIL = 16
 
 
 def short_tail(tokens: list, limit: int = MAX_TAIL) -> list:
@@ -48,6 +53,7 @@ def short_tail(tokens: list, limit: int = MAX_TAIL) -> list:
 
 
 # Words that need the word after them: "in the service of", "the one he", "and".
+_COMPLEMENTS = {"dobj", "ccomp", "xcomp", "attr", "acomp", "oprd", "dative"}
 _NEEDS_NEXT = {"prep", "det", "poss", "cc", "mark", "aux", "auxpass", "nsubj", "nsubjpass", "case"}
 
 
@@ -57,7 +63,9 @@ def _clean_end(cut: list) -> list:
     end = cut[-1].i + 1 if cut else 0
 
     def hangs(t) -> bool:
-        return t.dep_ in _NEEDS_NEXT or t.is_punct or t.head.i >= end
+        # "… had made" without "her ill": a verb whose complement was cut off waits too.
+        cut_off = any(c.dep_ in _COMPLEMENTS and c.i >= end for c in t.children)
+        return t.dep_ in _NEEDS_NEXT or t.is_punct or t.head.i >= end or cut_off
 
     while len(cut) > 2 and hangs(cut[-1]):
         cut = cut[:-1]
@@ -236,8 +244,11 @@ def state(
     resolver: Resolver | None = None,
     same_as: str = "",
     name_objects: bool = False,
+    limit: int = REMINDER_TAIL,
 ) -> str:
     """The clause as a declarative phrase with its subject resolved: "the fox ran away".
+    A moment restated in a question keeps ``REMINDER_TAIL`` words of its predicate; a key
+    passes ``limit=ANSWER_TAIL``, and is cut only where a child can read it whole.
 
     When the subject is the character the question already names (``same_as``), a
     pronoun reads better: "What did the fox do after he ran away?". With
@@ -264,16 +275,25 @@ def state(
         head = past_of(lemma_of(clause.head.text, clause.head.lemma_))
     if clause.head.lower_ == "'s":
         head = "is"
-    # A restated event is a reminder, not the news: keep it short.
     tail = words(
-        short_tail([t for t in clause.tail if t.i not in (skip or set())], limit=7),
+        short_tail([t for t in clause.tail if t.i not in (skip or set())], limit=limit),
         clause=clause if name_objects else None,
     )
     text = " ".join(p for p in (subject, aux, head, tail) if p)
     return " ".join(text.split()).rstrip(" ,;:.!?")
 
 
-__all__ = ["ask", "ask_subject", "ask_do", "state", "words", "finish", "short_tail", "named_other"]
+__all__ = [
+    "ANSWER_TAIL",
+    "ask",
+    "ask_subject",
+    "ask_do",
+    "state",
+    "words",
+    "finish",
+    "short_tail",
+    "named_other",
+]
 
 
 def span_of(tokens: list) -> tuple[int, int]:
