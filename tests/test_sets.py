@@ -1566,3 +1566,20 @@ def test_a_key_tells_its_event_whole():
     asked = _answers(text)
     key = asked["What happened when Tam reached the gate?"]
     assert key.endswith("the key was gone")
+
+
+def test_a_guess_never_jumps_a_move_in_time():
+    # After "The next morning", the guess starts from the event told just before the deed,
+    # not from the part before.
+    first = "The Hedgehog ate three fat beetles under the hedge. Then he curled up in the leaves."
+    second = (
+        "The next morning a Fox came sniffing along the path. The Hedgehog saw the Fox. "
+        "He rolled into a tight ball."
+    )
+    guesses = {g.question: g.answer for g in _guess(first, second)}
+    assert guesses == {
+        "What will the Hedgehog do after he saw the Fox?": "the Hedgehog rolled into a tight ball"
+    }
+    # How long or how often is no move in time.
+    second = "All night the Hedgehog slept. He rolled into a tight ball at dawn."
+    assert not [q for q in (g.question for g in _guess(first, second)) if "saw" in q]

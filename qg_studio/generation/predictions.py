@@ -16,6 +16,8 @@ from itertools import islice
 from qg_studio.generation.items import found_item
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.analysis import analyse_many
+from qg_studio.reading.animacy import WEATHER
+from qg_studio.reading.clauses import event_before
 from qg_studio.reading.clauses import in_progress
 from qg_studio.reading.clauses import no_event
 from qg_studio.reading.clauses import usable
@@ -64,27 +66,30 @@ def predictions_between(
 def _last_moment(analysis: Analysis):
     """The last event of a part that a guess can start from, as a clause."""
     for clause_list in reversed(analysis.sentence_clauses):
-        good = [
-            c
-            for c in clause_list
-            if usable(c)
-            and c.head.lemma_ not in SAYING_VERBS | STATES
-            and c.head.i not in analysis.quoted
-            and c.head.pos_ == "VERB"
-            and not c.negated
-            and 2 <= c.tail_words <= MAX_ANCHOR_WORDS
-            and not any(t.text in (":", '"', "\u201c", "\u201d") for t in c.tail)
-            and not tells_speech(c, analysis.quoted)
-            # "after they used to stop their games": a habit is no moment to guess from.
-            and not no_event(c)
-            and not in_progress(c)  # "after she was sweeping the hearth": a scene
-            and not _every_time(c)
-            and in_tense(c)
-            and not _vague(c, analysis)
-        ]
+        good = [c for c in clause_list if _a_moment(c, analysis)]
         if good:
             return good[-1]
     return None
+
+
+def _a_moment(c, analysis: Analysis) -> bool:
+    """An event a guess can start from, told whole in a few words."""
+    return (
+        usable(c)
+        and c.head.lemma_ not in SAYING_VERBS | STATES
+        and c.head.i not in analysis.quoted
+        and c.head.pos_ == "VERB"
+        and not c.negated
+        and 2 <= c.tail_words <= MAX_ANCHOR_WORDS
+        and not any(t.text in (":", '"', "\u201c", "\u201d") for t in c.tail)
+        and not tells_speech(c, analysis.quoted)
+        # "after they used to stop their games": a habit is no moment to guess from.
+        and not no_event(c)
+        and not in_progress(c)  # "after she was sweeping the hearth": a scene
+        and not _every_time(c)
+        and in_tense(c)
+        and not _vague(c, analysis)
+    )
 
 
 def _guesses(
@@ -95,14 +100,24 @@ def _guesses(
     actors = {
         head_noun(c.subject_text) for cl in analysis.sentence_clauses for c in cl if usable(c)
     }
+    moment, reader = last, analysis
+    shifted = False
     for clause_list in next_analysis.sentence_clauses[:NEXT_PART_SENTENCES]:
+        # "One day a fox came up the hill": what comes after a move in time is no guess
+        # from the part before; it is guessed from the event told just before it.
+        shifted = shifted or bool(clause_list and _shifts_time(clause_list[0].head.sent))
         for clause in clause_list:
             if not is_deed(clause, next_analysis) or head_noun(clause.subject_text) not in actors:
                 continue
+            if shifted:
+                moment = event_before(next_analysis, clause_list, clause)
+                reader = next_analysis
+                if moment is None or not _a_moment(moment, next_analysis):
+                    continue
             after = state(
-                last,
+                moment,
                 tense_past=True,
-                resolver=analysis.resolver,
+                resolver=reader.resolver,
                 same_as=clause.subject_text,
                 name_objects=True,
             )
@@ -111,7 +126,7 @@ def _guesses(
             else:
                 question = finish(f"What will {clause.subject_text} do after {after}")
             start, end = span_of(clause.tokens)
-            own = head_noun(clause.subject_text) == head_noun(last.subject_text)
+            own = head_noun(clause.subject_text) == head_noun(moment.subject_text)
             item = found_item(
                 question,
                 state(clause, limit=ANSWER_TAIL),
@@ -144,6 +159,25 @@ def _vague(clause, analysis: Analysis) -> bool:
         )
         for t in clause.tail
     )
+
+
+def _shifts_time(sent) -> bool:
+    """The sentence moves the story on in time: it opens with a time ("The next day the
+    Sparrow …", "A week later", "When winter came") or tells one come ("Winter came
+    early that year", "Night fell")."""
+    inside = {t.i for t in sent if t.dep_ == "advcl" for t in t.subtree}
+    subject = next(
+        (t for t in sent if t.dep_ in ("nsubj", "nsubjpass") and t.i not in inside), None
+    )
+    if subject is None:
+        return False
+    if subject.lemma_.lower() in TIME_WORDS | WEATHER:
+        return sent.root.lemma_ in ("come", "fall", "pass", "arrive", "go")
+    opening = [t for t in sent if t.i < subject.left_edge.i]
+    # "All night she shivered", "every morning": how long or how often, no move.
+    if any(t.lower_ in ("all", "every", "each", "whole") for t in opening):
+        return False
+    return any(t.lemma_.lower() in TIME_WORDS and t.pos_ in ("NOUN", "PROPN") for t in opening)
 
 
 def _every_time(clause) -> bool:
