@@ -1495,6 +1495,12 @@ def test_they_both_is_still_a_pronoun():
     asked = _answers(text)
     assert asked
     assert not [q for q, a in asked.items() if "they both" in f"{q} {a}".lower()]
+    # Two subjects a parse runs together ("as best he could while she crawled") are no one.
+    text = (
+        "The boy was obliged to hold the lamp as best he could while she climbed slowly "
+        "back down the ladder."
+    )
+    assert not [q for q in _answers(text) if "he she" in q]
 
 
 SPEECHES = (

@@ -247,8 +247,10 @@ def usable(clause: Clause) -> bool:
     if low in UNUSABLE_SUBJECTS or low in PRONOUNS or len(subj.split()) > 8:
         return False
     first, *rest = low.split()
-    if first in PRONOUNS and all(w in QUANTIFIERS for w in rest):
-        return False  # "they both", "they all": a pronoun the story did not resolve
+    if first in PRONOUNS and all(w in QUANTIFIERS or w in PRONOUNS for w in rest):
+        # "they both", "they all": a pronoun the story did not resolve; "he she": two
+        # subjects the parser ran together.
+        return False
     heads = [t for t in clause.subject if t.dep_ in SUBJECT_DEPS]
     if heads and heads[0].pos_ not in ("NOUN", "PROPN", "PRON", "NUM", "ADJ"):
         return False
