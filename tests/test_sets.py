@@ -1589,3 +1589,17 @@ def test_a_guess_never_jumps_a_move_in_time():
     # How long or how often is no move in time.
     second = "All night the Hedgehog slept. He rolled into a tight ball at dawn."
     assert not [q for q in (g.question for g in _guess(first, second)) if "saw" in q]
+
+
+def test_who_is_asked_is_never_the_one_asking():
+    from qg_studio.generation.speech import speech_items
+
+    text = (
+        'A Wren watched a Mole by the hedge. "Why are you so busy?" asked the Wren. '
+        '"Frost is coming soon, and the worms go down deep," said the Mole.'
+    )
+    asked = {i.question: i.answer for i in speech_items(Section(1, text), analyse(text))}
+    assert "What did the Wren ask?" in asked
+    assert not [q for q in asked if "ask the Wren" in q]
+    # One whose sex the story never tells is still one.
+    assert asked["Why was the Mole so busy?"].startswith("Frost is coming soon")

@@ -114,9 +114,9 @@ def _speaker(analysis: Analysis, verb) -> str | None:
     return None
 
 
-def _addressee(analysis: Analysis, verb) -> str:
+def _addressee(analysis: Analysis, verb, speaker: str) -> str:
     """Whom the speech is said to, as the narration tells it: "said to the candles",
-    "told the Bear"."""
+    "told the Bear" (not the speaker of "asked the Wren")."""
     for child in verb.children:
         if child.i in analysis.quoted:
             continue
@@ -131,7 +131,9 @@ def _addressee(analysis: Analysis, verb) -> str:
         if obj is None or obj.lower_ in PRONOUNS or obj.pos_ not in ("NOUN", "PROPN"):
             continue
         # "a passing Swallow": the question names whom the reader has met.
-        return mention_text([t for t in obj.subtree if t.dep_ != "relcl"])
+        named = mention_text([t for t in obj.subtree if t.dep_ != "relcl"])
+        if named != speaker:
+            return named
     return ""
 
 
@@ -178,7 +180,7 @@ def _item(section: Section, analysis: Analysis, speech: Speech) -> QAItem | None
     if len(said.split()) < MIN_WORDS or len(said.split()) > MAX_WORDS + 5:
         return None
     asks = said.rstrip().endswith("?") or speech.verb.lemma_ == "ask"
-    to = _addressee(analysis, speech.verb)
+    to = _addressee(analysis, speech.verb, speech.who)
     if asks:
         question = f"What did {speech.who} ask{' ' + to if to else ''}?"
     else:
@@ -200,7 +202,7 @@ def _item(section: Section, analysis: Analysis, speech: Speech) -> QAItem | None
 
 def _asked_why(section: Section, analysis: Analysis, ask: Speech, reply: Speech) -> QAItem | None:
     """A why asked in dialogue and answered by the next speech: '"Why do you hide so many
-    acorns?" … "In winter the woods will be bare," said the Owl' gives "Why does the Owl
+    acorns?" … "In winter the woods will be bare," said the Owl' gives "Why did the Owl
     hide so many acorns? – In winter the woods will be bare"."""
     if reply.who == ask.who:
         return None
@@ -209,10 +211,12 @@ def _asked_why(section: Section, analysis: Analysis, ask: Speech, reply: Speech)
         return None
     found = _WHY_YOU.match(line)
     aux = found.group(1).lower()
-    pronoun = analysis.resolver.pronoun_for(reply.who) or "they"
-    them, their, themselves = _YOUR.get(pronoun, ("them", "their", "themselves"))
-    aux = (_PAST_PLURAL if pronoun == "they" else _PAST).get(aux, aux)
-    if aux == "were" and pronoun != "they":
+    told = analysis.resolver.pronoun_for(reply.who)
+    # One whose sex the story never tells is still one: "Why was the Mole …?".
+    pronoun = told or "they"
+    _, their, themselves = _YOUR.get(pronoun, ("them", "their", "themselves"))
+    aux = (_PAST_PLURAL if told == "they" else _PAST).get(aux, aux)
+    if aux == "were" and told != "they":
         aux = "was"
     rest = line[found.end() :].rstrip("?").strip()
     # "when you could fly" is said of the one asked: "when she could fly".
