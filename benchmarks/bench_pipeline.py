@@ -5,6 +5,7 @@ parse) and then ``--repeat`` times warm; this script samples that process's memo
 psutil and prints medians. Run it on a quiet machine:
 
     .venv/bin/python benchmarks/bench_pipeline.py [--story FILE] [--engines smollm,embedded]
+    .venv/bin/python benchmarks/bench_pipeline.py --engines proposer --adapter models/smollm-qag
 
 The story: ``--story FILE``, else the FairytaleQA val story nearest 2,000 words when
 ``../shared/data/fairytaleqa`` is there (read at run time, never copied), else the
@@ -24,7 +25,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SHARED = ROOT.parent / "shared" / "data" / "fairytaleqa"
-ANSWERERS = {"smollm": "smollm", "embedded": "extractive"}
+# The answerer each engine's sets are checked with: the span model but for smollm's own.
+ANSWERERS = {"smollm": "smollm", "embedded": "extractive", "proposer": "extractive"}
 STAGES = ("section", "generate", "answer", "rank")
 
 
@@ -70,9 +72,10 @@ def child(
         warm_encoder()
         sections = section_story(text + ("" if not run else f"\n\nThe end ({run})."))
         t1 = time.perf_counter()
-        options = {"model": adapter} if adapter and engine == "smollm" else {}
+        options = {"model": adapter} if adapter and engine in ("smollm", "proposer") else {}
         if loaded_answerer is None:
-            loaded_answerer = get_answerer(answerer, **options)
+            # The adapter is the answerer's too only where the engine answers its own.
+            loaded_answerer = get_answerer(answerer, **(options if answerer == engine else {}))
 
         def progress(fraction: float, message: str) -> None:
             stamps.setdefault(f"{fraction:.2f}", time.perf_counter())
@@ -165,7 +168,9 @@ def main() -> None:
     parser.add_argument("--engines", default="smollm,embedded")
     parser.add_argument("--repeat", type=int, default=3, help="warm runs after the cold one")
     parser.add_argument(
-        "--adapter", default=None, help="the smollm adapter folder (default: the shipped one)"
+        "--adapter",
+        default=None,
+        help="the smollm or proposer adapter folder (default: the shipped one)",
     )
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
