@@ -165,7 +165,8 @@ def _shifts_time(sent) -> bool:
     """The sentence moves the story on in time: it opens with a time ("The next day the
     Sparrow …", "A week later", "When winter came") or tells one come ("Winter came
     early that year", "Night fell")."""
-    inside = {t.i for t in sent if t.dep_ == "advcl" for t in t.subtree}
+    # "When winter came, the Cricket …": the subject of the sentence, not of its "when".
+    inside = {d.i for t in sent if t.dep_ == "advcl" for d in t.subtree}
     subject = next(
         (t for t in sent if t.dep_ in ("nsubj", "nsubjpass") and t.i not in inside), None
     )

@@ -64,7 +64,7 @@ def moral_line(section: Section) -> tuple[int, int] | None:
     # "Pride closes the ears": a bare abstract noun, with no article, states a truth too.
     # A sentence's first word is capitalised, so the tagger may take "Gratitude" for a
     # name; a name the story never used before is no character of it.
-    head_noun = bool(subject) and (
+    noun_subject = bool(subject) and (
         (subject[0].pos_ == "NOUN" and subject[0].tag_ in ("NN", "NNS"))
         or (
             subject[0].tag_ in ("NNP", "NNPS")
@@ -72,7 +72,7 @@ def moral_line(section: Section) -> tuple[int, int] | None:
             and subject[0].text not in text[:begin]
         )
     )
-    bare = head_noun and not any(c.dep_ in ("det", "poss") for c in subject[0].children)
+    bare = noun_subject and not any(c.dep_ in ("det", "poss") for c in subject[0].children)
     generic = bool(subject) and (
         subject[0].dep_ == "csubj"  # "Being slow is no shame"
         or subject[0].tag_ in ("NNS",)

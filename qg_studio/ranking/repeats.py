@@ -169,12 +169,13 @@ SAME_FACT = 0.75  # share of the smaller fact's words the other holds: one in fo
 
 
 def same_fact(a: QAItem, b: QAItem) -> bool:
-    """One fact asked twice, whatever the elements: "Who walked along the
-    bank? – the hungry Heron" beside "What happened when the sky grew dark? – the hungry
-    Heron walked along the bank", or "What did the Owl do? – kept a store of acorns in an
-    oak" beside "What did the Owl keep in an oak? – a store of acorns". The two must come
-    from one place in the story (evidence at most ``NEAR`` characters apart), and one must hold nearly all the words of the other's
-    question and answer (or of its answer, when that is a whole event)."""
+    """One fact asked twice, whatever the elements: "Who walked along the bank? – the
+    hungry Heron" beside "What happened when the sky grew dark? – the hungry Heron walked
+    along the bank", or "What did the Owl do? – kept a store of acorns in an oak" beside
+    "What did the Owl keep in an oak? – a store of acorns". The two come from one place
+    in the story (evidence at most ``NEAR`` characters apart), and one holds nearly all
+    the words of the other's question and answer (or of its answer, when that is a whole
+    event)."""
     if not (a.evidence and b.evidence):
         return False
     x, y = a.evidence[0], b.evidence[0]
