@@ -1603,3 +1603,12 @@ def test_who_is_asked_is_never_the_one_asking():
     assert not [q for q in asked if "ask the Wren" in q]
     # One whose sex the story never tells is still one.
     assert asked["Why was the Mole so busy?"].startswith("Frost is coming soon")
+
+
+def test_an_and_before_a_word_that_is_no_clause_stays():
+    # The tagger takes "frowned" for an adjective here: it is no clause of its own, so
+    # the "and" before it stays with it.
+    text = "The Kite looked down at the string and frowned."
+    looked = next(c for cl in analyse(text).sentence_clauses for c in cl if c.head.text == "looked")
+    tail = " ".join(t.text for t in looked.tail)
+    assert "string frowned" not in tail

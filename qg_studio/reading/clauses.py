@@ -143,7 +143,7 @@ def build_clause(
         # or "Why did the girl think?" says nothing.
         if child.dep_ == "ccomp" and child.i > head.i:
             continue
-        if child.i in head_ids or (child.dep_ == "cc" and child.i > head.i):
+        if child.i in head_ids or (child.dep_ == "cc" and _joins_a_clause(child, head_ids)):
             cut.update(c.i for c in child.subtree)
     tokens = _subtree_minus(head, cut)
     clause = Clause(head=head, resolver=resolver)
@@ -218,6 +218,16 @@ def build_clause(
         # "an old smith, working at his anvil": the noun is the subject.
         clause.subject_text = mention_text(list(head.head.subtree)[:0] or [head.head])
     return clause
+
+
+def _joins_a_clause(cc, head_ids: set[int]) -> bool:
+    """An "and" that joins another clause goes with it; one before a word that is not a
+    clause ("looked at the string and frowned", "frowned" tagged an adjective) stays in
+    the predicate, or it reads "looked at the string frowned"."""
+    first = cc.head
+    return cc.i > first.i and any(
+        c.dep_ == "conj" and c.i > cc.i and c.i in head_ids for c in first.children
+    )
 
 
 def _joined(verb) -> bool:
