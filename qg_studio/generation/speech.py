@@ -55,8 +55,12 @@ class Speech:
 
 def speech_items(section: Section, analysis: Analysis) -> list[QAItem]:
     found = speeches(analysis)
-    out = [_item(section, analysis, speech) for speech in found]
-    out += [_asked_why(section, analysis, a, b) for a, b in zip(found, found[1:])]
+    said = [_words(analysis, speech) for speech in found]  # each speech read once
+    out = [_item(section, analysis, speech, words) for speech, words in zip(found, said)]
+    out += [
+        _asked_why(section, analysis, ask, reply, asked, replied)
+        for ask, reply, asked, replied in zip(found, found[1:], said, said[1:])
+    ]
     return [i for i in out if i is not None]
 
 
@@ -175,8 +179,7 @@ def _sentences(text: str) -> list[str]:
     return [text[a:b].strip() for a, b in sentences(text) if text[a:b].strip()]
 
 
-def _item(section: Section, analysis: Analysis, speech: Speech) -> QAItem | None:
-    said = _words(analysis, speech)
+def _item(section: Section, analysis: Analysis, speech: Speech, said: str) -> QAItem | None:
     if len(said.split()) < MIN_WORDS or len(said.split()) > MAX_WORDS + 5:
         return None
     asks = said.rstrip().endswith("?") or speech.verb.lemma_ == "ask"
@@ -200,13 +203,15 @@ def _item(section: Section, analysis: Analysis, speech: Speech) -> QAItem | None
     )
 
 
-def _asked_why(section: Section, analysis: Analysis, ask: Speech, reply: Speech) -> QAItem | None:
+def _asked_why(
+    section: Section, analysis: Analysis, ask: Speech, reply: Speech, asked: str, answer: str
+) -> QAItem | None:
     """A why asked in dialogue and answered by the next speech: '"Why do you hide so many
     acorns?" … "In winter the woods will be bare," said the Owl' gives "Why did the Owl
     hide so many acorns? – In winter the woods will be bare"."""
     if reply.who == ask.who:
         return None
-    line = next((x for x in _sentences(_words(analysis, ask)) if _WHY_YOU.match(x)), None)
+    line = next((x for x in _sentences(asked) if _WHY_YOU.match(x)), None)
     if line is None or not line.endswith("?"):
         return None
     found = _WHY_YOU.match(line)
@@ -224,7 +229,6 @@ def _asked_why(section: Section, analysis: Analysis, ask: Speech, reply: Speech)
         rest = re.sub(rf"\b{you}\b", said, rest, flags=re.I)
     if not rest:
         return None
-    answer = _words(analysis, reply)
     if len(answer.split()) < MIN_WORDS - 2:
         return None
     last = reply.tokens[-1]
