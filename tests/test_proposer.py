@@ -83,6 +83,44 @@ def test_the_proposer_asks_each_window_for_each_element_wanted(tiny):
     assert proposer.generate(sections, GenerationRequest(elements={"feeling": 2})) == []
 
 
+def test_a_long_story_is_asked_within_the_sets_budget_evenly_over_its_length():
+    from qg_studio.generation.proposer import spread_prompts
+
+    # 20 windows, 9 element pairs, a 10-question set's budget of 20 prompts.
+    chosen = spread_prompts(20, 9, 20)
+    assert len(chosen) == len(set(chosen)) == 20
+    per_pair = [sorted(w for w, p in chosen if p == pair) for pair in range(9)]
+    assert all(len(windows) >= 2 for windows in per_pair)
+    # Each pair is asked in both halves of the story, never twice in one place.
+    assert all(min(ws) < 10 <= max(ws) for ws in per_pair)
+    per_window = [sum(w == window for w, _ in chosen) for window in range(20)]
+    assert max(per_window) <= 2
+    # Within the budget, or with no total asked for (per section), every prompt is kept.
+    assert len(spread_prompts(2, 9, 20)) == 18
+    assert len(spread_prompts(20, 9, None)) == 180
+
+
+def test_a_set_asks_the_proposer_no_more_than_its_budget(tiny):
+    from qg_studio.generation.proposer import PROMPTS_PER_QUESTION
+    from qg_studio.generation.proposer import LMProposer
+
+    base, _, adapter = tiny
+    proposer = LMProposer(model=str(adapter), base=str(base))
+    sections = [Section(id=i, text=OWL) for i in range(1, 7)]
+    every = proposer.plan(sections, GenerationRequest(count=None, per_section=2))
+    asked = proposer.plan(sections, GenerationRequest(count=4))
+    assert len(asked) == 4 * PROMPTS_PER_QUESTION < len(every)
+    # Eight prompts for nine pairs: the one left out is not an inference the child makes.
+    inferred = {(e, x) for _, _, e, x in asked if x is Explicitness.IMPLICIT}
+    assert inferred == {
+        (Element.FEELING, Explicitness.IMPLICIT),
+        (Element.CAUSAL, Explicitness.IMPLICIT),
+        (Element.PREDICTION, Explicitness.IMPLICIT),
+    }
+    ids = {s.id for s, _, _, _ in asked}
+    assert 1 in ids and max(ids) >= 5
+
+
 def test_an_adapter_not_trained_to_propose_is_refused_in_one_line(tiny):
     from qg_studio.generation.proposer import LMProposer
     from qg_studio.models.registry import ModelError

@@ -13,6 +13,7 @@ any other answer is implicit, whatever was asked (docs/DESIGN.md §2: explicit m
 
 from __future__ import annotations
 
+import math
 from typing import Any
 from typing import Sequence
 
@@ -47,6 +48,12 @@ ASKED: dict[Element, tuple[Explicitness, ...]] = {
     Element.PREDICTION: (IMPLICIT,),
 }
 MAX_ANSWER_WORDS = 30  # longer is a copied paragraph, never a key a child can check
+# A set of n questions is chosen from at most this many proposals a question. Every window
+# asked for every element is 180 prompts on a 2,000-word story; three a question (each
+# element asked three or four times, spread over the story) decode in about 4 s on two
+# cores, while the rules still offer candidates in every section. Runs that ask per
+# section (eval qag) have no total and keep every prompt.
+PROMPTS_PER_QUESTION = 3.0
 
 
 class LMProposer(QuestionGenerator):
@@ -103,13 +110,20 @@ class LMProposer(QuestionGenerator):
             if isinstance(request.elements, dict)
             else list(Element)
         )
-        return [
-            (section, window, element, explicitness)
+        windows = [
+            (section, window)
             for section in sections
             if section.text.strip()
             for window in reading_windows(section.text, self.window)
-            for element in wanted
-            for explicitness in ASKED[element]
+        ]
+        pairs = [(element, explicitness) for element in wanted for explicitness in ASKED[element]]
+        budget = None
+        if request.count and not request.per_section:
+            budget = math.ceil(PROMPTS_PER_QUESTION * request.count)
+            # Inferences first: the rules seldom offer one, so they take the spare prompts.
+            pairs.sort(key=lambda pair: pair[1] is not IMPLICIT)
+        return [
+            (*windows[w], *pairs[p]) for w, p in spread_prompts(len(windows), len(pairs), budget)
         ]
 
     def generate(self, sections: Sequence[Section], request: GenerationRequest) -> list[QAItem]:
@@ -130,6 +144,17 @@ class LMProposer(QuestionGenerator):
                     if key not in best or best[key].scores.confidence < confidence:
                         best[key] = item
         return list(best.values())
+
+
+def spread_prompts(windows: int, pairs: int, budget: int | None) -> list[tuple[int, int]]:
+    """(window, pair) indexes to prompt, in reading order: all of them within the budget;
+    else the budget's prompts laid at even steps along the story, taking the pairs in
+    turn, so each window is asked as often and each pair at even steps from its own
+    start (the first pairs once more). No window is asked one pair twice: a window gets
+    fewer prompts than there are pairs."""
+    if budget is None or windows * pairs <= budget:
+        return [(w, p) for w in range(windows) for p in range(pairs)]
+    return [(t * windows // budget, t % pairs) for t in range(budget)]
 
 
 def proposed_item(

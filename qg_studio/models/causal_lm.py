@@ -203,7 +203,7 @@ def prepare_tokenizer(tokenizer) -> Any:
 
 @dataclass
 class LoadedLM:
-    model: Any
+    model: Any  # PyTorch's; None once the int8 runtime (``fast``) serves in its place
     tokenizer: Any
     device: Any
     adapter: str
@@ -256,6 +256,10 @@ def _load(adapter: str, base: str, device: str | None) -> LoadedLM:
             loaded.fast = ct2.CT2Decoder.for_loaded(loaded)
         except Exception as exc:  # a conversion that fails leaves PyTorch decoding
             log.warning("the int8 runtime is not available for %s: %s", adapter or folder, exc)
+        else:
+            # The int8 copy decodes and scores; the float32 one would hold about 0.45 GB
+            # for nothing (peak of a 2,000-word proposer run: 2,376 MB kept, 1,897 MB not).
+            loaded.model = None
     return loaded
 
 
@@ -339,6 +343,8 @@ def choice_scores(
 
     tok, model = loaded.tokenizer, loaded.model
     ids = [tok(" " + o, add_special_tokens=False)["input_ids"][0] for o in options]
+    if loaded.fast is not None:
+        return loaded.fast.choice_scores(prompts, ids, batch_size)
     out: list[list[float]] = []
     for start in range(0, len(prompts), batch_size):
         enc = tok(list(prompts[start : start + batch_size]), return_tensors="pt", padding=True).to(
