@@ -189,22 +189,27 @@ def told_as_the_story_tells(
 ) -> list[QAItem]:
     """The candidates without those whose question or key says a character did what the
     story tells only of another ("Why did the Crow tumble down the hill?" where the fox
-    did; the key "the Crow saw the fox"): a misread pronoun or a model's confusion."""
+    did; the key "the Crow saw the fox"): a misread pronoun or a model's confusion; nor
+    those keyed with another kind of answer than asked ("How did the willow feel? –
+    heavy rain", :func:`qg_studio.reading.answer_fit.misfit`)."""
     from qg_studio.reading.analysis import analyse_each
     from qg_studio.reading.analysis import analyse_many
+    from qg_studio.reading.answer_fit import misfit
     from qg_studio.reading.deeds import doers
     from qg_studio.reading.deeds import misattributed
 
     told = doers(analyse_many([s.text for s in sections]))
     questions = analyse_each([i.question for i in candidates])
     keys = analyse_each([i.answer for i in candidates])
-    kept = [
-        item
-        for item, question, key in zip(candidates, questions, keys)
-        if misattributed(question, told) is None and misattributed(key, told) is None
-    ]
-    if len(kept) < len(candidates):
-        log.info("%d question(s) said someone did what another did", len(candidates) - len(kept))
+    kept = []
+    for item, question, key in zip(candidates, questions, keys):
+        why = misfit(item.question, key)
+        if why is None and (misattributed(question, told) or misattributed(key, told)):
+            why = "someone said to do what another did"
+        if why is None:
+            kept.append(item)
+        else:
+            log.info("left out (%s): %s – %s", why, item.question, item.answer)
     return kept
 
 

@@ -1,0 +1,86 @@
+"""Whether a key is of the kind its question asks for, read from the key's words alone.
+
+A feeling question keyed with no feeling ("How did the willow feel? – heavy rain"), a
+where-question keyed with someone ("Where did the Bear find the tree? – a young Bear"), a
+who-question keyed with a place ("Who lived by the river? – by the river"): whatever
+the story says, such a key is wrong, and a child who answers right is marked wrong. A
+model proposing a question and its key together slips this way; the rules seldom do, and
+are held to it all the same.
+"""
+
+from __future__ import annotations
+
+import re
+
+from qg_studio import lang
+from qg_studio.reading.analysis import Analysis
+from qg_studio.reading.animacy import ANIMATE
+from qg_studio.reading.animacy import PLACES
+from qg_studio.reading.animacy import PRONOUNS
+from qg_studio.reading.animacy import WEATHER
+from qg_studio.reading.animacy import is_someone
+from qg_studio.reading.lexicon import FEELING_NOUNS
+from qg_studio.reading.lexicon import FEELINGS
+from qg_studio.reading.lexicon import SHOWN_BY_WORD
+
+PLACE_PREPOSITIONS = lang.words("place_prepositions.txt")
+FEELING_WORDS = FEELINGS | FEELING_NOUNS | frozenset(SHOWN_BY_WORD)
+# "How did the fox feel", "How will she feel", "How do you think Tom felt".
+_ASKS_FEELING = re.compile(r"^how\b.*\b(?:feel|feels|felt)\b", re.IGNORECASE)
+_SUBJECTS = ("nsubj", "nsubjpass", "expl")
+
+
+def misfit(question: str, key: Analysis) -> str | None:
+    """Why ``key`` (the answer's parse, :func:`~qg_studio.reading.analysis.analyse_each`)
+    cannot answer ``question``, or None when it can or may.
+
+    Only what words tell for sure counts: the feeling lexicon misses many a feeling
+    ("startled", "respect", "awe"), so a feeling key is wrong when it names a thing, a
+    place or someone, or tells of what no one did ("The room was dark"), not when it
+    lacks a listed word; a place is wrong for "where" only when it is a being the word
+    lists name (a name may be a town's). Of FairytaleQA's 8,548 train pairs these rules
+    fault 3 experts' keys, each a who-question keyed with a character named for a place
+    or a thing ("the moon")."""
+    tokens = [t for t in key.doc if not t.is_punct]
+    if not tokens:
+        return None
+    root = _root(tokens)
+    first = question.split(maxsplit=1)[0].lower() if question.split() else ""
+    if _ASKS_FEELING.search(question):
+        if any(_feeling(t) for t in tokens):
+            return None
+        if root.pos_ in ("NOUN", "PROPN") and (
+            root.lemma_.lower() in WEATHER | PLACES or _a_being(root)
+        ):
+            return "a feeling question keyed with no feeling"
+        subject = next((c for c in root.children if c.dep_ in _SUBJECTS), None)
+        if root.pos_ in ("VERB", "AUX") and subject is not None and not is_someone(subject):
+            return "a feeling question keyed with no feeling"
+        return None
+    if first == "where":
+        owned = any(t.tag_ == "POS" for t in tokens)  # "the Baker's": the Baker's house
+        if tokens[0].lower_ not in PLACE_PREPOSITIONS and not owned and _a_being(root):
+            return "a where-question keyed with someone"
+        return None
+    if first == "who" and not any(is_someone(t) for t in tokens):
+        if tokens[0].lower_ in PLACE_PREPOSITIONS or (
+            root.pos_ == "NOUN" and root.lemma_.lower() in PLACES
+        ):
+            return "a who-question keyed with a place"
+    return None
+
+
+def _feeling(token) -> bool:
+    return token.lower_ in FEELING_WORDS or token.lemma_.lower() in FEELING_WORDS
+
+
+def _root(tokens):
+    """The key's head word: the root of its first sentence."""
+    return next((t for t in tokens if t.dep_ == "ROOT"), tokens[0])
+
+
+def _a_being(head) -> bool:
+    """Someone by the word lists or a personal pronoun, not by a parser's guess at a
+    capitalised word ("Balbo" may be a town)."""
+    word, lemma = head.lower_, head.lemma_.lower()
+    return word in PRONOUNS or word in ANIMATE or lemma in ANIMATE
