@@ -186,6 +186,24 @@ def test_weak_questions_fill_the_set_only_when_nothing_better_is_there():
     assert not weak[1].scores.low_quality
 
 
+def test_a_models_key_the_answerer_cannot_find_comes_only_to_fill_the_set():
+    from qg_studio.ranking import keep_found
+
+    def flagged(q: str, engine: str, rank: float) -> QAItem:
+        item = _item(q, answer="thankful")
+        item.engine, item.scores.unanswerable, item.scores.rank = engine, True, rank
+        return item
+
+    found = [_item(f"What did the fox do on day {n}?") for n in range(3)]
+    made_up = [flagged("How did the Badger feel?", "proposer", 0.3)]
+    made_up.append(flagged("How did the Hare feel?", "proposer", 0.2))
+    # The rules' keys a span answerer misses are most often right: they stay, flagged.
+    missed = [flagged("What did the Owl say?", "embedded", 0.25)]
+    assert keep_found(found + made_up + missed, need=4) == found + missed
+    # Short of the set, the best of the model's come back, best first.
+    assert keep_found(found + made_up + missed, need=5) == found + missed + made_up[:1]
+
+
 def test_a_broken_model_falls_back_to_the_embedded_engine_with_a_notice(sections, tmp_path):
     broken = tmp_path / "broken-model"
     broken.mkdir()

@@ -18,8 +18,7 @@ from typing import Sequence
 from qg_studio.ranking.learned import LearnedRanker
 from qg_studio.ranking.repeats import repeat_groups
 from qg_studio.ranking.share import swap_for_share
-from qg_studio.schema import ELEMENTS
-from qg_studio.schema import Element
+from qg_studio.ranking.targets import element_targets
 from qg_studio.schema import Explicitness
 from qg_studio.schema import GenerationRequest
 from qg_studio.schema import QAItem
@@ -130,45 +129,6 @@ def score_items(
             rank = (1 - w.answerability) * rank + w.answerability * answerability
         item.scores.quality = round(q, 3)
         item.scores.rank = round(rank, 4)
-
-
-def element_targets(
-    request: GenerationRequest, total: int, available: Counter, offset: int = 0
-) -> dict[Element, int]:
-    """How many questions of each element to pick.
-
-    Balanced: as even as the candidates allow, the remainder going round the elements
-    from ``offset`` (so per-section picks still balance over the story)."""
-    if isinstance(request.elements, dict):
-        wanted = {e: n for e, n in request.elements.items() if n > 0}
-        asked = sum(wanted.values())
-        if request.count is None and request.per_section is None or asked == total:
-            return dict(wanted)
-        # Scale the mix to the total asked for.
-        targets = {e: int(total * n / asked) for e, n in wanted.items()}
-        rest = total - sum(targets.values())
-        for e, _ in sorted(wanted.items(), key=lambda kv: -kv[1]):
-            if rest <= 0:
-                break
-            targets[e] += 1
-            rest -= 1
-        return targets
-    elements = [e for e in ELEMENTS if available.get(e, 0) > 0] or list(ELEMENTS)
-    elements = elements[offset % len(elements) :] + elements[: offset % len(elements)]
-    targets = {e: 0 for e in elements}
-    remaining = total
-    while remaining > 0:
-        progressed = False
-        for e in elements:
-            if remaining <= 0:
-                break
-            if targets[e] < available.get(e, 0):
-                targets[e] += 1
-                remaining -= 1
-                progressed = True
-        if not progressed:
-            break
-    return targets
 
 
 def select(
@@ -382,6 +342,24 @@ def flag_unanswerable(items: Sequence[QAItem], floor: float = ANSWERABILITY_FLOO
             item.scores.rank = round(rank_of(item) * RANK_WEIGHTS.unanswerable, 4)
 
 
+# The engines whose keys are written with their questions by a model (not found by reading
+# rules): when the answerer cannot find such a key, the model most often made it up. On
+# our 11 fables, 20 of the 26 the proposer's sets took so read wrong ("How did the Badger
+# feel after the bees flew home? – thankful"); of the rules' 8, 1 did (a key a span
+# answerer misses is mostly a said line or a one-word feeling).
+MADE_UP_KEYS = frozenset({"proposer"})
+
+
+def keep_found(items: Sequence[QAItem], need: int) -> list[QAItem]:
+    """The items without the model-written keys the round trip did not find, unless fewer
+    than ``need`` would be left: then the best of those come back, flagged as before."""
+    found = [i for i in items if not (i.scores.unanswerable and i.engine in MADE_UP_KEYS)]
+    if len(found) >= need:
+        return found
+    rest = [i for i in items if i.scores.unanswerable and i.engine in MADE_UP_KEYS]
+    return found + sorted(rest, key=lambda i: -rank_of(i))[: need - len(found)]
+
+
 def keep_fit(items: Sequence[QAItem], need: int, floor: float = QUALITY_FLOOR) -> list[QAItem]:
     """The items fit for a worksheet; when fewer than ``need`` are, the best of the rest too,
     flagged ``scores.low_quality``.
@@ -411,7 +389,8 @@ def rank_and_select(
     score_items(items, ranker=ranker, story_text=section_texts(sections) if ranker else "")
     flag_unanswerable(items)
     need = request.total(len(sections))
-    items = keep_fit(items, need)
+    # Twice the set to choose from: repeats and the mix leave out some of any pool.
+    items = keep_fit(keep_found(items, 2 * need), need)
     # Only the strongest few need the (slower) embedding check.
     items = sorted(items, key=lambda i: -i.scores.rank)
     strongest = shortlist(items, max(need * 3, 42))
