@@ -1531,6 +1531,21 @@ def test_what_a_character_says_is_asked_in_their_own_words():
     assert len(asked) == 2
 
 
+def test_a_speech_its_tag_cuts_in_two_is_one_sentence():
+    from qg_studio.generation.speech import speech_items
+
+    text = (
+        'The Badger looked at the empty shell. "This," said the Heron, tucking the nut '
+        'under her wing, "is what a judge is paid for her trouble." Then she flew off.\n\n'
+        '"Neighbours," said the Owl, "the river will rise before the moon is full."'
+    )
+    asked = {i.question: i.answer for i in speech_items(Section(1, text), analyse(text))}
+    # "This" is no one called: the words either side of the tag are one sentence.
+    assert asked["What did the Heron say?"] == "This is what a judge is paid for her trouble"
+    # A call stays out: "Neighbours" is whom the Owl speaks to.
+    assert asked["What did the Owl say?"] == "The river will rise before the moon is full"
+
+
 def test_a_why_asked_in_dialogue_is_answered_by_the_reply():
     from qg_studio.generation.speech import speech_items
 
@@ -1612,3 +1627,17 @@ def test_an_and_before_a_word_that_is_no_clause_stays():
     looked = next(c for cl in analyse(text).sentence_clauses for c in cl if c.head.text == "looked")
     tail = " ".join(t.text for t in looked.tail)
     assert "string frowned" not in tail
+    # An "and" joins the conjunct nearest after it, not a clause further on.
+    text = "The Hare ran this way and that, and his legs grew tired."
+    ran = next(c for cl in analyse(text).sentence_clauses for c in cl if c.head.text == "ran")
+    assert " ".join(t.text for t in ran.tail) == "this way and that"
+
+
+def test_a_quantifier_after_a_pronoun_goes_when_the_pronoun_is_named():
+    text = (
+        "Two young squirrels, Pip and Tansy, found a walnut under an oak. They asked the old "
+        "Raven to decide. The Raven listened to them both. Then she cracked the nut."
+    )
+    asked = _answers(text)
+    assert "Who listened to the two young squirrels?" in asked
+    assert not [q for q in asked if "squirrels both" in q]

@@ -158,8 +158,14 @@ def _words(analysis: Analysis, speech: Speech) -> str:
     pieces = []
     for n, t in enumerate(tokens):
         after = tokens[n + 1] if n + 1 < len(tokens) else None
-        text = "." if t.text == "," and after is not None and after.i in speech.starts else t.text
         apart = after is not None and after.i != t.i + 1
+        text = t.text
+        if t.text == "," and after is not None and after.i in speech.starts:
+            text = "."
+        elif t.text == "," and apart and after.text[:1].islower() and after.pos_ != "CCONJ":
+            # '"That," said the Raven, "is my payment"': one sentence the tag cut in two
+            # (a comma before "and" is the speaker's own: "Take it, and go").
+            text = ""
         pieces.append(text + (" " if t.whitespace_ or apart else ""))
     text = "".join(pieces).strip()
     sentences, count = [], 0

@@ -223,11 +223,16 @@ def build_clause(
 def _joins_a_clause(cc, head_ids: set[int]) -> bool:
     """An "and" that joins another clause goes with it; one before a word that is not a
     clause ("looked at the string and frowned", "frowned" tagged an adjective) stays in
-    the predicate, or it reads "looked at the string frowned"."""
+    the predicate, or it reads "looked at the string frowned". It joins the conjunct
+    nearest after it: in "scrambled this way and that, and his heart pounded" the first
+    "and" joins "that", not the clause after it."""
     first = cc.head
-    return cc.i > first.i and any(
-        c.dep_ == "conj" and c.i > cc.i and c.i in head_ids for c in first.children
+    nearest = min(
+        (c for c in first.children if c.dep_ == "conj" and c.i > cc.i),
+        key=lambda c: c.i,
+        default=None,
     )
+    return cc.i > first.i and nearest is not None and nearest.i in head_ids
 
 
 def _joined(verb) -> bool:

@@ -50,11 +50,16 @@ def quoted_tokens(doc) -> set[int]:
     return out
 
 
+# What a call can be: a name or a noun ("Camel", "old friend"), or a word the parser took
+# for an adjective ("Dear").
+CALLED = ("NOUN", "PROPN", "ADJ")
+
+
 def is_vocative(token, quoted: set[int]) -> bool:
     """A name the speaker calls out ("Good-morning, Camel," / "Thank you, Heron"):
     set off by commas or quotes inside speech. The parser often makes it a subject."""
-    if token.i not in quoted:
-        return False
+    if token.i not in quoted or token.pos_ not in CALLED:
+        return False  # '"That," said the Raven, "is my payment"': no one is called "That"
     doc = token.doc
     # The call's own words just before it ("old friend"), not what the parser hung on
     # it from further back ("You worry too much, old friend": "too much" on "friend").

@@ -74,6 +74,7 @@ def _clean_end(cut: list) -> list:
 
 
 OBJECT_PRONOUNS = {"him", "her", "them"}
+FLOATING = {"both", "all", "each"}  # a quantifier that floats after a pronoun: "them both"
 
 
 def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = None) -> str:
@@ -83,8 +84,11 @@ def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = No
     kept = trim([t for t in tokens if t.i not in skip and not t.is_space])
     resolver = clause.resolver if clause is not None else None
     parts = []
+    named_at = -1
     for t in kept:
         text = t.text + gap(t)
+        if t.i == named_at + 1 and t.lower_ in FLOATING:
+            continue  # "listened to them both": not "to the two squirrels both"
         if (
             resolver is not None
             and t.lower_ in OBJECT_PRONOUNS
@@ -93,6 +97,7 @@ def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = No
             name = named_other(resolver.resolve(t), clause)
             if name:
                 text = name + gap(t)
+                named_at = t.i
         elif resolver is not None and t.dep_ == "poss" and t.lower_ in ("his", "her", "their"):
             # "knocked at his door": whose door, when it is not the asker's own.
             name = named_other(resolver.resolve(t), clause)
