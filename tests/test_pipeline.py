@@ -186,6 +186,17 @@ def test_weak_questions_fill_the_set_only_when_nothing_better_is_there():
     assert not weak[1].scores.low_quality
 
 
+def test_a_where_question_that_asks_its_place_twice_reads_worse():
+    from qg_studio.ranking import quality
+
+    garbled = quality(_item("Where did the Pigeon shiver on?", answer="a branch"))
+    assert garbled < quality(_item("Where did the Pigeon shiver?", answer="on a branch"))
+    # A question that ends on "from" asks where from: nothing garbled.
+    assert quality(_item("Where did the fox come from?")) == quality(
+        _item("Where did the fox come home?")
+    )
+
+
 def test_a_models_key_the_answerer_cannot_find_comes_only_to_fill_the_set():
     from qg_studio.ranking import keep_found
 

@@ -28,6 +28,7 @@ from qg_studio.scores import ANSWERABILITY_FLOOR
 from qg_studio.text.words import words as word_list
 
 QUALITY_FLOOR = 0.3  # under it a question reads badly: no "?", too short, no answer
+PLACE_TWICE = frozenset({"on", "in", "at", "into", "onto", "inside", "upon"})
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,8 @@ class QualityPenalties:
     long_answer_words: int = 20  # an answer past this is a passage, not an answer
     long_answer: float = 0.2
     no_evidence: float = 0.3  # nothing in the story shows where the answer is
+    # "Where did the Pigeon shiver on?" asks its place twice: garbled ("come from" is not).
+    place_twice: float = 0.4
 
 
 RANK_WEIGHTS = RankWeights()
@@ -95,6 +98,8 @@ def quality(item: QAItem, penalties: QualityPenalties = QUALITY_PENALTIES) -> fl
         score -= p.long_answer
     if not item.evidence:
         score -= p.no_evidence
+    if words[0] == "where" and words[-1] in PLACE_TWICE:
+        score -= p.place_twice
     return max(0.0, min(1.0, score))
 
 
