@@ -1641,3 +1641,17 @@ def test_a_quantifier_after_a_pronoun_goes_when_the_pronoun_is_named():
     asked = _answers(text)
     assert "Who listened to the two young squirrels?" in asked
     assert not [q for q in asked if "squirrels both" in q]
+
+
+def test_a_feeling_explains_the_next_deed_only_in_the_same_moment():
+    # The sentence before ends on a feeling, the one who felt it acts first in this one.
+    asked = _answers("The miller was very angry. He sent the boy away.")
+    assert asked["Why did the miller send the boy away?"] == "the miller was very angry"
+    # Not across a move in time, nor for the moment a time clause tells.
+    text = (
+        "A Goat found that the river carried her sticks for her, and she was delighted.\n\n"
+        "The next week, as soon as she reached the river, she threw all her sticks in."
+    )
+    asked = _answers(text)
+    assert asked["How did the Goat feel when the river carried her sticks for her?"] == "delighted"
+    assert not [q for q, a in asked.items() if q.startswith("Why") and "delighted" in a]

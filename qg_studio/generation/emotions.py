@@ -22,6 +22,7 @@ from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.clauses import event_before
 from qg_studio.reading.clauses import no_event
+from qg_studio.reading.clauses import shifts_time
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import finish
@@ -340,9 +341,12 @@ def _felt_before(analysis: Analysis, clause_list: list[Clause], clause: Clause) 
 
 def _felt_just_before(analysis: Analysis, clause_list: list[Clause], clause: Clause) -> Felt | None:
     """A feeling the sentence before ends on, the one who felt it acting first in this one:
-    "The miller was very angry. He sent the boy away" (why he sent him: he was angry)."""
+    "The miller was very angry. He sent the boy away" (why he sent him: he was angry).
+    Not across a move in time ("The Donkey was delighted. The next week he lay down …"),
+    nor for a moment a time clause tells ("as soon as he reached the river"): the deed
+    is what the sentence says he did then."""
     index = analysis.sentence_clauses.index(clause_list)
-    if index == 0:
+    if index == 0 or clause.head.dep_ == "advcl" or shifts_time(clause.head.sent):
         return None
     told = [c for c in analysis.sentence_clauses[index - 1] if c.head.i not in analysis.quoted]
     if not told:

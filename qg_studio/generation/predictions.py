@@ -16,10 +16,10 @@ from itertools import islice
 from qg_studio.generation.items import found_item
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.analysis import analyse_many
-from qg_studio.reading.animacy import WEATHER
 from qg_studio.reading.clauses import event_before
 from qg_studio.reading.clauses import in_progress
 from qg_studio.reading.clauses import no_event
+from qg_studio.reading.clauses import shifts_time
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.deeds import NEXT_PART_SENTENCES
 from qg_studio.reading.deeds import in_tense
@@ -105,7 +105,7 @@ def _guesses(
     for clause_list in next_analysis.sentence_clauses[:NEXT_PART_SENTENCES]:
         # "One day a fox came up the hill": what comes after a move in time is no guess
         # from the part before; it is guessed from the event told just before it.
-        shifted = shifted or bool(clause_list and _shifts_time(clause_list[0].head.sent))
+        shifted = shifted or bool(clause_list and shifts_time(clause_list[0].head.sent))
         for clause in clause_list:
             if not is_deed(clause, next_analysis) or head_noun(clause.subject_text) not in actors:
                 continue
@@ -159,26 +159,6 @@ def _vague(clause, analysis: Analysis) -> bool:
         )
         for t in clause.tail
     )
-
-
-def _shifts_time(sent) -> bool:
-    """The sentence moves the story on in time: it opens with a time ("The next day the
-    Sparrow …", "A week later", "When winter came") or tells one come ("Winter came
-    early that year", "Night fell")."""
-    # "When winter came, the Cricket …": the subject of the sentence, not of its "when".
-    inside = {d.i for t in sent if t.dep_ == "advcl" for d in t.subtree}
-    subject = next(
-        (t for t in sent if t.dep_ in ("nsubj", "nsubjpass") and t.i not in inside), None
-    )
-    if subject is None:
-        return False
-    if subject.lemma_.lower() in TIME_WORDS | WEATHER:
-        return sent.root.lemma_ in ("come", "fall", "pass", "arrive", "go")
-    opening = [t for t in sent if t.i < subject.left_edge.i]
-    # "All night she shivered", "every morning": how long or how often, no move.
-    if any(t.lower_ in ("all", "every", "each", "whole") for t in opening):
-        return False
-    return any(t.lemma_.lower() in TIME_WORDS and t.pos_ in ("NOUN", "PROPN") for t in opening)
 
 
 def _every_time(clause) -> bool:

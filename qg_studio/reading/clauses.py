@@ -13,9 +13,11 @@ from dataclasses import field
 
 from qg_studio import lang
 from qg_studio.reading.animacy import PRONOUNS
+from qg_studio.reading.animacy import WEATHER
 from qg_studio.reading.dialogue import tells_speech
 from qg_studio.reading.lexicon import DISCOURSE_ADVERBS
 from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.mentions import mention_text
 from qg_studio.reading.subjects import SUBJECT_DEPS
@@ -339,3 +341,23 @@ def no_event(clause: Clause) -> bool:
         t.lemma_ == "use" and any(x.dep_ == "xcomp" for x in t.children)
         for t in [clause.head, *clause.tail]
     )
+
+
+def shifts_time(sent) -> bool:
+    """The sentence moves the story on in time: it opens with a time ("The next day the
+    Sparrow …", "A week later", "When winter came") or tells one come ("Winter came
+    early that year", "Night fell")."""
+    # "When winter came, the Cricket …": the subject of the sentence, not of its "when".
+    inside = {d.i for t in sent if t.dep_ == "advcl" for d in t.subtree}
+    subject = next(
+        (t for t in sent if t.dep_ in ("nsubj", "nsubjpass") and t.i not in inside), None
+    )
+    if subject is None:
+        return False
+    if subject.lemma_.lower() in TIME_WORDS | WEATHER:
+        return sent.root.lemma_ in ("come", "fall", "pass", "arrive", "go")
+    opening = [t for t in sent if t.i < subject.left_edge.i]
+    # "All night she shivered", "every morning": how long or how often, no move.
+    if any(t.lower_ in ("all", "every", "each", "whole") for t in opening):
+        return False
+    return any(t.lemma_.lower() in TIME_WORDS and t.pos_ in ("NOUN", "PROPN") for t in opening)
