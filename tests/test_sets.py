@@ -1655,3 +1655,14 @@ def test_a_feeling_explains_the_next_deed_only_in_the_same_moment():
     asked = _answers(text)
     assert asked["How did the Goat feel when the river carried her sticks for her?"] == "delighted"
     assert not [q for q, a in asked.items() if q.startswith("Why") and "delighted" in a]
+
+
+def test_a_gapped_second_object_is_no_clause_to_ask_from():
+    # "… and Tansy the other half": "gave" left out the second time.
+    text = (
+        "Pip and Tansy quarrelled over a walnut. The Raven cracked it. She gave Pip one half "
+        "of the empty shell and Tansy the other half. The fox gave the hen a fright and ran off."
+    )
+    asked = _answers(text)
+    assert not [q for q in asked if "other half" in q or "Tansy" in asked[q]]
+    assert asked["What did the fox give the hen?"] == "a fright"

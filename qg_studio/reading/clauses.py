@@ -281,7 +281,24 @@ def usable(clause: Clause) -> bool:
     words_low = set(low.replace(",", " ").split())
     if words_low & set(lang.function_words("speakers")) and low not in ("you and i",):
         return False
-    return True
+    return not _gapped(head)
+
+
+def _gapped(verb) -> bool:
+    """ "She gave Pip one half and Tansy the other": the second "gave" left out, which a
+    parse reads as two objects, or as an object joined to a name and then a second
+    object; a question cut from it asks "What did she give Pip the other half?"."""
+    objects = [c for c in verb.children if c.dep_ == "dobj"]
+    doc = verb.doc
+    if len(objects) > 1 and any(
+        doc[i].dep_ == "cc" for i in range(objects[0].i + 1, objects[-1].i)
+    ):
+        return True  # "sang it her song" has two objects and no "and" between them
+    return any(
+        c.dep_ == "appos" and any(j.dep_ == "conj" and j.i < c.i for j in obj.children)
+        for obj in objects
+        for c in obj.children
+    )
 
 
 def event_before(
