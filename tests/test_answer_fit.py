@@ -37,7 +37,7 @@ RIGHT_KIND = [
     ("Where did the Bear hide?", "in the Badger's den"),
     ("Where did the hen go?", "to her sister"),
     ("Where did the Mouse stop before going home?", "the Baker's"),
-    ("Where did the traveller rest?", "Balbo"),  # a name may be a town's
+    ("Where did the traveller rest?", "Brindlewick"),  # a name may be a town's
     ("Who lived by the river?", "an old Otter"),
     ("Who lived in the cottage?", "an oil lamp"),  # a fable's lamp speaks
     ("Who came to the door?", "the Baker from the village"),

@@ -21,7 +21,7 @@ WELL_FORMED = [
     "What did the fox do after he saw the hen?",  # "saw" is in a clause of its own
     "Why did the Goat lower her horns?",
     "How did the Mole feel when he could not fly?",
-    "What did the old man put into the pot?",  # "put" is bare and past alike
+    "What did the Baker put into the oven?",  # "put" is bare and past alike
     "Why did the Hare set off before dawn?",
     "Why did the tired Badger lay down his spade?",
     "What did the king give the boy who had found the ring?",

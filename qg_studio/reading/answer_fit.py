@@ -40,7 +40,7 @@ def misfit(question: str, key: Analysis) -> str | None:
     lacks a listed word; a place is wrong for "where" only when it is a being the word
     lists name (a name may be a town's). Of FairytaleQA's 8,548 train pairs these rules
     fault 3 experts' keys, each a who-question keyed with a character named for a place
-    or a thing ("the moon")."""
+    or a thing."""
     tokens = [t for t in key.doc if not t.is_punct]
     if not tokens:
         return None
@@ -81,6 +81,6 @@ def _root(tokens):
 
 def _a_being(head) -> bool:
     """Someone by the word lists or a personal pronoun, not by a parser's guess at a
-    capitalised word ("Balbo" may be a town)."""
+    capitalised word ("Brindlewick" may be a town)."""
     word, lemma = head.lower_, head.lemma_.lower()
     return word in PRONOUNS or word in ANIMATE or lemma in ANIMATE

@@ -32,7 +32,7 @@ def misformed(question: Analysis) -> str | None:
 
 def _and(conj) -> bool:
     """The text joins the verb to the first with "and" or "or" (a parse also joins a verb
-    of a clause further on: "What did the family do after the crane helped them?")."""
+    of a clause further on: "What did the goose do after the fox ran off?")."""
     first = conj.head
     return any(c.dep_ == "cc" and first.i < c.i < conj.i for c in first.children)
 
