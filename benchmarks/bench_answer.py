@@ -24,7 +24,7 @@ FIXTURE = ROOT / "tests" / "fixtures" / "miller_and_fox.txt"
 SHARED = ROOT.parent / "shared" / "data" / "fairytaleqa"
 GENERIC = [
     "Who is the main character?",
-    "Where does the story take place?",
+    "Where does this story take place?",
     "What did the miller do?",
     "Why did the fox come back?",
     "How did the miller feel?",

@@ -39,7 +39,7 @@ def snail():
         ("Who is the main character of the story?", "who"),
         ("Who are the two main characters of the story?", "who"),
         ("Who is this story mostly about?", "who"),
-        ("Where does the story take place?", "where"),
+        ("Where does this story take place?", "where"),
         ("How does the fable end?", "end"),
         ("What lesson does the story teach?", "lesson"),
         ("What is the moral of this story?", "lesson"),
@@ -59,7 +59,7 @@ def test_whole_story_questions_are_answered_from_the_whole_story(answerers, snai
         "What is the moral of this story?",
         "How does the story end?",
         "Who are the main characters of the story?",
-        "Where does the story take place?",
+        "Where does this story take place?",
     ]
     for answerer in answerers:
         moral, end, who, where = answerer.answer(questions, snail)

@@ -211,7 +211,7 @@ def test_story_level_questions_ask_about_the_whole_fable(crow):
     found = {i.question: i for i in story_questions(crow)}
     who = found["Who are the two main characters of the story?"]
     assert {"crow", "goat"} <= set(who.answer.lower().replace("the ", "").split(" and "))
-    assert found["Where does the story take place?"].answer.lower() == "on a hill above the village"
+    assert found["Where does this story take place?"].answer.lower() == "on a hill above the village"
     lesson = found["What lesson does the story teach?"]
     assert lesson.explicitness == Explicitness.IMPLICIT
     assert lesson.answer.startswith("Those who laugh at others")
@@ -438,7 +438,7 @@ WRAPPED = (
 def test_ending_setting_and_moral_read_as_the_story_tells_them():
     items = {i.question: i for i in story_questions([Section(1, WRAPPED)])}
     # Where the story is set, not the door a scene happens at.
-    assert "Hollin Wood" in items["Where does the story take place?"].answer
+    assert "Hollin Wood" in items["Where does this story take place?"].answer
     # A bare abstract noun states a truth: the closing line is the lesson.
     assert items["What lesson does the story teach?"].answer.startswith("Kindness returns")
     ending = items["How does the story end?"].answer
@@ -575,7 +575,7 @@ def test_no_half_of_a_paired_place_no_sky_for_a_setting_and_no_capital_mid_quest
     items = _mixed(text, {Element.SETTING: 4, Element.CHARACTER: 3})
     asked = {i.question: i.answer for i in items}
     assert not [q for q in asked if "below" in q or "above" in q]
-    assert "sky" not in asked.get("Where does the story take place?", "")
+    assert "sky" not in asked.get("Where does this story take place?", "")
     # Out of the story's flow "these five men" are "the five men".
     assert asked.get("Who wrote songs to the Princess every night?") == "the five men"
     assert not [q for q in asked if " These " in q]
@@ -609,7 +609,7 @@ def test_a_linking_adverb_stays_out_of_the_question_and_a_path_is_no_setting():
     said = [f"{i.question} {i.answer}" for i in items]
     assert any("goat nimbly climb" in s for s in said)  # the manner stays
     assert not [s for s in said if "however" in s or "therefore" in s]
-    assert "Where does the story take place?" not in {i.question for i in items}
+    assert "Where does this story take place?" not in {i.question for i in items}
 
 
 def test_a_prediction_guesses_an_event_from_a_moment():
@@ -970,7 +970,7 @@ def test_the_setting_is_a_place_not_how_they_lived():
         "until dark."
     )
     found = _story_answers(text)
-    assert found["Where does the story take place?"] == "in the fields"
+    assert found["Where does this story take place?"] == "in the fields"
 
 
 @pytest.mark.parametrize(

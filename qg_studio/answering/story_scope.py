@@ -1,6 +1,6 @@
 """Questions about the story as a whole, read from the story as a whole.
 
-"Who is the main character?", "Where does the story take place?", "How does the story
+"Who is the main character?", "Where does this story take place?", "How does the story
 end?" and "What lesson does the story teach?" point at no passage: a span reader goes to
 the passage that repeats the question's words ("the story", "end") and answers from it
 ("How does the story end? – set out and seek my fortune"). The story's own reading

@@ -200,7 +200,7 @@ RULES = _rules(
         Element.SETTING,
         "explicit",
         '"Far out on a windy marsh lived a heron." -> '
-        '"Where does the story take place? – on a windy marsh"',
+        '"Where does this story take place? – on a windy marsh"',
         "story_level",
     ),
     Rule(

@@ -229,7 +229,7 @@ def _where(section: Section, analysis: Analysis, ids) -> QAItem | None:
                 continue
             start, end = phrase[0].idx, phrase[-1].idx + len(phrase[-1].text)
             return span_item(
-                "Where does the story take place?",
+                "Where does this story take place?",
                 Element.SETTING,
                 section,
                 (start, end),
