@@ -211,7 +211,9 @@ def test_story_level_questions_ask_about_the_whole_fable(crow):
     found = {i.question: i for i in story_questions(crow)}
     who = found["Who are the two main characters of the story?"]
     assert {"crow", "goat"} <= set(who.answer.lower().replace("the ", "").split(" and "))
-    assert found["Where does this story take place?"].answer.lower() == "on a hill above the village"
+    assert (
+        found["Where does this story take place?"].answer.lower() == "on a hill above the village"
+    )
     lesson = found["What lesson does the story teach?"]
     assert lesson.explicitness == Explicitness.IMPLICIT
     assert lesson.answer.startswith("Those who laugh at others")

@@ -358,11 +358,12 @@ MADE_UP_KEYS = frozenset({"proposer"})
 def keep_found(items: Sequence[QAItem], need: int) -> list[QAItem]:
     """The items without the model-written keys the round trip did not find, unless fewer
     than ``need`` would be left: then the best of those come back, flagged as before."""
-    found = [i for i in items if not (i.scores.unanswerable and i.engine in MADE_UP_KEYS)]
-    if len(found) >= need:
-        return found
-    rest = [i for i in items if i.scores.unanswerable and i.engine in MADE_UP_KEYS]
-    return found + sorted(rest, key=lambda i: -rank_of(i))[: need - len(found)]
+    found: list[QAItem] = []
+    made_up: list[QAItem] = []
+    for item in items:
+        made = item.scores.unanswerable and item.engine in MADE_UP_KEYS
+        (made_up if made else found).append(item)
+    return found + sorted(made_up, key=lambda i: -rank_of(i))[: max(0, need - len(found))]
 
 
 def keep_fit(items: Sequence[QAItem], need: int, floor: float = QUALITY_FLOOR) -> list[QAItem]:

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import re
 
-from qg_studio import lang
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import ANIMATE
 from qg_studio.reading.animacy import PLACES
@@ -21,9 +20,9 @@ from qg_studio.reading.animacy import WEATHER
 from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.lexicon import FEELING_NOUNS
 from qg_studio.reading.lexicon import FEELINGS
+from qg_studio.reading.lexicon import PLACE_PREPOSITIONS
 from qg_studio.reading.lexicon import SHOWN_BY_WORD
 
-PLACE_PREPOSITIONS = lang.words("place_prepositions.txt")
 FEELING_WORDS = FEELINGS | FEELING_NOUNS | frozenset(SHOWN_BY_WORD)
 # "How did the fox feel", "How will she feel", "How do you think Tom felt".
 _ASKS_FEELING = re.compile(r"^how\b.*\b(?:feel|feels|felt)\b", re.IGNORECASE)

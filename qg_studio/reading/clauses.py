@@ -289,11 +289,10 @@ def _gapped(verb) -> bool:
     parse reads as two objects, or as an object joined to a name and then a second
     object; a question cut from it asks "What did she give Pip the other half?"."""
     objects = [c for c in verb.children if c.dep_ == "dobj"]
-    doc = verb.doc
-    if len(objects) > 1 and any(
-        doc[i].dep_ == "cc" for i in range(objects[0].i + 1, objects[-1].i)
-    ):
-        return True  # "sang it her song" has two objects and no "and" between them
+    # Two objects with an "and" between them ("sang it her song" has none, and stays).
+    between = verb.doc[objects[0].i + 1 : objects[-1].i] if len(objects) > 1 else []
+    if any(t.dep_ == "cc" for t in between):
+        return True
     return any(
         c.dep_ == "appos" and any(j.dep_ == "conj" and j.i < c.i for j in obj.children)
         for obj in objects

@@ -8,6 +8,7 @@ after ...?" questions.
 from __future__ import annotations
 
 from qg_studio import lang
+from qg_studio.reading.clauses import QUANTIFIERS
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.inflect import do_support
 from qg_studio.reading.inflect import is_past_form
@@ -74,7 +75,6 @@ def _clean_end(cut: list) -> list:
 
 
 OBJECT_PRONOUNS = {"him", "her", "them"}
-FLOATING = {"both", "all", "each"}  # a quantifier that floats after a pronoun: "them both"
 
 
 def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = None) -> str:
@@ -87,7 +87,7 @@ def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = No
     named_at = -1
     for t in kept:
         text = t.text + gap(t)
-        if t.i == named_at + 1 and t.lower_ in FLOATING:
+        if t.i == named_at + 1 and t.lower_ in QUANTIFIERS:
             continue  # "listened to them both": not "to the two squirrels both"
         if (
             resolver is not None
