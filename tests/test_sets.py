@@ -22,6 +22,7 @@ from qg_studio.pipeline import shortfall
 from qg_studio.ranking.repeats import drop_repeats
 from qg_studio.ranking.repeats import repeat_groups
 from qg_studio.reading.analysis import analyse
+from qg_studio.reading.analysis import analyse_many
 from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.speakers import speaker
 from qg_studio.schema import AnswerKind
@@ -155,7 +156,10 @@ def test_names_given_in_the_story_keep_their_pronouns_apart():
             # The cause is told in the same sentence ("When an owl came hunting, ...");
             # the sentence before (Dorrit letting her in) does not answer it.
             assert "owl" in a, item.answer
-    assert any(i.question.startswith("Why did Lark hide") for i in items)
+        if q.startswith("why did dorrit let"):
+            # So is this one's ("when he saw how Lark shook, he let her in").
+            assert "shook" in a, item.answer
+    assert any(i.question.startswith(("Why did Lark hide", "Why did Dorrit let")) for i in items)
 
 
 def test_greetings_and_called_out_names_are_not_characters():
@@ -1668,3 +1672,71 @@ def test_a_gapped_second_object_is_no_clause_to_ask_from():
     asked = _answers(text)
     assert not [q for q in asked if "other half" in q or "Tansy" in asked[q]]
     assert asked["What did the fox give the hen?"] == "a fright"
+
+
+def test_two_of_one_kind_are_two_characters_and_their_meeting_is_no_reason():
+    # Before: "Who is the main character of the story? – the grey cat" (the two cats
+    # shared the noun "cat", so they were read as one named twice), and "Why did the grey
+    # cat lie down flat? – the two cats met in the middle of the wall again": what she and
+    # the other did just before is when, not why.
+    text = (
+        "A grey cat and a ginger cat lived at either end of a long garden wall.\n\n"
+        "Every evening the grey cat walked along the wall to the middle just as the ginger "
+        "cat walked to the middle from the other end. Neither cat would turn round. They "
+        "hissed and spat until both of them tumbled into the nettles below.\n\n"
+        "One evening the two cats met in the middle of the wall again. This time the grey "
+        "cat lay down flat, and the ginger cat stepped over her. Both cats reached home "
+        "without a single sting."
+    )
+    found = {i.rule: i for i in story_questions([Section(1, text)])}
+    who = found["story.who"]
+    assert who.question == "Who are the two main characters of the story?"
+    assert set(who.answer.split(" and ")) == {"the grey cat", "the ginger cat"}
+    assert "story.why_act" not in found
+    # A group is not a third character beside its members.
+    hens = (
+        "A speckled hen and a brown hen lived in one yard. Each morning the speckled hen "
+        "raced to the sunny corner, and the brown hen pecked her until she squawked. The "
+        "speckled hen hid under the cart, and the brown hen hid behind the well. The next "
+        "morning the two hens came to the corner again. The two hens sat together."
+    )
+    cast = main_characters(analyse_many([hens]))
+    assert set(cast) == {"the speckled hen", "the brown hen"}
+
+
+def test_one_windy_morning_is_where_the_story_turns_not_where_it_takes_place():
+    # Before: "Where does this story take place? – on a root on the ridge", the place of
+    # the turn's mishap, and no turning-point question ("One windy morning" was not read
+    # as a turn the way "One morning" is).
+    text = (
+        "A potter owned a mule that carried pots to the fair every week. The track climbed "
+        "a steep ridge, and the pots were heavy.\n\nOne windy morning the mule tripped on a "
+        "root on the ridge and fell. Half of the pots broke, and his load felt much "
+        "lighter. The mule was pleased, and the next week he stumbled on purpose. The "
+        "potter saw the trick and filled the baskets with stones. The mule never "
+        "stumbled again."
+    )
+    found = {i.rule: i for i in story_questions([Section(1, text)])}
+    assert "story.where" not in found or "root" not in found["story.where"].answer
+    turn = found["story.turning_point"]
+    assert turn.question == "What important thing happened one windy morning?"
+    assert turn.answer.startswith("the mule tripped")
+
+
+def test_a_guess_does_not_leap_over_a_new_time_told_by_a_when_clause():
+    # Not "What will Nan do after she lay in bed for many days? – Nan went to the baker":
+    # "When she was well again" is days later, no guess from the bed.
+    from qg_studio.generation.predictions import predictions_between
+    from qg_studio.reading.clauses import shifts_time
+
+    first = "Nan grew very sick in the autumn. She lay in bed for many days."
+    second = (
+        "When she was well again, Nan went to the baker and said she was sorry. Then she "
+        "scrubbed the old oven from top to bottom."
+    )
+    a, b = analyse_many([first, second])
+    items = predictions_between(Section(1, first), a, Section(2, second), b)
+    assert not [i for i in items if "lay in bed" in i.question]
+    assert shifts_time(b.sentences[0])
+    # A time told by "while" or "as" is the same moment, no move.
+    assert not shifts_time(analyse("While the kettle boiled, Nan sang to the cat.").sentences[0])

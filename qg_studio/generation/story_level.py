@@ -33,6 +33,7 @@ from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import state
 from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import PLACE_PREPOSITIONS
+from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
@@ -75,7 +76,7 @@ def whole_story_questions(
     moral = moral_line(sections[-1])
     out: list[QAItem | None] = [
         _who(sections, analyses, cast, ids, title),
-        _where(sections[0], analyses[0], ids),
+        _where(sections[0], analyses[0], ids, _turn(analyses)),
         _want(sections, analyses, cast, ids),
         _turning_point(sections, analyses, ids),
         _why_act(sections, analyses, cast, ids),
@@ -94,8 +95,13 @@ def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
     stands for."""
     counts: Counter = Counter()
     first: dict[str, str] = {}
+    heads: dict[str, tuple[str, bool]] = {}  # key -> (head lemma, plural)
+    # "A white goat came to one end just as a brown goat came to the other": two mentions
+    # that act in one sentence are two characters, whatever their head noun.
+    apart: set[frozenset[str]] = set()
     for analysis in analyses:
         for clause_list in analysis.sentence_clauses:
+            acting: set[str] = set()
             for clause in clause_list:
                 head = clause.subject_head
                 if head is None or not usable(clause) or clause.head.i in analysis.quoted:
@@ -108,6 +114,9 @@ def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
                 key = _key(name)
                 counts[key] += 1
                 first.setdefault(key, name)
+                heads.setdefault(key, (head.lemma_.lower(), head.tag_ in ("NNS", "NNPS")))
+                acting.add(key)
+            apart.update(frozenset((a, b)) for a in acting for b in acting if a != b)
     # "the old woodcutter" and later "the woodcutter" are one character, as are "Nell" and
     # "Nell Greenhood"; "the First Knight" and "the Second Knight" are two, so "the
     # knight" joins neither.
@@ -125,8 +134,13 @@ def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
             break
         # "the boy" and "the lovely boy", "Tam" and "poor Tam": one character
         # named two ways, not the story's two main characters.
-        if not any(_one_named_twice(key, other) for other in cast):
+        if not any(
+            _one_named_twice(key, other) and frozenset((key, other)) not in apart for other in cast
+        ):
             cast.append(key)
+    # "the two hens" beside "the speckled hen" and "the brown hen": both of them, no third.
+    members = Counter(heads[k][0] for k in cast if not heads[k][1])
+    cast = [k for k in cast if not (heads[k][1] and members[heads[k][0]] >= 2)]
     # "The Cat Who Kept the Light" names "a grey cat called Smudge": Smudge.
     given = {name.lower(): noun for a in analyses for noun, name in a.resolver.aliases.items()}
     named = {k: _named_at(k, title) for k in cast}
@@ -135,6 +149,17 @@ def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
     }
     cast.sort(key=lambda k: named[k] if named[k] is not None else len(title) + 1)
     return [first[k] for k in cast]
+
+
+def _group_of(group, one) -> bool:
+    """Whether a plural subject names the one character among others of its kind: "the
+    two goats" for "the white goat"."""
+    return (
+        group is not None
+        and one is not None
+        and group.tag_ in ("NNS", "NNPS")
+        and group.lemma_.lower() == one.lemma_.lower()
+    )
 
 
 def _one_named_twice(a: str, b: str) -> bool:
@@ -202,9 +227,14 @@ def _pair(analyses, cast) -> bool:
     return counts[cast[1]] * 2 >= counts[cast[0]]
 
 
-def _where(section: Section, analysis: Analysis, ids) -> QAItem | None:
-    """Where the story happens: the first place the opening sentences name."""
-    for sent in analysis.sentences[:4]:
+def _where(section: Section, analysis: Analysis, ids, turn=None) -> QAItem | None:
+    """Where the story happens: the first place the opening sentences name, before the
+    story turns (``turn``, from :func:`_turn`): "One hot day the Donkey slipped on a stone
+    in the river" tells where something happened, not where the story takes place."""
+    opening = analysis.sentences[:4]
+    if turn is not None and turn[0] == 0:
+        opening = opening[: turn[1]]
+    for sent in opening:
         for token in sent:
             if (
                 token.dep_ != "prep"
@@ -286,9 +316,26 @@ def _turn(analyses) -> tuple[int, int, str] | None:
             low = sent.text.strip().lower()
             opener = next(
                 (t for t in TURNS if low.startswith(t + " ") or low.startswith(t + ",")), None
-            )
+            ) or _one_time(low)
             if opener is not None and not any(t.i in analysis.quoted for t in sent):
                 return at, index, opener
+    return None
+
+
+def _one_time(low: str) -> str | None:
+    """ "One hot day", "but one cold winter morning", "one summer": a time the story picks
+    out, as the opener the turning-point question repeats."""
+    words = re.findall(r"[a-z']+|,", low)[:6]
+    start = 2 if words[:2] in (["but", "one"], ["then", "one"]) else 1
+    if words[start - 1 : start] != ["one"]:
+        return None
+    for end in range(start, min(start + 3, len(words))):
+        if words[end] == ",":
+            return None
+        if words[end] in TIME_WORDS:
+            while end + 1 < len(words) and words[end + 1] in TIME_WORDS:
+                end += 1  # "one winter morning"
+            return " ".join(words[: end + 1])
     return None
 
 
@@ -303,6 +350,12 @@ def _turning_point(sections, analyses, ids) -> QAItem | None:
     if not main:
         return None
     clause = main[0]
+    # "One summer a rich merchant came to live in the big house": the parse hangs "to
+    # live …" apart, and "Lucia came" alone tells no event.
+    if not clause.tail and any(
+        c.dep_ == "advcl" and c.i > clause.head.i for c in clause.head.children
+    ):
+        return None
     if opener.endswith("when"):
         context = [c for c in clause_list if c.marker == "when" and usable(c)]
         if not context:
@@ -398,7 +451,11 @@ def _why_act(sections, analyses, cast, ids) -> QAItem | None:
             # they could not do ("the Otter could not dive").
             who = _key(cause.subject_text)
             if (
-                (who == _key(clause.subject_text) or who.split()[:1] in (["they"], ["we"]))
+                (
+                    who == _key(clause.subject_text)
+                    or who.split()[:1] in (["they"], ["we"])
+                    or _group_of(cause.subject_head, clause.subject_head)
+                )
                 and cause.head.lemma_ not in NOT_DEEDS
                 and not cause.negated
                 and not any(t.tag_ == "MD" for t in cause.aux)
