@@ -1740,3 +1740,42 @@ def test_a_guess_does_not_leap_over_a_new_time_told_by_a_when_clause():
     assert shifts_time(b.sentences[0])
     # A time told by "while" or "as" is the same moment, no move.
     assert not shifts_time(analyse("While the kettle boiled, Nan sang to the cat.").sentences[0])
+
+
+def test_a_season_at_the_head_of_a_sentence_is_a_time_not_a_character():
+    # Before: "Where had Winter come? – to the city park", the capital read as a name.
+    from qg_studio.reading.animacy import is_someone
+
+    text = (
+        "Winter had come to the orchard. The ground was frozen, and the blackbirds were "
+        "hungry. A blackbird named Jet found a last red apple on a high branch. She "
+        "pecked at it all morning. Spring came at last, and Jet built a nest in the "
+        "same tree."
+    )
+    subjects = {t.text: is_someone(t) for t in analyse(text).doc if t.dep_ == "nsubj"}
+    assert subjects["Winter"] is False and subjects["Spring"] is False
+    assert subjects["Jet"] is True
+    items = generate_items([Section(1, text)], GenerationRequest(count=6), use_embeddings=False)
+    assert not [i.question for i in items if "Winter" in i.question or "Spring" in i.question]
+
+
+def test_a_thing_the_story_makes_a_character_is_it_the_second_time():
+    # Before: "What will the Kettle do after the Kettle boasted …?"; a person or an
+    # animal the story never calls "he" or "she" keeps its name rather than "it".
+    from qg_studio.generation.predictions import predictions_between
+
+    first = (
+        "An old brass Kettle sat on the stove in a farmhouse kitchen. The cups were quiet. "
+        "The Kettle boasted to the cups about its shiny spout."
+    )
+    second = (
+        "The Kettle rattled its lid at the teapot. The farmer's wife laughed and poured the tea."
+    )
+    a, b = analyse_many([first, second])
+    asked = [i.question for i in predictions_between(Section(1, first), a, Section(2, second), b)]
+    assert "What will the Kettle do after it boasted to the cups about its shiny spout?" in asked
+    farmer = "The old farmer looked at the sky. The farmer walked to the barn."
+    after = "The farmer milked the cow. The cow kicked the pail over."
+    a, b = analyse_many([farmer, after])
+    asked = [i.question for i in predictions_between(Section(1, farmer), a, Section(2, after), b)]
+    assert not [q for q in asked if " after it " in q]

@@ -41,6 +41,9 @@ def setting_item(section, analysis, clause, context, clause_list) -> QAItem | No
     if found is None or clause.head.lemma_ in SAYING_VERBS or clause.negated:
         return None  # "He was not from their country": no place to answer with
     wh, prep = found
+    subject = clause.subject_head
+    if subject is not None and subject.lower_ in TIME_WORDS:
+        return None  # "Winter had come to the park": a time comes, it goes nowhere
     if prep.lower_ == "from" and any(
         t.dep_ == "prep" and t.lower_ in ("to", "into") and t.head.i == prep.head.i
         for t in clause.tail

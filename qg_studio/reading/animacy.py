@@ -11,6 +11,7 @@ import re
 from qg_studio import lang
 from qg_studio.reading.dialogue import is_greeting
 from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.lexicon import TIME_WORDS
 
 # The nouns are data files under qg_studio/lang/en/ (one word a line).
 MALE = lang.words("male_nouns.txt")
@@ -66,8 +67,10 @@ def _gender(head) -> str:
 def is_animate(head) -> bool:
     if head.lower_ in NOT_CHARACTERS or is_greeting(head) or head.lemma_.lower() in PLACES:
         return False
-    if head.lower_ in WEATHER and not any(c.dep_ in ("det", "poss") for c in head.children):
-        return False  # "Snow fell", not "the North Wind"
+    if head.lower_ in WEATHER | TIME_WORDS and not any(
+        c.dep_ in ("det", "poss") for c in head.children
+    ):
+        return False  # "Snow fell", "Winter had come", not "the North Wind"
     # A fable's "the Beaver" or "the Snail" is an animal whatever entity label the parser
     # guesses for the capital (FAC, LOC, ORG).
     if head.ent_type_ in ("PERSON", "NORP") or head.lemma_.lower() in ANIMATE:

@@ -8,6 +8,7 @@ after ...?" questions.
 from __future__ import annotations
 
 from qg_studio import lang
+from qg_studio.reading.animacy import ANIMATE
 from qg_studio.reading.clauses import QUANTIFIERS
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.inflect import do_support
@@ -242,6 +243,26 @@ def ask_do(clause: Clause, wh: str = "What", extra: str = "") -> str:
     return finish(f"{wh} {do_support(tag)} {subj} do {extra}")
 
 
+def _it(clause: Clause) -> str:
+    """ "it" for a thing the story makes a character but never calls "he" or "she" ("What
+    will the Kite do after it looked down?"); "" for a person or an animal, whom "it"
+    would belittle."""
+    head = clause.subject_head
+    if head is None and clause.head.dep_ == "conj":  # "looked down … and frowned"
+        head = next((c for c in clause.head.head.children if c.dep_ == "nsubj"), None)
+    if (
+        head is None
+        or head.tag_ not in ("NN", "NNP")
+        # "the Kite" is a thing a fable writes with a capital (the tagger may call it a
+        # person); "Ada" is a name.
+        or not any(c.dep_ == "det" and c.lower_ == "the" for c in head.children)
+        or head.lemma_.lower() in ANIMATE
+        or head.lower_ in ANIMATE
+    ):
+        return ""
+    return "it"
+
+
 def state(
     clause: Clause,
     skip: set[int] | None = None,
@@ -264,7 +285,7 @@ def state(
         return ""
     subject = clause.subject_text
     if same_as and subject == same_as and resolver is not None:
-        subject = resolver.pronoun_for(subject) or subject
+        subject = resolver.pronoun_for(subject) or _it(clause) or subject
     elif same_as and resolver is not None and subject.startswith(possessive(same_as) + " "):
         # "What did the heron do until her wings ached?", not "the heron's wings".
         own = {"he": "his", "she": "her", "they": "their"}.get(resolver.pronoun_for(same_as))
