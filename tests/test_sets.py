@@ -1779,3 +1779,36 @@ def test_a_thing_the_story_makes_a_character_is_it_the_second_time():
     a, b = analyse_many([farmer, after])
     asked = [i.question for i in predictions_between(Section(1, farmer), a, Section(2, after), b)]
     assert not [q for q in asked if " after it " in q]
+
+
+def test_a_story_that_closes_in_speech_is_not_given_its_middle_as_its_ending():
+    from qg_studio.generation.story_end import ending
+
+    text = (
+        "A Magpie found a silver ring by the brook. She carried it to the top of an elm. "
+        "A Squirrel watched her hide it in a knot of the bark.\n\n"
+        '"What a fine nest you have," said the Squirrel. "Is it as fine inside?" '
+        '"Finer than any," said the Magpie. "Come up and see, if you like." '
+        '"I will come tonight," said the Squirrel. "Keep a lamp lit for me." '
+        '"I have no lamp," laughed the Magpie. "But the ring will shine."'
+    )
+    section = Section(1, text)
+    assert ending(section, analyse(text), None, [1]) is None
+    closing = (
+        text + "\n\nThat night the Squirrel took the ring, and the Magpie never boasted again."
+    )
+    told = ending(Section(1, closing), analyse(closing), None, [1])
+    assert told is not None and told.answer.startswith("That night the Squirrel took the ring")
+
+
+def test_whom_a_character_watches_act_is_someone_else():
+    # Before: "A Squirrel watched her hide it" keyed "the Squirrel hide it": "her" was
+    # read as the one watching.
+    text = (
+        "A Magpie found a silver ring by the brook. She carried it to the top of an elm. "
+        "A Squirrel watched her hide it in a knot of the bark. The Fox met the Hen at the "
+        "gate. The Fox saw her drop a grain. The Hen let him take it."
+    )
+    analysis = analyse(text)
+    resolved = [analysis.resolver.resolve(t) for t in analysis.doc if t.lower_ in ("her", "him")]
+    assert resolved == ["the Magpie", "the Hen", "the Fox"]

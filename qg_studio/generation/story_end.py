@@ -23,6 +23,9 @@ NARRATOR = ("i", "we")  # outside quotes, the one telling the story
 # A printed moral is the fable's own word on its lesson, the one question every fable set
 # wants: it outranks the ending (0.8), which a set about the whole story may take instead.
 LESSON_CONFIDENCE = 0.9
+# A fable that closes on three lines of speech has no narrated ending: the narration
+# before them tells the middle, and keying "How does the story end?" with it is wrong.
+ENDING_REACH = 3
 _MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
 
 
@@ -115,11 +118,15 @@ def _impersonal(root) -> bool:
 
 def ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
     """How the story ends: its last sentence of narration (not speech, not the moral, not
-    the narrator's aside)."""
+    the narrator's aside), among the story's last ``ENDING_REACH`` sentences."""
+    passed = 0
     for index in range(len(analysis.sentences) - 1, -1, -1):
         sent = analysis.sentences[index]
         if moral and sent.start_char >= moral[0]:
             continue
+        passed += 1
+        if passed > ENDING_REACH:
+            return None
         # "For nobody doubts a boy who …", "I am sure the widow was proud of him":
         # the narrator's aside, not what happened.
         words = [t for t in sent if not t.is_punct and not t.is_space]

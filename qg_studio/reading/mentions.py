@@ -265,6 +265,10 @@ class Resolver:
         verb = _governor(token)
         reflexive = token.lower_.endswith(("self", "selves"))
         own = self._verb_args.get(verb, set())
+        # "A Squirrel watched her hide it": "her" is the object of "watched" as much as
+        # the subject of "hide", so it is no more the Squirrel than in "watched her".
+        if token.lower_ in ("him", "her", "them") and token.head.dep_ in ("ccomp", "xcomp"):
+            own = own | self._verb_args.get(_governor(token.head), set())
         same_verb = {m.text for m, _ in mentions if m.index in own}
         # Named later in the clause too: "he shared every cherry with Nutkin" is not Nutkin.
         same_verb |= {self.name_of(self.doc[i]) for i in own if i != token.i} - {None}
