@@ -1812,3 +1812,53 @@ def test_whom_a_character_watches_act_is_someone_else():
     analysis = analyse(text)
     resolved = [analysis.resolver.resolve(t) for t in analysis.doc if t.lower_ in ("her", "him")]
     assert resolved == ["the Magpie", "the Hen", "the Fox"]
+
+
+def test_the_head_a_character_shakes_is_its_own_the_cheese_it_takes_is_not():
+    # Before: "Who shook the Eagle's head? – the Tortoise's friend, a Rabbit".
+    text = (
+        "The Eagle heard the Crow. The Crow held a cheese. The Fox took his cheese. "
+        "A Rabbit shook his head. The Swan met the Goose. She spread her wings."
+    )
+    analysis = analyse(text)
+    resolved = [analysis.resolver.resolve(t) for t in analysis.doc if t.lower_ in ("his", "her")]
+    assert resolved == ["the Crow", "the Rabbit", "the Swan"]
+
+
+def test_a_feeling_drives_deeds_not_sights_and_a_shared_state_has_no_cause():
+    # Before: "Why could the Mouse see the mill …? – the Mouse was delighted" and "Why
+    # was the smaller frog tired too? – the bigger frog sank to the bottom".
+    sights = (
+        "The Owl carried the little Mouse over the wood. For a moment the Mouse was "
+        "delighted. She could see the mill and the church and the pond."
+    )
+    assert not [
+        i for i in _mixed(sights, {Element.CAUSAL: 4}) if i.question.startswith("Why could")
+    ]
+    frogs = (
+        "Two young frogs fell into a pail of milk. They swam round and round. After a "
+        "while the bigger frog grew tired. He stopped kicking and sank to the bottom.\n\n"
+        "The smaller frog was tired too, but she would not give up. She kicked until her "
+        "legs ached."
+    )
+    asked = {i.question: i.answer for i in _mixed(frogs, {Element.CAUSAL: 4})}
+    assert asked.get("Why did the bigger frog stop kicking?") == "the bigger frog grew tired"
+    assert not [q for q in asked if "tired too" in q]
+
+
+def test_a_group_named_again_in_a_question_is_they():
+    # Before: "What were the two young frogs doing when the two young frogs spotted …?"
+    from qg_studio.reading.grammar import state
+
+    analysis = analyse(
+        "Two young frogs were hopping about a farmyard when they spotted a pail of fresh "
+        "milk beside the barn door."
+    )
+    said = [
+        state(c, tense_past=True, resolver=analysis.resolver, same_as=c.subject_text)
+        for c in analysis.sentence_clauses[0]
+    ]
+    assert said == [
+        "they were hopping about a farmyard",
+        "they spotted a pail of fresh milk beside the barn door",
+    ]

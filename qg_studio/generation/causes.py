@@ -139,6 +139,8 @@ def causal_item(section, analysis, clause, context, clause_list):
     if (clause.head.lemma_ == "be" and feel) or reacts or on_deed:
         if any(c.marker in REASON for c in clause_list if c is not clause):
             return None  # the reason is explicit; the finder above asks it
+        if any(t.lower_ in ("too", "also") for t in clause.aux + clause.tail):
+            return None  # "The smaller frog was tired too": as the other was, not for it
         # Else the event that set off the feeling or the reaction is the one told just before.
         cause = context if context is not None else event_before(analysis, clause_list, clause)
         if context is None and (cause is None or not sets_off(cause, clause)):

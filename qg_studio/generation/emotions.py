@@ -366,6 +366,10 @@ def _why_deed(section, analysis, clause_list, clause) -> QAItem | None:
         or (clause.head.lemma_ in REACTIONS and not mocks(clause.head))
         or clause.negated
         or not clause.tail
+        # "For a moment she was delighted. She could see the river": what she could do,
+        # or what met her eyes, is no deed the feeling drove.
+        or any(t.tag_ == "MD" for t in clause.aux)
+        or clause.head.lemma_ in PERCEIVING
     ):
         return None
     felt = _felt_before(analysis, clause_list, clause)

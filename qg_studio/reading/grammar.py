@@ -243,13 +243,18 @@ def ask_do(clause: Clause, wh: str = "What", extra: str = "") -> str:
     return finish(f"{wh} {do_support(tag)} {subj} do {extra}")
 
 
-def _it(clause: Clause) -> str:
-    """ "it" for a thing the story makes a character but never calls "he" or "she" ("What
-    will the Kite do after it looked down?"); "" for a person or an animal, whom "it"
-    would belittle."""
+def _by_form(clause: Clause) -> str:
+    """The pronoun the subject's own form calls for when the resolver has none for it:
+    the story's own "he", "she" or "they" there; "they" for a plural ("What were the two frogs doing when they spotted …?"), "it"
+    for a thing the story makes a character ("What will the Kettle do after it …?");
+    "" for a person or an animal, whom "it" would belittle."""
     head = clause.subject_head
     if head is None and clause.head.dep_ == "conj":  # "looked down … and frowned"
         head = next((c for c in clause.head.head.children if c.dep_ == "nsubj"), None)
+    if head is not None and head.lower_ in ("he", "she", "they"):
+        return head.lower_  # the story's own word for them here
+    if head is not None and head.tag_ in ("NNS", "NNPS"):
+        return "they"
     if (
         head is None
         or head.tag_ not in ("NN", "NNP")
@@ -285,7 +290,7 @@ def state(
         return ""
     subject = clause.subject_text
     if same_as and subject == same_as and resolver is not None:
-        subject = resolver.pronoun_for(subject) or _it(clause) or subject
+        subject = resolver.pronoun_for(subject) or _by_form(clause) or subject
     elif same_as and resolver is not None and subject.startswith(possessive(same_as) + " "):
         # "What did the heron do until her wings ached?", not "the heron's wings".
         own = {"he": "his", "she": "her", "they": "their"}.get(resolver.pronoun_for(same_as))

@@ -20,6 +20,7 @@ from qg_studio.reading.animacy import _gender
 from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.dialogue import is_vocative
 from qg_studio.reading.dialogue import quoted_tokens
+from qg_studio.reading.lexicon import BODY_PARTS
 from qg_studio.reading.lexicon import CAUSING_VERBS
 from qg_studio.reading.names import named_characters
 from qg_studio.reading.stage import STAGE_SENTENCES
@@ -264,6 +265,13 @@ class Resolver:
     def _pick(self, mentions, kind: str, token) -> Mention | None:
         verb = _governor(token)
         reflexive = token.lower_.endswith(("self", "selves"))
+        # "The Fox shook his head", "she spread her wings": the part of a body a verb
+        # moves is its subject's own ("the Fox took his cheese" is another's).
+        owning = (
+            token.dep_ == "poss"
+            and token.head.dep_ == "dobj"
+            and token.head.lemma_.lower() in BODY_PARTS
+        )
         own = self._verb_args.get(verb, set())
         # "A Squirrel watched her hide it": "her" is the object of "watched" as much as
         # the subject of "hide", so it is no more the Squirrel than in "watched her".
@@ -277,7 +285,7 @@ class Resolver:
             # "The Crow laughed at her": her is not the Crow (a non-reflexive pronoun
             # never means a character named by its own verb, by any of its names), nor
             # "her dried fish" him.
-            if not reflexive and m.text in same_verb:
+            if not reflexive and not owning and m.text in same_verb:
                 return False
             if kind == "p":
                 return m.plural
