@@ -1862,3 +1862,27 @@ def test_a_group_named_again_in_a_question_is_they():
         "they were hopping about a farmyard",
         "they spotted a pail of fresh milk beside the barn door",
     ]
+
+
+def test_so_that_follows_from_what_it_hangs_from():
+    # Before: "What happened because the Swan glided across the lake? – every feather on
+    # it gleamed": the "so that" hangs from "spreading", which tells no event.
+    text = (
+        "A proud Swan glided across the lake, spreading her wings so that every feather "
+        "on them gleamed in the sun. The Duck paddled so hard that she splashed the Swan."
+    )
+    asked = {i.question: i.answer for i in _mixed(text, {Element.OUTCOME: 4})}
+    assert not [a for a in asked.values() if "gleamed" in a]
+
+
+def test_scratched_and_trembling_tells_how_someone_was_not_what_they_did():
+    # Before: "How did the Peacock feel when he scratched? – afraid".
+    from qg_studio.reading.clauses import usable
+
+    analysis = analyse(
+        "The Goose escaped into a bramble hedge, scratched and trembling. The Goat ran, "
+        "jumped and hid."
+    )
+    kept = [c.head.text for cl in analysis.sentence_clauses for c in cl if usable(c)]
+    assert "scratched" not in kept and "trembling" not in kept
+    assert {"escaped", "ran", "jumped", "hid"} <= set(kept)

@@ -219,6 +219,13 @@ def _so_cause(analysis: Analysis, clause: Clause, clause_list: list[Clause]) -> 
     ("The mare could not be stopped. So the archer came to the mountain")."""
     if clause.marker != "so":
         return None
+    if clause.head.dep_ == "advcl":
+        # "strutted along the marsh, spreading his tail so that every eye in it shone":
+        # what the "so that" hangs from is the cause, and a participle tells no event.
+        # (Of "climbed the bridge and lit the lantern, so that …", the deed nearest it.)
+        governing = [c for c in clause_list if c.head.i == clause.head.head.i]
+        if not governing or not usable(governing[0]) or no_event(governing[0]):
+            return None
     before = [c for c in clause_list if c.head.i < clause.head.i]
     # A participle is no event that something follows from ("the princess crawling out").
     earlier = [c for c in before if usable(c) and not no_event(c)]

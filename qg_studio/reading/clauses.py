@@ -281,7 +281,26 @@ def usable(clause: Clause) -> bool:
     words_low = set(low.replace(",", " ").split())
     if words_low & set(lang.function_words("speakers")) and low not in ("you and i",):
         return False
-    return not _gapped(head)
+    return not _gapped(head) and not _described(clause)
+
+
+def _described(clause: Clause) -> bool:
+    """ "escaped into a bush, scratched and trembling": a bare participle after a comma,
+    paired with an -ing word, tells how the subject was, not a deed ("he scratched");
+    "ran, jumped and hid" are three deeds."""
+    return not clause.tail and _description(clause.head)
+
+
+def _description(verb) -> bool:
+    if verb.dep_ != "conj":
+        return False
+    if verb.tag_ == "VBG" and not any(c.dep_ in ("dobj", "prep") for c in verb.children):
+        return _description(verb.head)  # the "trembling" of "scratched and trembling"
+    if verb.tag_ not in ("VBD", "VBN") or any(c.dep_ in ("dobj", "prep") for c in verb.children):
+        return False
+    linked = [t for t in verb.head.children if verb.head.i < t.i < verb.i and t.dep_ == "cc"]
+    paired = [c for c in verb.children if c.dep_ == "conj" and c.tag_ in ("VBG", "JJ")]
+    return not linked and bool(paired)
 
 
 def _gapped(verb) -> bool:
