@@ -1864,6 +1864,18 @@ def test_a_group_named_again_in_a_question_is_they():
     ]
 
 
+def test_a_moment_cut_short_keeps_no_participle_without_its_words():
+    # Before: "… when they spotted a pail of fresh milk left?"
+    from qg_studio.reading.grammar import state
+
+    analysis = analyse(
+        "Two young frogs were hopping about a farmyard when they spotted a pail of fresh "
+        "milk left beside the barn door."
+    )
+    clause = analysis.sentence_clauses[0][1]
+    assert state(clause, tense_past=True) == "the two young frogs spotted a pail of fresh milk"
+
+
 def test_so_that_follows_from_what_it_hangs_from():
     # Before: "What happened because the Swan glided across the lake? – every feather on
     # it gleamed": the "so that" hangs from "spreading", which tells no event.

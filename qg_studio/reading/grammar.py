@@ -67,6 +67,9 @@ def _clean_end(cut: list) -> list:
     def hangs(t) -> bool:
         # "… had made" without "her ill": a verb whose complement was cut off waits too.
         cut_off = any(c.dep_ in _COMPLEMENTS and c.i >= end for c in t.children)
+        # "a pail of milk left" without "beside the barn door": a participle that
+        # describes a noun reads whole only with its words.
+        cut_off = cut_off or (t.dep_ == "acl" and any(c.i > t.i for c in t.children))
         return t.dep_ in _NEEDS_NEXT or t.is_punct or t.head.i >= end or cut_off
 
     while len(cut) > 2 and hangs(cut[-1]):
