@@ -1898,3 +1898,17 @@ def test_scratched_and_trembling_tells_how_someone_was_not_what_they_did():
     kept = [c.head.text for cl in analysis.sentence_clauses for c in cl if usable(c)]
     assert "scratched" not in kept and "trembling" not in kept
     assert {"escaped", "ran", "jumped", "hid"} <= set(kept)
+
+
+def test_a_character_named_two_ways_keeps_the_pronoun_the_story_gave_it():
+    # Before: "What did the Fox do after the Fox snapped at the Peacock?": the story
+    # called "a sharp-eyed Fox" him, and "the Fox" was not known as the same one.
+    from qg_studio.reading.grammar import state
+
+    analysis = analyse(
+        "Just then a sharp-eyed Fox crept out of the bushes. The Heron saw him at once. "
+        "The Fox snapped at the Peacock and caught three of his finest feathers."
+    )
+    first = analysis.sentence_clauses[2][0]
+    said = state(first, tense_past=True, resolver=analysis.resolver, same_as=first.subject_text)
+    assert said == "he snapped at the Peacock"

@@ -378,6 +378,16 @@ class Resolver:
     def pronoun_for(self, mention: str) -> str | None:
         """The subject pronoun ("he", "she", "they") the story uses for a character."""
         found = self._pronoun.get(mention)
+        if not found and mention not in self._gender:
+            # "the Fox" of "a sharp-eyed Fox … saw him": one character by its head noun,
+            # when all its names agree.
+            head = head_noun(mention)
+            said = {p for m, p in self._pronoun.items() if head_noun(m) == head}
+            sexes = {g for m, g in self._gender.items() if head_noun(m) == head and g}
+            if len(said) == 1:
+                found = said.pop()
+            elif not said and len(sexes) == 1:
+                return {"m": "he", "f": "she"}[sexes.pop()]
         if found:  # as a subject says it, though the parser took "her" for one
             return {"m": "he", "f": "she", "p": "they"}[PRONOUNS[found]]
         if mention in self._plural:
