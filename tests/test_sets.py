@@ -1912,3 +1912,16 @@ def test_a_character_named_two_ways_keeps_the_pronoun_the_story_gave_it():
     first = analysis.sentence_clauses[2][0]
     said = state(first, tense_past=True, resolver=analysis.resolver, same_as=first.subject_text)
     assert said == "he snapped at the Peacock"
+
+
+def test_the_bigger_and_the_smaller_one_are_two_characters():
+    # Before: "Who are the two main characters of the story? – the two young frogs and
+    # the bigger frog": "the smaller frog" was read as the bigger one named again.
+    text = (
+        "Two young frogs fell into a pail of milk. The bigger frog swam round and round. "
+        "The smaller frog swam beside him. After a while the bigger frog grew tired. He "
+        "sank to the bottom. The smaller frog kicked all night. At dawn the smaller frog "
+        "climbed onto a lump of butter and jumped out."
+    )
+    cast = main_characters(analyse_many([text]))
+    assert set(cast[:2]) == {"the smaller frog", "the bigger frog"}
