@@ -248,9 +248,10 @@ def ask_do(clause: Clause, wh: str = "What", extra: str = "") -> str:
 
 def _by_form(clause: Clause) -> str:
     """The pronoun the subject's own form calls for when the resolver has none for it:
-    the story's own "he", "she" or "they" there; "they" for a plural ("What were the two frogs doing when they spotted …?"), "it"
-    for a thing the story makes a character ("What will the Kettle do after it …?");
-    "" for a person or an animal, whom "it" would belittle."""
+    the story's own "he", "she" or "they" there; "they" for a plural ("What were the two
+    frogs doing when they spotted …?"); "it" for a thing the story makes a character
+    ("What will the Kettle do after it …?"); "" for a person or an animal, whom "it"
+    would belittle."""
     head = clause.subject_head
     if head is None and clause.head.dep_ == "conj":  # "looked down … and frowned"
         head = next((c for c in clause.head.head.children if c.dep_ == "nsubj"), None)
