@@ -1738,6 +1738,8 @@ def test_a_guess_does_not_leap_over_a_new_time_told_by_a_when_clause():
     items = predictions_between(Section(1, first), a, Section(2, second), b)
     assert not [i for i in items if "lay in bed" in i.question]
     assert shifts_time(b.sentences[0])
+    # Whatever the sentence's subject then ("ice", a weather word, once hid it).
+    assert shifts_time(analyse("When winter came, ice covered the pond.").sentences[0])
     # A time told by "while" or "as" is the same moment, no move.
     assert not shifts_time(analyse("While the kettle boiled, Nan sang to the cat.").sentences[0])
 
@@ -1925,3 +1927,23 @@ def test_the_bigger_and_the_smaller_one_are_two_characters():
     )
     cast = main_characters(analyse_many([text]))
     assert set(cast[:2]) == {"the smaller frog", "the bigger frog"}
+
+
+def test_a_thing_given_a_voice_is_a_character_and_the_nearest_event_is_why():
+    # Before: "Who is the main character of the story? – the old man" (the kettle that
+    # boasts is no animal, so it was no one), and a why keyed with the first event of the
+    # sentence before: its last event, the fire going out, is why he lit it.
+    text = (
+        "In a small kitchen there was a copper kettle. Each evening the kettle was set on "
+        'the fire. "Listen to me," the kettle said to the cups. "I sing better than '
+        'any bird." The cups said nothing.\n\nOne cold night the kettle boiled too hard. '
+        "Its lid rattled and it spilled its water, and the fire went out. The old man lit "
+        "the fire and filled the kettle again. The kettle never boasted after that."
+    )
+    found = {i.rule: i for i in story_questions([Section(1, text)])}
+    assert "kettle" in found["story.who"].answer
+    why = found["story.why_act"]
+    assert (why.question, why.answer) == (
+        "Why did the old man light the fire?",
+        "the fire went out",
+    )

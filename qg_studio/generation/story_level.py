@@ -33,6 +33,7 @@ from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import state
 from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import PLACE_PREPOSITIONS
+from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
@@ -99,6 +100,13 @@ def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
     # "A white goat came to one end just as a brown goat came to the other": two mentions
     # that act in one sentence are two characters, whatever their head noun.
     apart: set[frozenset[str]] = set()
+    # "'Look at me,' the lamp said": a thing given a voice is a character of the story.
+    voiced = {
+        t.lemma_.lower()
+        for a in analyses
+        for t in a.doc
+        if t.dep_ == "nsubj" and t.pos_ in ("NOUN", "PROPN") and t.head.lemma_ in SAYING_VERBS
+    }
     for analysis in analyses:
         for clause_list in analysis.sentence_clauses:
             acting: set[str] = set()
@@ -106,7 +114,7 @@ def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
                 head = clause.subject_head
                 if head is None or not usable(clause) or clause.head.i in analysis.quoted:
                     continue
-                if not is_someone(head):
+                if not is_someone(head) and head.lemma_.lower() not in voiced:
                     continue
                 name = clause.subject_text
                 if len(name.split()) > 4:
@@ -149,6 +157,21 @@ def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
     }
     cast.sort(key=lambda k: named[k] if named[k] is not None else len(title) + 1)
     return [first[k] for k in cast]
+
+
+def _own_deed(cause, clause) -> bool:
+    """Whether ``cause`` is what the actor of ``clause`` (alone or with others) did."""
+    who = _key(cause.subject_text)
+    return (
+        (
+            who == _key(clause.subject_text)
+            or who.split()[:1] in (["they"], ["we"])
+            or _group_of(cause.subject_head, clause.subject_head)
+        )
+        and cause.head.lemma_ not in NOT_DEEDS
+        and not cause.negated
+        and not any(t.tag_ == "MD" for t in cause.aux)
+    )
 
 
 def _group_of(group, one) -> bool:
@@ -431,35 +454,29 @@ def _why_act(sections, analyses, cast, ids) -> QAItem | None:
                 for c in analysis.sentence_clauses[index]
                 if c.head.i < clause.head.i and c.head.i not in analysis.quoted
             ]
+            # Of the sentence before, the nearest event that can be a cause ("The flame
+            # went out, and the room was dark"; "The cat saw the dogs and ran up the oak").
             before = (
                 [c for c in same if usable(c)][-1:]
                 if same
                 else [
                     c
-                    for c in analysis.sentence_clauses[index - 1]
-                    if usable(c) and c.head.dep_ == "ROOT" and c.head.i not in analysis.quoted
-                ][:1]
+                    for c in reversed(analysis.sentence_clauses[index - 1])
+                    if usable(c)
+                    and c.head.dep_ in ("ROOT", "conj")
+                    and c.head.i not in analysis.quoted
+                ]
             )
             question = ask(clause, "Why")
-            if not before or not question or len(question.split()) > 14:
+            if not question or len(question.split()) > 14:
                 continue
-            cause = before[0]
             # What the same character (or "they", with them) did just before is what came
             # first, not why: "They both set out again" does not answer "Why did the cat
             # turn back?". A cause happens to them ("When a fox came sniffing, Pip rolled"),
             # is what they saw, heard, thought or wanted ("the cat saw the dogs"), or what
             # they could not do ("the Otter could not dive").
-            who = _key(cause.subject_text)
-            if (
-                (
-                    who == _key(clause.subject_text)
-                    or who.split()[:1] in (["they"], ["we"])
-                    or _group_of(cause.subject_head, clause.subject_head)
-                )
-                and cause.head.lemma_ not in NOT_DEEDS
-                and not cause.negated
-                and not any(t.tag_ == "MD" for t in cause.aux)
-            ):
+            cause = next((c for c in before if not _own_deed(c, clause)), None)
+            if cause is None:
                 continue
             return found_item(
                 question,

@@ -389,11 +389,10 @@ def shifts_time(sent) -> bool:
     )
     if subject is None:
         return False
-    if subject.lemma_.lower() in TIME_WORDS | WEATHER:
-        return sent.root.lemma_ in ("come", "fall", "pass", "arrive", "go")
     opening = [t for t in sent if t.i < subject.left_edge.i]
-    # "When she was well again, Lucia went …": a new time told by a clause before the
-    # subject ("while" and "as" keep the time; "whenever" tells a habit).
+    # "When she was well again, Lucia went …", "When winter came, ice covered the river":
+    # a new time told by a clause before the subject ("while" and "as" keep the time;
+    # "whenever" tells a habit).
     if any(
         t.lower_ in ("when", "after", "once")
         and t.dep_ in ("advmod", "mark")
@@ -401,6 +400,8 @@ def shifts_time(sent) -> bool:
         for t in opening
     ):
         return True
+    if subject.lemma_.lower() in TIME_WORDS | WEATHER:
+        return sent.root.lemma_ in ("come", "fall", "pass", "arrive", "go")
     # "All night she shivered", "every morning": how long or how often, no move.
     if any(t.lower_ in ("all", "every", "each", "whole") for t in opening):
         return False
