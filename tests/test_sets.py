@@ -1947,3 +1947,18 @@ def test_a_thing_given_a_voice_is_a_character_and_the_nearest_event_is_why():
         "Why did the old man light the fire?",
         "the fire went out",
     )
+
+
+def test_what_goes_on_around_a_deed_is_not_why():
+    # Before: "Why did the Tortoise eat the clover slowly? – the Rabbit was waiting at
+    # her door with a bowl of clover": a scene, not a reason.
+    text = (
+        "A Tortoise lived at the foot of a hill. Every day she watched the birds, and every "
+        "day she wished she could fly. Her friend the Rabbit told her to stay home.\n\n"
+        "The Tortoise climbed the hill every morning and stared at the sky. She grew thin "
+        "and tired. One evening she came home late. The Rabbit was waiting at her door "
+        "with a bowl of clover. The Tortoise ate the clover slowly and never asked to fly "
+        "again."
+    )
+    found = {i.rule for i in story_questions([Section(1, text)])}
+    assert "story.why_act" not in found

@@ -34,6 +34,7 @@ from qg_studio.reading.grammar import state
 from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import PLACE_PREPOSITIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
@@ -172,6 +173,13 @@ def _own_deed(cause, clause) -> bool:
         and not cause.negated
         and not any(t.tag_ == "MD" for t in cause.aux)
     )
+
+
+def _background(cause) -> bool:
+    """What stands or goes on around a deed is no reason for it: "the strange woman lived
+    with him there", "the Rabbit was waiting with a bowl of clover". A condition is ("the
+    room was dark")."""
+    return (cause.head.lemma_ in STATE_VERBS and cause.head.lemma_ != "be") or in_progress(cause)
 
 
 def _group_of(group, one) -> bool:
@@ -475,7 +483,9 @@ def _why_act(sections, analyses, cast, ids) -> QAItem | None:
             # turn back?". A cause happens to them ("When a fox came sniffing, Pip rolled"),
             # is what they saw, heard, thought or wanted ("the cat saw the dogs"), or what
             # they could not do ("the Otter could not dive").
-            cause = next((c for c in before if not _own_deed(c, clause)), None)
+            cause = next(
+                (c for c in before if not _own_deed(c, clause) and not _background(c)), None
+            )
             if cause is None:
                 continue
             return found_item(
