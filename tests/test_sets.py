@@ -13,8 +13,8 @@ import pytest
 
 from qg_studio.answering import Answer
 from qg_studio.export.distractors import DistractorFinder
+from qg_studio.generation.cast import main_characters
 from qg_studio.generation.story_end import moral_line
-from qg_studio.generation.story_level import main_characters
 from qg_studio.generation.story_level import story_questions
 from qg_studio.mix import check_mix
 from qg_studio.pipeline import generate_items

@@ -15,6 +15,9 @@ from collections import Counter
 from typing import Sequence
 
 from qg_studio import lang
+from qg_studio.generation.cast import character_key
+from qg_studio.generation.cast import main_characters
+from qg_studio.generation.cast import named_at
 from qg_studio.generation.items import found_item
 from qg_studio.generation.items import span_item
 from qg_studio.generation.predictions import part_end_predictions
@@ -23,7 +26,6 @@ from qg_studio.generation.story_end import lesson
 from qg_studio.generation.story_end import moral_line
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.analysis import analyse_many
-from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.clauses import in_progress
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.deeds import NOT_DEEDS
@@ -33,7 +35,6 @@ from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import state
 from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import PLACE_PREPOSITIONS
-from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.schema import Element
@@ -42,7 +43,6 @@ from qg_studio.schema import Section
 
 # The word lists are data files under qg_studio/lang/en/.
 TURNS = lang.words("turn_openers.txt")  # "One day, ...": where the story turns
-TELLING_APART = lang.words("telling_apart.txt")  # "the Second Knight" is not "the Knight"
 WANTS = lang.words("want_verbs.txt")  # "What did the Heron want to do?"
 # Seeing, saying, being and going: not acting on the story's turn.
 NON_ACTION_VERBS = lang.words("non_action_verbs.txt")
@@ -91,81 +91,12 @@ def whole_story_questions(
     return items
 
 
-def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
-    """The story's characters, those the title names first (in its order), then the most
-    talked about: subjects of clauses, with each pronoun counted for the character it
-    stands for."""
-    counts: Counter = Counter()
-    first: dict[str, str] = {}
-    heads: dict[str, tuple[str, bool]] = {}  # key -> (head lemma, plural)
-    # "A white goat came to one end just as a brown goat came to the other": two mentions
-    # that act in one sentence are two characters, whatever their head noun.
-    apart: set[frozenset[str]] = set()
-    # "'Look at me,' the lamp said": a thing given a voice is a character of the story.
-    voiced = {
-        t.lemma_.lower()
-        for a in analyses
-        for t in a.doc
-        if t.dep_ == "nsubj" and t.pos_ in ("NOUN", "PROPN") and t.head.lemma_ in SAYING_VERBS
-    }
-    for analysis in analyses:
-        for clause_list in analysis.sentence_clauses:
-            acting: set[str] = set()
-            for clause in clause_list:
-                head = clause.subject_head
-                if head is None or not usable(clause) or clause.head.i in analysis.quoted:
-                    continue
-                if not is_someone(head) and head.lemma_.lower() not in voiced:
-                    continue
-                name = clause.subject_text
-                if len(name.split()) > 4:
-                    continue
-                key = _key(name)
-                counts[key] += 1
-                first.setdefault(key, name)
-                heads.setdefault(key, (head.lemma_.lower(), head.tag_ in ("NNS", "NNPS")))
-                acting.add(key)
-            apart.update(frozenset((a, b)) for a in acting for b in acting if a != b)
-    # "the old woodcutter" and later "the woodcutter" are one character, as are "Nell" and
-    # "Nell Greenhood"; "the First Knight" and "the Second Knight" are two, so "the
-    # knight" joins neither.
-    for short in sorted(counts, key=lambda k: len(k.split())):
-        if short not in counts:
-            continue
-        words = set(short.split())
-        longer = [k for k in counts if k != short and words < set(k.split())]
-        if len(longer) == 1:
-            counts[short] += counts.pop(longer[0])
-            first[short] = first[longer[0]]
-    cast: list[str] = []
-    for key, _ in counts.most_common():
-        if counts[key] < 2:
-            break
-        # "the boy" and "the lovely boy", "Tam" and "poor Tam": one character
-        # named two ways, not the story's two main characters.
-        if not any(
-            _one_named_twice(key, other) and frozenset((key, other)) not in apart for other in cast
-        ):
-            cast.append(key)
-    # "the two hens" beside "the speckled hen" and "the brown hen": both of them, no third.
-    members = Counter(heads[k][0] for k in cast if not heads[k][1])
-    cast = [k for k in cast if not (heads[k][1] and members[heads[k][0]] >= 2)]
-    # "The Cat Who Kept the Light" names "a grey cat called Smudge": Smudge.
-    given = {name.lower(): noun for a in analyses for noun, name in a.resolver.aliases.items()}
-    named = {k: _named_at(k, title) for k in cast}
-    named = {
-        k: at if at is not None else _named_at(given.get(k, ""), title) for k, at in named.items()
-    }
-    cast.sort(key=lambda k: named[k] if named[k] is not None else len(title) + 1)
-    return [first[k] for k in cast]
-
-
 def _own_deed(cause, clause) -> bool:
     """Whether ``cause`` is what the actor of ``clause`` (alone or with others) did."""
-    who = _key(cause.subject_text)
+    who = character_key(cause.subject_text)
     return (
         (
-            who == _key(clause.subject_text)
+            who == character_key(clause.subject_text)
             or who.split()[:1] in (["they"], ["we"])
             or _group_of(cause.subject_head, clause.subject_head)
         )
@@ -193,29 +124,8 @@ def _group_of(group, one) -> bool:
     )
 
 
-def _one_named_twice(a: str, b: str) -> bool:
-    """Whether two mentions' keys name one character: the same head noun, or the words of
-    one within the other's, unless a word tells them apart ("the second knight")."""
-    x, y = a.split(), b.split()
-    if not x or not y or TELLING_APART & (set(x) ^ set(y)):
-        return False
-    return x[-1] == y[-1] or set(x) <= set(y) or set(y) <= set(x)
-
-
-def _named_at(key: str, title: str) -> int | None:
-    """Where the title names a character by its head noun ("goat" of "the old goat"), or
-    None: a fable's or folk tale's title most often names its main characters."""
-    head = key.split()[-1] if key else ""
-    found = re.search(rf"\b{re.escape(head)}\b", title.lower()) if head else None
-    return found.start() if found else None
-
-
-def _key(name: str) -> str:
-    return re.sub(r"^(the|a|an)\s+", "", name.lower()).strip()
-
-
 def _first_sentence_with(sections, analyses, name: str):
-    key = _key(name)
+    key = character_key(name)
     for section, analysis in zip(sections, analyses):
         for sent in analysis.sentences:
             if key in sent.text.lower():
@@ -226,7 +136,9 @@ def _first_sentence_with(sections, analyses, name: str):
 def _who(sections, analyses, cast, ids, title: str = "") -> QAItem | None:
     if not cast or not analyses[0].sentences:
         return None
-    both_named = len(cast) >= 2 and all(_named_at(_key(c), title) is not None for c in cast[:2])
+    both_named = len(cast) >= 2 and all(
+        named_at(character_key(c), title) is not None for c in cast[:2]
+    )
     if both_named or len(cast) >= 2 and _pair(analyses, cast):
         answer = f"{cast[0]} and {cast[1]}"
         question = "Who are the two main characters of the story?"
@@ -254,7 +166,7 @@ def _pair(analyses, cast) -> bool:
     for analysis in analyses:
         text = analysis.text.lower()
         for name in cast[:2]:
-            counts[name] += text.count(_key(name))
+            counts[name] += text.count(character_key(name))
     return counts[cast[1]] * 2 >= counts[cast[0]]
 
 
@@ -307,14 +219,14 @@ def _place(token) -> bool:
 
 def _want(sections, analyses, cast, ids) -> QAItem | None:
     """What a main character wants: "The Heron wanted to share the fish"."""
-    keys = {_key(c) for c in cast[:2]}
+    keys = {character_key(c) for c in cast[:2]}
     for section, analysis in zip(sections, analyses):
         for clause_list in analysis.sentence_clauses:
             for clause in clause_list:
                 if (
                     clause.head.lemma_ not in WANTS
                     or clause.head.i in analysis.quoted
-                    or _key(clause.subject_text) not in keys
+                    or character_key(clause.subject_text) not in keys
                 ):
                     continue
                 goal = [c for c in clause.head.children if c.dep_ == "xcomp"]
@@ -440,7 +352,7 @@ def _why_act(sections, analyses, cast, ids) -> QAItem | None:
     if found is None:
         return None
     at, turn, _ = found
-    keys = {_key(c) for c in cast[:3]}
+    keys = {character_key(c) for c in cast[:3]}
     section, analysis = sections[at], analyses[at]
     for index in range(turn + 1, min(turn + 4, len(analysis.sentences))):
         for clause in analysis.sentence_clauses[index]:
@@ -449,7 +361,7 @@ def _why_act(sections, analyses, cast, ids) -> QAItem | None:
                 or clause.head.pos_ != "VERB"
                 or clause.head.lemma_ in NON_ACTION_VERBS
                 or clause.head.i in analysis.quoted
-                or _key(clause.subject_text) not in keys
+                or character_key(clause.subject_text) not in keys
                 or not clause.tail
                 or any(t.dep_ == "neg" for t in clause.aux)
             ):

@@ -1,0 +1,110 @@
+"""Who a story is about: its main characters, the subjects of its clauses counted with
+each pronoun for the character it stands for, those its title names first.
+
+Apart from the story-level questions that ask about them, so the counting can be read
+and tested on its own.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from typing import Sequence
+
+from qg_studio import lang
+from qg_studio.reading.analysis import Analysis
+from qg_studio.reading.animacy import is_someone
+from qg_studio.reading.clauses import usable
+from qg_studio.reading.lexicon import SAYING_VERBS
+
+TELLING_APART = lang.words("telling_apart.txt")  # "the Second Knight" is not "the Knight"
+
+
+def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
+    """The story's characters, those the title names first (in its order), then the most
+    talked about: subjects of clauses, with each pronoun counted for the character it
+    stands for."""
+    counts: Counter = Counter()
+    first: dict[str, str] = {}
+    heads: dict[str, tuple[str, bool]] = {}  # key -> (head lemma, plural)
+    # "A white goat came to one end just as a brown goat came to the other": two mentions
+    # that act in one sentence are two characters, whatever their head noun.
+    apart: set[frozenset[str]] = set()
+    # "'Look at me,' the lamp said": a thing given a voice is a character of the story.
+    voiced = {
+        t.lemma_.lower()
+        for a in analyses
+        for t in a.doc
+        if t.dep_ == "nsubj" and t.pos_ in ("NOUN", "PROPN") and t.head.lemma_ in SAYING_VERBS
+    }
+    for analysis in analyses:
+        for clause_list in analysis.sentence_clauses:
+            acting: set[str] = set()
+            for clause in clause_list:
+                head = clause.subject_head
+                if head is None or not usable(clause) or clause.head.i in analysis.quoted:
+                    continue
+                if not is_someone(head) and head.lemma_.lower() not in voiced:
+                    continue
+                name = clause.subject_text
+                if len(name.split()) > 4:
+                    continue
+                key = character_key(name)
+                counts[key] += 1
+                first.setdefault(key, name)
+                heads.setdefault(key, (head.lemma_.lower(), head.tag_ in ("NNS", "NNPS")))
+                acting.add(key)
+            apart.update(frozenset((a, b)) for a in acting for b in acting if a != b)
+    # "the old woodcutter" and later "the woodcutter" are one character, as are "Nell" and
+    # "Nell Greenhood"; "the First Knight" and "the Second Knight" are two, so "the
+    # knight" joins neither.
+    for short in sorted(counts, key=lambda k: len(k.split())):
+        if short not in counts:
+            continue
+        words = set(short.split())
+        longer = [k for k in counts if k != short and words < set(k.split())]
+        if len(longer) == 1:
+            counts[short] += counts.pop(longer[0])
+            first[short] = first[longer[0]]
+    cast: list[str] = []
+    for key, _ in counts.most_common():
+        if counts[key] < 2:
+            break
+        # "the boy" and "the lovely boy", "Tam" and "poor Tam": one character
+        # named two ways, not the story's two main characters.
+        if not any(
+            _one_named_twice(key, other) and frozenset((key, other)) not in apart for other in cast
+        ):
+            cast.append(key)
+    # "the two hens" beside "the speckled hen" and "the brown hen": both of them, no third.
+    members = Counter(heads[k][0] for k in cast if not heads[k][1])
+    cast = [k for k in cast if not (heads[k][1] and members[heads[k][0]] >= 2)]
+    # "The Cat Who Kept the Light" names "a grey cat called Smudge": Smudge.
+    given = {name.lower(): noun for a in analyses for noun, name in a.resolver.aliases.items()}
+    named = {k: named_at(k, title) for k in cast}
+    named = {
+        k: at if at is not None else named_at(given.get(k, ""), title) for k, at in named.items()
+    }
+    cast.sort(key=lambda k: named[k] if named[k] is not None else len(title) + 1)
+    return [first[k] for k in cast]
+
+
+def _one_named_twice(a: str, b: str) -> bool:
+    """Whether two mentions' keys name one character: the same head noun, or the words of
+    one within the other's, unless a word tells them apart ("the second knight")."""
+    x, y = a.split(), b.split()
+    if not x or not y or TELLING_APART & (set(x) ^ set(y)):
+        return False
+    return x[-1] == y[-1] or set(x) <= set(y) or set(y) <= set(x)
+
+
+def named_at(key: str, title: str) -> int | None:
+    """Where the title names a character by its head noun ("goat" of "the old goat"), or
+    None: a fable's or folk tale's title most often names its main characters."""
+    head = key.split()[-1] if key else ""
+    found = re.search(rf"\b{re.escape(head)}\b", title.lower()) if head else None
+    return found.start() if found else None
+
+
+def character_key(name: str) -> str:
+    return re.sub(r"^(the|a|an)\s+", "", name.lower()).strip()
