@@ -1962,3 +1962,14 @@ def test_what_goes_on_around_a_deed_is_not_why():
     )
     found = {i.rule for i in story_questions([Section(1, text)])}
     assert "story.why_act" not in found
+
+
+def test_in_time_means_not_late_and_is_no_time_to_ask_about():
+    # Before: "When did the Crows wake? – in time".
+    text = (
+        "The Owl hooted so loudly that the Crows woke in time to hide their chicks. In "
+        "winter the Crows flew south. The Hawk came back in the spring."
+    )
+    asked = {i.question: i.answer for i in _mixed(text, {Element.SETTING: 3})}
+    assert "in time" not in asked.values()
+    assert asked.get("When did the Hawk come back?") == "in the spring"
