@@ -1973,3 +1973,21 @@ def test_in_time_means_not_late_and_is_no_time_to_ask_about():
     asked = {i.question: i.answer for i in _mixed(text, {Element.SETTING: 3})}
     assert "in time" not in asked.values()
     assert asked.get("When did the Hawk come back?") == "in the spring"
+
+
+def test_a_name_ending_in_s_is_one_person_not_them():
+    # Before: "Where did the shoemaker put Tomas? – in the shop window": one "Tomas" the
+    # tagger called a plural made him what "them" (his shoes) stood for.
+    text = (
+        "A young boy named Tomas worked for an old shoemaker. Tomas wanted to make shoes. "
+        "Then the shoemaker gave him a piece of old leather and a sharp knife. Tomas cut "
+        "too quickly, and the leather split. Tomas tried again. By the end of the winter "
+        "he had made his first pair of shoes. They were plain, but they did not leak. The "
+        "shoemaker put them in the shop window. A farmer bought them that same afternoon."
+    )
+    analysis = analyse(text)
+    assert not [
+        t
+        for t in analysis.doc
+        if t.lower_ in ("them", "they") and analysis.resolver.resolve(t) == "Tomas"
+    ]

@@ -175,7 +175,11 @@ class Resolver:
                 continue
             if text[0].islower() and tokens[0].dep_ not in ("det", "poss"):
                 text = "the " + text  # "the old man", but "these five men" as it is
-            plural = token.tag_ in ("NNS", "NNPS") or token.lemma_.lower() == "people"
+            # A name the story gave is one someone, whatever tag its final "s" earns
+            # ("Tomas cut too quickly" tagged as a plural made "them", his shoes, Tomas).
+            plural = (
+                token.tag_ in ("NNS", "NNPS") and named is None
+            ) or token.lemma_.lower() == "people"
             if plural:
                 self._plural.add(text)
             gender = (
