@@ -73,7 +73,7 @@ def test_edit_then_regenerate_leaves_only_the_edited_version(page, app_url, data
     regenerate.wait_for()
     regenerate.click()
     # On a busy machine the page's own rerun can swallow a click: wait for the saved step.
-    wait_for_new_history(data_dir, story_id, steps_before)
+    wait_for_new_history(data_dir, story_id, steps_before, page, regenerate)
     page.get_by_text("Undo takes the whole regenerate back").wait_for(timeout=240_000)
     after = _items(data_dir, story_id)
     texts = [i.question.lower() for i in after]

@@ -38,10 +38,11 @@ def test_drop_regenerate_still_dropped_then_one_undo(page, app_url, data_dir):
     # She regenerates the section the dropped question is about.
     page.get_by_text("Regenerate a section or an element").click()
     assert section == story.sections[0].id  # the section the list starts on
-    page.get_by_role("button", name="Regenerate", exact=True).click()
+    regenerate = page.get_by_role("button", name="Regenerate", exact=True)
+    regenerate.click()
     # On a busy machine the rerun can start later than wait_for_app looks for it, and a
     # click on Undo while it runs would cancel it: wait for its step in the store.
-    wait_for_new_history(data_dir, story_id, steps_before)
+    wait_for_new_history(data_dir, story_id, steps_before, page, regenerate)
     wait_for_app(page, timeout=120_000)
     with Store(data_dir / DB_NAME) as store:
         after = store.list_items(story_id)
