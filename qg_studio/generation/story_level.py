@@ -76,12 +76,13 @@ def whole_story_questions(
     ids = [s.id for s in sections]
     cast = main_characters(analyses, title)
     moral = moral_line(sections[-1])
+    turn = _turn(analyses)  # where the story turns: the where, turning point and why read it
     out: list[QAItem | None] = [
         _who(sections, analyses, cast, ids, title),
-        _where(sections[0], analyses[0], ids, _turn(analyses)),
+        _where(sections[0], analyses[0], ids, turn),
         _want(sections, analyses, cast, ids),
-        _turning_point(sections, analyses, ids),
-        _why_act(sections, analyses, cast, ids),
+        _turning_point(sections, analyses, ids, turn),
+        _why_act(sections, analyses, cast, ids, turn),
         ending(sections[-1], analyses[-1], moral, ids),
         lesson(sections[-1], moral, ids),
     ]
@@ -282,8 +283,7 @@ def _one_time(low: str) -> str | None:
     return None
 
 
-def _turning_point(sections, analyses, ids) -> QAItem | None:
-    found = _turn(analyses)
+def _turning_point(sections, analyses, ids, found) -> QAItem | None:
     if found is None:
         return None
     at, index, opener = found
@@ -344,11 +344,10 @@ def _ongoing(clause) -> bool:
     return clause.head.lemma_ == "be" or in_progress(clause)
 
 
-def _why_act(sections, analyses, cast, ids) -> QAItem | None:
+def _why_act(sections, analyses, cast, ids, found) -> QAItem | None:
     """Why a main character acts as they do once the story turns: "Why did the Goat lower
     her horns?" — the event told just before answers it (implicit: the text does not say
     "because")."""
-    found = _turn(analyses)
     if found is None:
         return None
     at, turn, _ = found

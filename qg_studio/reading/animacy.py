@@ -38,6 +38,7 @@ NOT_PERSON_LABELS = (
 NOT_CHARACTERS = lang.words("not_characters.txt")
 PLACES = lang.words("place_nouns.txt")  # "Fernwood Forest" is somewhere, not someone
 WEATHER = lang.words("weather_nouns.txt")
+TIMES_AND_WEATHER = WEATHER | TIME_WORDS  # "Snow fell", "Winter had come": no one
 
 PRONOUNS = {
     "he": "m",
@@ -67,7 +68,7 @@ def _gender(head) -> str:
 def is_animate(head) -> bool:
     if head.lower_ in NOT_CHARACTERS or is_greeting(head) or head.lemma_.lower() in PLACES:
         return False
-    if head.lower_ in WEATHER | TIME_WORDS and not any(
+    if head.lower_ in TIMES_AND_WEATHER and not any(
         c.dep_ in ("det", "poss") for c in head.children
     ):
         return False  # "Snow fell", "Winter had come", not "the North Wind"
