@@ -8,6 +8,8 @@ returns items whose evidence is the exact span of the section that answers them
 from __future__ import annotations
 
 from qg_studio import lang
+from qg_studio.generation.bidding import bidding_items
+from qg_studio.generation.causes import answers_why
 from qg_studio.generation.causes import causal_item
 from qg_studio.generation.causes import feels
 from qg_studio.generation.causes import outcome_item
@@ -63,7 +65,13 @@ def find_candidates(
     out: list[QAItem] = []
     for index, clause_list in enumerate(analysis.sentence_clauses):
         for clause in clause_list:
-            if not usable(clause) or clause.head.i in analysis.quoted:
+            if clause.head.i in analysis.quoted:
+                continue
+            if not usable(clause):
+                if answers_why(clause):
+                    # The reason is the answer, not the question: "because no one had
+                    # cleaned the stone" answers why the flour was full of grit.
+                    out.append(causal_item(section, analysis, clause, None, clause_list))
                 continue
             context = _context(clause_list, clause)
             for finder in (
@@ -82,9 +90,10 @@ def find_candidates(
     out.extend(intention_items(section, analysis))
     out.extend(inferred_feeling_items(section, analysis))
     out.extend(speech_items(section, analysis))
+    out.extend(bidding_items(section, analysis))
     if following is not None and next_analysis is not None:
         out.extend(predictions_between(section, analysis, following, next_analysis))
-    return [i for i in out if _well_formed(i)]
+    return [i for i in out if i is not None and _well_formed(i)]
 
 
 # --------------------------------------------------------------------------- helpers
@@ -180,7 +189,8 @@ def _action(section, analysis, clause, context, clause_list):
 
 def _object(section, analysis, clause, context, clause_list):
     """ "What did the fisherman catch?" — the direct object is the answer."""
-    if clause.head.pos_ != "VERB" or clause.head.lemma_ in SAYING_VERBS | {"be"}:
+    # "What did the Bear do? – his best": what "do" takes is the deed, asked as one.
+    if clause.head.pos_ != "VERB" or clause.head.lemma_ in SAYING_VERBS | {"be", "do"}:
         return None
     objs = [t for t in clause.tail if t.dep_ == "dobj" and t.head.i == clause.head.i]
     if not objs or objs[0].pos_ == "PRON" or is_animate(objs[0]):

@@ -13,11 +13,13 @@ from typing import Sequence
 
 from qg_studio import lang
 from qg_studio.reading.analysis import Analysis
+from qg_studio.reading.animacy import ANIMATE
 from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.lexicon import SAYING_VERBS
 
 TELLING_APART = lang.words("telling_apart.txt")  # "the Second Knight" is not "the Knight"
+PEOPLE = ("children", "men", "women", "people", "geese", "mice")  # plurals not made with -s
 
 
 def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
@@ -103,7 +105,20 @@ def named_at(key: str, title: str) -> int | None:
     None: a fable's or folk tale's title most often names its main characters."""
     head = key.split()[-1] if key else ""
     found = re.search(rf"\b{re.escape(head)}\b", title.lower()) if head else None
-    return found.start() if found else None
+    if found is None:
+        return None
+    # "The Miller's Two Sons" is about the sons: a possessor gives way to the people it
+    # owns ("The Emperor's New Clothes" is still the emperor's).
+    owned = re.match(
+        r"'s\s+([\w\s]*?\w)(?:\s+(?:and|or|who|of)\b|[^\w\s]|$)", title.lower()[found.end() :]
+    )
+    if owned and _someone_word(owned.group(1).split()[-1]):
+        return None
+    return found.start()
+
+
+def _someone_word(word: str) -> bool:
+    return word in ANIMATE or (word.endswith("s") and word[:-1] in ANIMATE) or word in PEOPLE
 
 
 def character_key(name: str) -> str:

@@ -64,6 +64,36 @@ def _a_state(clause) -> bool:
     )
 
 
+INDEFINITE = frozenset(lang.function_words("indefinite_subjects"))
+
+
+def answers_why(clause: Clause) -> bool:
+    """A reason clause whose subject no question stands on but an answer reads whole
+    ("because no one had cleaned the stone", "since there was no water")."""
+    return clause.marker in REASON and clause.subject_text.lower() in INDEFINITE
+
+
+def so_that(clause: Clause, clause_list: list[Clause]):
+    """For the "that" clause of "so … that" ("was so pleased that she sang", "blew so
+    hard that the tree fell"): the clause that tells the degree, and the "that"."""
+    mark = next((t for t in clause.head.children if t.dep_ == "mark"), None)
+    if mark is None or mark.lower_ != "that" or clause.head.dep_ not in ("ccomp", "advcl"):
+        return None
+    up = clause.head.head
+    for _ in range(3):
+        if any(
+            c.dep_ == "advmod" and c.lower_ in ("so", "such") and c.i < mark.i for c in up.children
+        ):
+            break
+        if up.head.i == up.i:
+            return None
+        up = up.head
+    else:
+        return None
+    told = next((c for c in clause_list if c is not clause and up in (c.head, *c.tail)), None)
+    return (told, mark) if told is not None and told.subject_text else None
+
+
 def causal_item(section, analysis, clause, context, clause_list):
     # "X because Y": Y answers why X.
     if clause.marker in REASON or (
@@ -86,6 +116,25 @@ def causal_item(section, analysis, clause, context, clause_list):
         start, end = span_of(clause.tokens)
         return found_item(
             question, answer, Element.CAUSAL, True, section, start, end, 0.8, rule="causal.because"
+        )
+    # "X was so tired that Y": being so tired answers why Y.
+    degree = so_that(clause, clause_list)
+    if degree is not None:
+        told, mark = degree
+        if told.head.i in analysis.quoted:
+            return None
+        cause = [t for t in told.tokens if t.i < mark.i]
+        start, end = span_of(cause)
+        return found_item(
+            ask(clause, "Why"),
+            state(told, skip={t.i for t in told.tail if t.i >= mark.i}),
+            Element.CAUSAL,
+            True,
+            section,
+            start,
+            end,
+            0.8,
+            rule="causal.so_that",
         )
     # "X, so Y": X answers why Y.
     cause = _so_cause(analysis, clause, clause_list)
@@ -137,7 +186,9 @@ def causal_item(section, analysis, clause, context, clause_list):
     reacts = bool(lemma) and lemma not in NO_WHY and not mocks(clause.head)
     on_deed = feeling_adjective(clause)  # "trudged home very sad"
     if (clause.head.lemma_ == "be" and feel) or reacts or on_deed:
-        if any(c.marker in REASON for c in clause_list if c is not clause):
+        if any(
+            c.marker in REASON or so_that(c, clause_list) for c in clause_list if c is not clause
+        ):
             return None  # the reason is explicit; the finder above asks it
         if any(t.lower_ in ("too", "also") for t in clause.aux + clause.tail):
             return None  # "The smaller frog was tired too": as the other was, not for it

@@ -6,6 +6,7 @@ from qg_studio import lang
 from qg_studio.generation.items import span_item
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.grammar import ask
+from qg_studio.reading.grammar import phrase_of
 from qg_studio.reading.grammar import span_of
 from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import PLACE_PREPOSITIONS
@@ -52,7 +53,7 @@ def setting_item(section, analysis, clause, context, clause_list) -> QAItem | No
         for t in clause.tail
     ):
         return None  # "from one room to the other": asking one end garbles the other
-    phrase = list(prep.subtree)
+    phrase = phrase_of(prep)
     gap = {t.i for t in phrase}
     if any(
         t.dep_ == "cc" and t.i not in gap and t.head.pos_ != "VERB" and t.head.head == clause.head

@@ -100,12 +100,28 @@ RULES = _rules(
         "causes",
     ),
     Rule(
+        "causal.so_that",
+        Element.CAUSAL,
+        "explicit",
+        '"The wind blew so hard that the old oak fell." -> '
+        '"Why did the old oak fall? – the wind blew so hard"',
+        "causes",
+    ),
+    Rule(
         "causal.purpose",
         Element.CAUSAL,
         "explicit",
         '"Tom climbed the hill to see the ships." -> '
         '"Why did Tom climb the hill? – to see the ships"',
         "causes",
+    ),
+    Rule(
+        "causal.bidden",
+        Element.CAUSAL,
+        "implicit",
+        '"Climb onto my back," said the Crane. The Frog climbed onto her back. -> '
+        '"Why did the Frog climb onto her back? – the Crane told him to climb onto her back"',
+        "bidding",
     ),
     Rule(
         "causal.event_before",

@@ -32,6 +32,7 @@ from qg_studio.reading.deeds import NOT_DEEDS
 from qg_studio.reading.grammar import ANSWER_TAIL
 from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import finish
+from qg_studio.reading.grammar import phrase_of
 from qg_studio.reading.grammar import state
 from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import PLACE_PREPOSITIONS
@@ -193,7 +194,7 @@ def _where(section: Section, analysis: Analysis, ids, turn=None) -> QAItem | Non
                 c.dep_ == "pobj" and _place(c) for c in token.children
             ):
                 continue
-            phrase = list(token.subtree)
+            phrase = phrase_of(token)
             nouns = [t for t in phrase if t.pos_ in ("NOUN", "PROPN")]
             # "At the edge of Fernwood Forest": a place anywhere in the phrase; a door or
             # a corner is where a scene happens, not the story.

@@ -209,7 +209,13 @@ def build_clause(
         clause.subject_text = subject_phrase(clause.subject, resolver, sent)
     elif head.dep_ == "conj" and _joined(head):
         # "He went home and slept": the conjoined verb shares the subject.
+        first = head.head
+        seen = head.tag_ == "VBD" and first.tag_ == "VB" and first.dep_ in ("ccomp", "xcomp")
         for prior in reversed(earlier or []):
+            if seen and prior.head.i != first.head.i:
+                # "The Goose watched them go and sighed": a past deed the parse joins to
+                # what was watched is the watcher's ("sighed", not "go").
+                continue
             if prior.head.i == head.head.i or prior.head.i < head.i:
                 if prior.subject_text:
                     clause.subject_text = prior.subject_text
@@ -253,6 +259,7 @@ UNUSABLE_SUBJECTS = lang.words("unusable_subjects.txt")
 HYPOTHETICAL = ("might", "may", "mightst")
 UNREAL_VERBS = lang.words("unreal_verbs.txt")
 QUANTIFIERS = ("all", "both", "each")
+STAND_IN_OBJECTS = ("so", "same", "it", "that", "this", "likewise")
 
 
 def usable(clause: Clause) -> bool:
@@ -281,7 +288,16 @@ def usable(clause: Clause) -> bool:
     words_low = set(low.replace(",", " ").split())
     if words_low & set(lang.function_words("speakers")) and low not in ("you and i",):
         return False
-    return not _gapped(head) and not _described(clause)
+    return not _gapped(head) and not _described(clause) and not _stands_in(head)
+
+
+def _stands_in(verb) -> bool:
+    """ "The Goat did as he said", "she did so", "he did the same": a "do" that stands
+    in for a deed told elsewhere tells none ("What did the Fox do after the Goat did?")."""
+    if verb.lemma_ != "do" or verb.pos_ == "AUX" and verb.dep_ == "aux":
+        return False
+    done = [c for c in verb.children if c.dep_ in ("dobj", "xcomp", "ccomp", "attr")]
+    return all(c.lower_ in STAND_IN_OBJECTS for c in done)
 
 
 def _described(clause: Clause) -> bool:

@@ -193,7 +193,10 @@ def ask(
 
 def _asked_tail(clause: Clause, gap: set[int] | None) -> str | None:
     """The predicate as a question tells it, or None when no short cut of it reads whole."""
-    tokens = [t for t in clause.tail if t.i not in (gap or set())]
+    tokens = _before_joined_deed([t for t in clause.tail if t.i not in (gap or set())])
+    if gap and any(t.dep_ == "cc" and t.i - 1 in gap for t in tokens):
+        # "jumped into the well and drank" without its place: "Where did she jump drank?"
+        return None
     cut = short_tail(tokens)
     if tokens and not cut:
         return None
@@ -272,6 +275,15 @@ def _by_form(clause: Clause) -> str:
     return "it"
 
 
+def _one_character(subject: str, same_as: str) -> bool:
+    """ "the Magpie who loved shiny things" is "the Magpie" told more of; "the brown goat"
+    is not "the goat"."""
+    rest = subject[len(same_as) :].split()
+    return subject == same_as or (
+        subject.startswith(same_as + " ") and rest[0].lower() in ("who", "that", "which")
+    )
+
+
 def state(
     clause: Clause,
     skip: set[int] | None = None,
@@ -293,8 +305,8 @@ def state(
     if not clause.subject_text:
         return ""
     subject = clause.subject_text
-    if same_as and subject == same_as and resolver is not None:
-        subject = resolver.pronoun_for(subject) or _by_form(clause) or subject
+    if same_as and _one_character(subject, same_as) and resolver is not None:
+        subject = resolver.pronoun_for(same_as) or _by_form(clause) or subject
     elif same_as and resolver is not None and subject.startswith(possessive(same_as) + " "):
         # "What did the heron do until her wings ached?", not "the heron's wings".
         own = {"he": "his", "she": "her", "they": "their"}.get(resolver.pronoun_for(same_as))
@@ -302,7 +314,8 @@ def state(
             subject = own + subject[len(possessive(same_as)) :]
     aux = words(clause.aux)
     head = clause.head.text
-    if tense_past and not clause.aux and clause.head.tag_ in ("VBZ", "VBP"):
+    # "watched them go": what was seen, told as the event it is ("when they went").
+    if tense_past and not clause.aux and clause.head.tag_ in ("VBZ", "VBP", "VB"):
         head = past_of(lemma_of(clause.head.text, clause.head.lemma_))
     elif not clause.aux and clause.head.tag_ == "VBG":
         # A participle phrase given a subject ("alighting upon the bank") is told as the
@@ -328,7 +341,36 @@ __all__ = [
     "finish",
     "short_tail",
     "named_other",
+    "phrase_of",
 ]
+
+
+def _before_joined_deed(tokens: list) -> list:
+    """Words up to an "and" that joins a past deed of its own: "into the river [and
+    drank]", which the tagger took for a noun or an adjective; after "did" it reads
+    "Why did she jump into the river and drank?"."""
+    for n, t in enumerate(tokens[:-1]):
+        after = tokens[n + 1]
+        if t.dep_ == "cc" and (after.tag_ == "VBD" or is_past_form(after.text)):
+            return tokens[:n]
+    return tokens
+
+
+def phrase_of(token) -> list:
+    """A word with the words that hang from it, without an inverted sentence's "there"
+    that the parser may hang on its last noun ("In a village among the hills there hung a
+    bell": the place ends at "hills")."""
+    phrase = list(token.subtree)
+    doc = token.doc
+    phrase = _before_joined_deed(phrase)
+    while (
+        len(phrase) > 1
+        and phrase[-1].lower_ in ("there", "here")
+        and phrase[-1].i + 1 < len(doc)
+        and doc[phrase[-1].i + 1].pos_ in ("VERB", "AUX")
+    ):
+        phrase = phrase[:-1]
+    return phrase
 
 
 def span_of(tokens: list) -> tuple[int, int]:

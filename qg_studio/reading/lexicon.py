@@ -42,6 +42,8 @@ TIME_WORDS = lang.words("time_words.txt")
 PLACE_PREPOSITIONS = lang.words("place_prepositions.txt")
 PLACE_NOUNS = lang.words("place_nouns.txt")
 BODY_PARTS = lang.words("body_parts.txt")
+# What a verb's subject moves or does with is its own: "shook his head", "lost his way".
+OWN_OBJECTS = BODY_PARTS | lang.words("own_objects.txt")
 # Verbs a question is not asked about: reported speech, and verbs too weak to act.
 SAYING_VERBS = lang.words("saying_verbs.txt")
 WEAK_VERBS = lang.words("weak_verbs.txt")

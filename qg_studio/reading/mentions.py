@@ -22,6 +22,7 @@ from qg_studio.reading.dialogue import is_vocative
 from qg_studio.reading.dialogue import quoted_tokens
 from qg_studio.reading.lexicon import BODY_PARTS
 from qg_studio.reading.lexicon import CAUSING_VERBS
+from qg_studio.reading.lexicon import OWN_OBJECTS
 from qg_studio.reading.names import named_characters
 from qg_studio.reading.stage import STAGE_SENTENCES
 from qg_studio.reading.stage import OnStage
@@ -271,10 +272,11 @@ class Resolver:
         reflexive = token.lower_.endswith(("self", "selves"))
         # "The Fox shook his head", "she spread her wings": the part of a body a verb
         # moves is its subject's own ("the Fox took his cheese" is another's).
-        owning = (
-            token.dep_ == "poss"
-            and token.head.dep_ == "dobj"
+        owning = token.dep_ == "poss" and (
+            token.head.dep_ == "dobj"
             and token.head.lemma_.lower() in BODY_PARTS
+            or token.head.dep_ in ("dobj", "pobj")
+            and token.head.lower_ in OWN_OBJECTS - BODY_PARTS
         )
         own = self._verb_args.get(verb, set())
         # "A Squirrel watched her hide it": "her" is the object of "watched" as much as
