@@ -137,3 +137,82 @@ def test_a_title_that_names_someone_by_whose_they_are_is_about_them():
     )
     analyses = [analyse(s.text) for s in section_story(text)]
     assert main_characters(analyses, "The Miller's Two Sons")[:2] == ["Jonas", "Emil"]
+
+
+def test_the_gesture_the_closing_words_are_said_with_is_not_the_ending():
+    def ending(text: str) -> list[str]:
+        found = story_candidates(section_story(text))
+        return [i.answer for i in found if i.rule == "story.ending"]
+
+    assert not ending(
+        'The Cat climbed onto the roof and left the Dog below. "Come down!" cried the Dog. '
+        'The Cat looked down at him. "Next time," she said, "think before you chase."'
+    )
+    # A gesture with a deed of its own is an ending; so is a deed before the speech.
+    assert ending(
+        "The Cat climbed onto the roof and left the Dog below. The Dog barked all night. "
+        'Then he turned and trotted home to his kennel. "Cats," he grumbled.'
+    ) == ["Then the Dog turned and trotted home to his kennel"]
+
+
+def test_what_a_look_or_a_shout_is_aimed_at_is_no_place():
+    got = _answers(
+        "The Lamb looked up at the high fence. The Dog barked at the gate of the farm. "
+        "The Boy sat at the gate of the farm."
+    )
+    assert [q for q in got if q.startswith("Where")] == ["Where did the Boy sit?"]
+
+
+def test_no_guess_starts_from_a_moment_a_later_deed_has_passed():
+    from qg_studio.generation.predictions import part_end_predictions
+    from qg_studio.reading.analysis import analyse_many
+
+    first = (
+        "The Crow held a piece of cheese. The Fox praised her voice, and she opened her "
+        "beak to sing. The cheese fell to the ground. The Fox snapped it up at once."
+    )
+    second = "The Fox only laughed at her. The Crow flew away to the top of the oak."
+    sections = [Section(1, first), Section(2, second)]
+    guesses = part_end_predictions(sections, analyse_many([first, second]))
+    # The Fox's next deed is told (he snapped it up): no guess about him skips it. The
+    # Crow's next deed is still to come.
+    asked = [i.question for i in guesses]
+    assert not [q for q in asked if q.startswith("What will the Fox do after the cheese")]
+
+
+def test_what_had_been_done_long_before_is_no_moment_to_ask_after():
+    got = _answers(
+        "The storm broke over the hills. Ana was only nine, but she had watched her "
+        "mother milk the goats a hundred times. She ran to the shed and took the pail."
+    )
+    assert not [q for q in got if "after she had watched" in q or "after Ana had watched" in q]
+    # Whom she watched is no one the next "She" stands for, nor asked as if she acted.
+    assert got["What did Ana do after she ran to the shed?"] == "took the pail"
+    assert not [q for q in got if "mother" in q]
+
+
+def test_growing_old_or_weak_is_not_a_deed():
+    got = _answers(
+        "The old miller worked for many years. Then the old miller grew too weak to "
+        "work, and his sons ran the mill."
+    )
+    assert not [a for a in got.values() if a.startswith("grew too weak")]
+    assert not [q for q in got if "after he grew" in q or "after the old miller grew" in q]
+
+
+def test_a_noun_that_means_something_only_with_its_of_is_not_asked_as_a_thing():
+    got = _answers(
+        "The Fox caught sight of the grapes. The Hen took care of the chicks. "
+        "The Hen took the bread to the market."
+    )
+    objects = {q: a for q, a in got.items() if q.startswith("What did") and "do" not in q}
+    assert objects == {"What did the Hen take to the market?": "the bread"}
+
+
+def test_one_an_apposition_names_is_called_by_the_name():
+    got = _answers(
+        "Every evening the bell-ringer, a thin old man named Petr, climbed the tower. "
+        "The miller, a kind man, gave the boy some bread."
+    )
+    assert got["Who climbed the tower?"] == "Petr"
+    assert got["What did the miller give the boy?"] == "some bread"

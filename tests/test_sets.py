@@ -667,20 +667,21 @@ def test_a_prediction_starts_from_a_moment_it_can_name():
     from qg_studio.reading.analysis import analyse_many
 
     after = "The son soon unfastened the bundle. Out hopped a little red hen."
-    for ending, moment in (
-        ("at noon he set it down beside a well.", "the king gave his son a heavy bundle"),
-        ("at noon he sat down beside a well.", "he sat down beside a well"),
+    for ending, asked in (
+        # "after he put it down", read alone, names nothing a child can place; and a guess
+        # about the son from before it would skip what he did next.
+        ("at noon he set it down beside a well.", []),
+        ("at noon he sat down beside a well.", ["he sat down beside a well"]),
     ):
         here = f"The king gave his son a heavy bundle. The son carried it all day, and {ending}"
         first, second = analyse_many([here, after])
         items = predictions_between(Section(1, here), first, Section(2, after), second)
-        # "after he put it down", read alone, names nothing a child can place.
-        assert [i.question for i in items] == [f"What will the son do after {moment}?"]
+        assert [i.question for i in items] == [f"What will the son do after {m}?" for m in asked]
 
 
 def test_a_prediction_restates_its_moment_whole():
     first = (
-        "The old farmer opened the gate. Then he allowed the two travellers to get a "
+        "The old farmer opened the gate. Then his wife allowed the two travellers to get a "
         "glimpse of what was waiting for them beyond the dark river and the tall hills."
     )
     second = "The farmer walked to the river with a lantern. He waved to the ferryman."

@@ -38,6 +38,7 @@ from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import span_of
 from qg_studio.reading.grammar import state
 from qg_studio.reading.grammar import words
+from qg_studio.reading.lexicon import BECOMING_VERBS
 from qg_studio.reading.lexicon import FEELINGS
 from qg_studio.reading.lexicon import REACTIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
@@ -47,6 +48,7 @@ from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.lexicon import feeling_word
 from qg_studio.reading.lexicon import not_felt
 from qg_studio.reading.lexicon import reaction_lemma
+from qg_studio.reading.mentions import watched
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
 from qg_studio.schema import QAItem
@@ -120,8 +122,8 @@ def _sentence_of(analysis: Analysis, clause: Clause):
 
 def _character(section, analysis, clause, context, clause_list):
     who = clause.subject_head
-    if clause.inherited or who is None or not is_animate(who):
-        return None
+    if clause.inherited or who is None or not is_animate(who) or watched(clause.head):
+        return None  # not "Who milk the goats?" of "watched her mother milk the goats"
     if clause.head.lemma_ in SAYING_VERBS or clause.tail_words < 2 or clause.tail_words > 14:
         return None
     if tells_speech(clause, analysis.quoted):
@@ -148,7 +150,12 @@ def _character(section, analysis, clause, context, clause_list):
 
 
 def _action(section, analysis, clause, context, clause_list):
-    if clause.head.pos_ != "VERB" or clause.head.lemma_ in WEAK_VERBS | SAYING_VERBS:
+    if (
+        clause.head.pos_ != "VERB"
+        or clause.head.lemma_ in WEAK_VERBS | SAYING_VERBS
+        or _grows(clause)
+        or watched(clause.head)
+    ):
         return None
     who = clause.subject_head
     if who is None or not (is_animate(who) or who.lower_ in ("he", "she", "they")):
@@ -169,7 +176,12 @@ def _action(section, analysis, clause, context, clause_list):
         when = _time_phrase(clause)
         if when:
             extra = when  # "What did Bramble do every autumn?"
-        elif before is not None and before.head.lemma_ not in STATE_VERBS and not before.negated:
+        elif (
+            before is not None
+            and before.head.lemma_ not in STATE_VERBS
+            and not before.negated
+            and not _grows(before)
+        ):
             # A state is no moment to count from: not "after he was slow and careful", not
             # "after an old Snail lived under a dock leaf"; nor is what never happened:
             # not "after he had never seen her like".
@@ -187,6 +199,29 @@ def _action(section, analysis, clause, context, clause_list):
     )
 
 
+PORTIONS = ("half", "part", "most", "rest", "plenty", "lots")
+
+
+def _an_idiom(obj) -> bool:
+    """A bare noun that only means something with the "of" after it ("took hold of",
+    "caught sight of", "made fun of"), however the parse hangs the "of"."""
+    after = obj.doc[obj.i + 1] if obj.i + 1 < len(obj.doc) else None
+    return (
+        obj.tag_ == "NN"
+        and obj.lower_ not in PORTIONS  # "dried half of it": a part of something
+        and not any(c.dep_ in ("det", "poss", "amod", "nummod") for c in obj.children)
+        and after is not None
+        and after.lower_ == "of"
+    )
+
+
+def _grows(clause: Clause) -> bool:
+    """ "grew too old to climb", "got angry": how someone came to be, not a deed."""
+    return clause.head.lemma_ in BECOMING_VERBS and any(
+        c.dep_ in ("acomp", "oprd") for c in clause.head.children
+    )
+
+
 def _object(section, analysis, clause, context, clause_list):
     """ "What did the fisherman catch?" — the direct object is the answer."""
     # "What did the Bear do? – his best": what "do" takes is the deed, asked as one.
@@ -195,6 +230,8 @@ def _object(section, analysis, clause, context, clause_list):
     objs = [t for t in clause.tail if t.dep_ == "dobj" and t.head.i == clause.head.i]
     if not objs or objs[0].pos_ == "PRON" or is_animate(objs[0]):
         return None
+    if _an_idiom(objs[0]):
+        return None  # "took hold of the rope": "What did Vera take? – hold of the rope"
     phrase = list(objs[0].subtree)
     if len(phrase) > 8:
         return None

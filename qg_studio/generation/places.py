@@ -16,11 +16,14 @@ from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 
 WHEN_PREPOSITIONS = lang.function_words("time_prepositions")
+AIMED_VERBS = lang.words("aimed_verbs.txt")
 
 
 def _place_phrase(clause: Clause):
     for t in clause.tail:
         if t.dep_ == "prep" and t.head.i == clause.head.i and t.lower_ in PLACE_PREPOSITIONS:
+            if t.lower_ == "at" and clause.head.lemma_ in AIMED_VERBS:
+                continue  # "looked up at the high walls": what she looked at, not where
             objs = [c for c in t.children if c.dep_ == "pobj"]
             if not objs:
                 continue

@@ -53,23 +53,28 @@ def predictions_between(
 ) -> list[QAItem]:
     """What a character of this section does early in the next one, asked from the
     last event of this one (implicit: the reader has to guess it)."""
-    last = _last_moment(analysis)
-    if last is None:
-        return []
+    # With no moment to guess from, a guess can still start after the next part moves
+    # the time on ("When winter came, …"), from the event told just before its deed.
+    last, passed = _last_moment(analysis)
     # One guess from one moment: "What will the dog do after the cat brought the ring?"
     # beside "What will the cat do after ...?" asks twice. Of the first two guesses, the
     # one about the moment's own actor.
-    guesses = list(islice(_guesses(section, analysis, last, following, next_analysis), 2))
+    guesses = list(islice(_guesses(section, analysis, last, following, next_analysis, passed), 2))
     return [max(guesses, key=lambda i: i.scores.confidence)] if guesses else []
 
 
 def _last_moment(analysis: Analysis):
-    """The last event of a part that a guess can start from, as a clause."""
+    """The last event of a part that a guess can start from, as a clause, and who did a
+    deed told after it that no guess can start from ("the Mole pulled it down into his
+    tunnel"): what they did next is told, so no guess about them starts before it."""
+    passed: set[str] = set()
     for clause_list in reversed(analysis.sentence_clauses):
-        good = [c for c in clause_list if _a_moment(c, analysis)]
-        if good:
-            return good[-1]
-    return None
+        for clause in reversed(clause_list):
+            if _a_moment(clause, analysis):
+                return clause, passed
+            if is_deed(clause, analysis):
+                passed.add(head_noun(clause.subject_text))
+    return None, passed
 
 
 def _a_moment(c, analysis: Analysis) -> bool:
@@ -93,7 +98,12 @@ def _a_moment(c, analysis: Analysis) -> bool:
 
 
 def _guesses(
-    section: Section, analysis: Analysis, last, following: Section, next_analysis: Analysis
+    section: Section,
+    analysis: Analysis,
+    last,
+    following: Section,
+    next_analysis: Analysis,
+    passed: set[str] = frozenset(),
 ) -> Iterator[QAItem]:
     """Guesses from ``last``: what a character of this part does early in the next one."""
     # Who acts here, by the noun that names them: "the old farmer" is "the farmer" later.
@@ -114,6 +124,8 @@ def _guesses(
                 reader = next_analysis
                 if moment is None or not _a_moment(moment, next_analysis):
                     continue
+            elif moment is None or head_noun(clause.subject_text) in passed:
+                continue
             after = state(
                 moment,
                 tense_past=True,

@@ -26,6 +26,7 @@ LESSON_CONFIDENCE = 0.9
 # A fable that closes on three lines of speech has no narrated ending: the narration
 # before them tells the middle, and keying "How does the story end?" with it is wrong.
 ENDING_REACH = 3
+GESTURES = lang.words("gesture_verbs.txt")
 _MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
 
 
@@ -116,10 +117,30 @@ def _impersonal(root) -> bool:
     return any(c.dep_ == "xcomp" and c.tag_ == "VB" for h in heads for c in h.children)
 
 
+def _a_gesture(verb) -> bool:
+    """ "looked back over the edge", not "turned and ran off into the wood"."""
+    return verb.lemma_ in GESTURES and not any(
+        c.dep_ == "conj" and c.pos_ == "VERB" and c.lemma_ not in GESTURES for c in verb.children
+    )
+
+
+def _closing_speech(analysis: Analysis, moral) -> int:
+    """How many of the story's last sentences (before its moral) are speech."""
+    count = 0
+    for sent in reversed(analysis.sentences):
+        if moral and sent.start_char >= moral[0]:
+            continue
+        if not any(t.i in analysis.quoted for t in sent):
+            break
+        count += 1
+    return count
+
+
 def ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
     """How the story ends: its last sentence of narration (not speech, not the moral, not
     the narrator's aside), among the story's last ``ENDING_REACH`` sentences."""
     passed = 0
+    closing = _closing_speech(analysis, moral)
     for index in range(len(analysis.sentences) - 1, -1, -1):
         sent = analysis.sentences[index]
         if moral and sent.start_char >= moral[0]:
@@ -142,6 +163,8 @@ def ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
             continue
         if len(sent.text.split()) > 30 or not any(t.pos_ in ("VERB", "AUX") for t in sent):
             continue
+        if closing and passed == closing + 1 and _a_gesture(sent.root):
+            continue  # the gesture the closing words are said with
         # The sentence as the story tells it (a clause rebuilt from the parse loses what
         # reported speech and "whenever" clauses say), its first "he"/"she" named.
         return found_item(

@@ -79,6 +79,11 @@ def is_animate(head) -> bool:
     if head.pos_ == "PROPN":
         # A name is written with a capital: "the good news" tagged a proper noun is not one.
         return head.text[:1].isupper() and head.ent_type_ not in NOT_PERSON_LABELS
+    # "the bell-ringer, a thin old man named Petr": the apposition tells who it is.
+    if any(
+        c.dep_ == "appos" and c.pos_ in ("NOUN", "PROPN") and is_animate(c) for c in head.children
+    ):
+        return True
     # A trade or a rank: the ferryman, the huntsman, the washerwoman.
     if head.pos_ == "NOUN" and re.search(r"\w{3}(?:wo)?m[ae]n$", head.lower_):
         return True

@@ -374,8 +374,15 @@ def event_before(
         # she had found her way": the asking happened, the finding is reported).
         main = [c for c in prior if c.head.dep_ in ("ROOT", "conj")]
         if main or prior:
-            return (main or prior)[-1]
+            found = (main or prior)[-1]
+            # "but she had watched him ring the bell a hundred times": what had been
+            # done long before is the background, not the moment just before.
+            return None if _done_before(found) else found
     return None
+
+
+def _done_before(clause: Clause) -> bool:
+    return clause.head.tag_ == "VBN" and any(t.lower_ in ("had", "'d") for t in clause.aux)
 
 
 def in_progress(clause: Clause) -> bool:

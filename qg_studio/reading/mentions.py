@@ -95,8 +95,21 @@ def head_noun(mention: str) -> str:
 def holds_stage(token) -> bool:
     """A subject, or the one a feeling verb acts on: in "This angered the fox, and he
     snapped", the fox is who "he" goes on from, not the last character named as subject."""
+    if token.dep_ in SUBJECT_ROLES and watched(token.head):
+        return False  # "she had watched her mother milk the goats": her mother is watched
     return token.dep_ in SUBJECT_ROLES or (
         token.dep_ == "dobj" and token.head.lemma_.lower() in CAUSING_VERBS
+    )
+
+
+def watched(verb) -> bool:
+    """A bare verb that tells what someone saw, heard or made happen ("milk" of "watched
+    her mother milk the goats", "go" of "let them go"): its subject is that one's object."""
+    return (
+        verb.tag_ == "VB"
+        and verb.dep_ in ("ccomp", "xcomp")
+        and not any(c.dep_ in ("aux", "mark") for c in verb.children)
+        and verb.head.pos_ == "VERB"
     )
 
 

@@ -113,17 +113,22 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
 
 
 def _without_aside(tokens: list) -> list:
-    """The subject without a relative clause set off by commas: "the Goat, who only gave a
-    little milk," is "the Goat" in a question ("Who was jealous of the oats?" asks it
-    without telling more about her) and in its answer."""
+    """The subject without a relative clause or an apposition set off by commas: "the
+    Goat, who only gave a little milk," is "the Goat" in a question ("Who was jealous of
+    the oats?" asks it without telling more about her) and in its answer; one whose
+    apposition names them is called by that name."""
     ids = {t.i for t in tokens}
     for t in tokens:
-        if t.dep_ != "relcl" or t.head.i not in ids:
+        if t.dep_ not in ("relcl", "appos") or t.head.i not in ids:
             continue
         aside = sorted(t.subtree, key=lambda x: x.i)
         first = aside[0]
         if first.i == 0 or first.doc[first.i - 1].text != ",":
             continue  # "the man who sold the cow": it says which man
+        names = [x for x in aside if x.pos_ == "PROPN"]
+        if t.dep_ == "appos" and names and t.head.pos_ != "PROPN":
+            # "the bell-ringer, a thin old man named Petr,": Petr, as the story goes on.
+            return names
         cut = {x.i for x in aside} | {first.i - 1}
         after = aside[-1].i + 1
         if after < len(first.doc) and first.doc[after].text == ",":
