@@ -1728,7 +1728,7 @@ def test_a_guess_does_not_leap_over_a_new_time_told_by_a_when_clause():
     # Not "What will Nan do after she lay in bed for many days? – Nan went to the baker":
     # "When she was well again" is days later, no guess from the bed.
     from qg_studio.generation.predictions import predictions_between
-    from qg_studio.reading.clauses import shifts_time
+    from qg_studio.reading.moments import shifts_time
 
     first = "Nan grew very sick in the autumn. She lay in bed for many days."
     second = (

@@ -28,7 +28,6 @@ from qg_studio.generation.speech import speech_items
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.clauses import Clause
-from qg_studio.reading.clauses import event_before
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.dialogue import tells_speech
 from qg_studio.reading.grammar import ask
@@ -44,11 +43,13 @@ from qg_studio.reading.lexicon import REACTIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
+from qg_studio.reading.lexicon import WANTS
 from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.lexicon import feeling_word
 from qg_studio.reading.lexicon import not_felt
 from qg_studio.reading.lexicon import reaction_lemma
-from qg_studio.reading.mentions import watched
+from qg_studio.reading.moments import event_before
+from qg_studio.reading.noun_phrases import watched
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
 from qg_studio.schema import QAItem
@@ -155,6 +156,7 @@ def _action(section, analysis, clause, context, clause_list):
         or clause.head.lemma_ in WEAK_VERBS | SAYING_VERBS
         or _grows(clause)
         or watched(clause.head)
+        or clause.head.lemma_ in WANTS  # "What did Maren do? – wanted her beans to grow"
     ):
         return None
     who = clause.subject_head
@@ -230,11 +232,11 @@ def _object(section, analysis, clause, context, clause_list):
     objs = [t for t in clause.tail if t.dep_ == "dobj" and t.head.i == clause.head.i]
     if not objs or objs[0].pos_ == "PRON" or is_animate(objs[0]):
         return None
-    if _an_idiom(objs[0]):
+    if _an_idiom(objs[0]) or objs[0].lower_ == "home":  # "carried her home": no thing
         return None  # "took hold of the rope": "What did Vera take? – hold of the rope"
     phrase = list(objs[0].subtree)
-    if len(phrase) > 8:
-        return None
+    if len(phrase) > 8 or any(t.tag_ == "VB" and t.pos_ == "VERB" for t in phrase):
+        return None  # "saw the sail blow away": what was seen is an event, not a thing
     question = ask(clause, "What", gap={t.i for t in phrase})
     start, end = span_of(phrase)
     return span_item(question, Element.ACTION, section, (start, end), 0.55, rule="action.object")

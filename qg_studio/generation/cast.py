@@ -19,6 +19,8 @@ from qg_studio.reading.clauses import usable
 from qg_studio.reading.lexicon import SAYING_VERBS
 
 TELLING_APART = lang.words("telling_apart.txt")  # "the Second Knight" is not "the Knight"
+# Words a title joins its characters with ("The Fox Who Lost His Tail").
+TITLE_LINKS = ("and", "or", "who", "that", "which", "of", "in", "at", "on", "with", "the", "a")
 PEOPLE = ("children", "men", "women", "people", "geese", "mice")  # plurals not made with -s
 
 
@@ -106,6 +108,10 @@ def named_at(key: str, title: str) -> int | None:
     head = key.split()[-1] if key else ""
     found = re.search(rf"\b{re.escape(head)}\b", title.lower()) if head else None
     if found is None:
+        return None
+    # "The Kite Contest", "The Goose Girl": a word that names what the next one is.
+    after = title[found.end() :].split()
+    if after and after[0][:1].isupper() and after[0].lower() not in TITLE_LINKS:
         return None
     # "The Miller's Two Sons" is about the sons: a possessor gives way to the people it
     # owns ("The Emperor's New Clothes" is still the emperor's).

@@ -13,9 +13,6 @@ from qg_studio.generation.emotions import sets_off
 from qg_studio.generation.items import found_item
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.clauses import Clause
-from qg_studio.reading.clauses import event_before
-from qg_studio.reading.clauses import in_progress
-from qg_studio.reading.clauses import no_event
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.grammar import ANSWER_TAIL
 from qg_studio.reading.grammar import ask
@@ -30,6 +27,9 @@ from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.lexicon import feeling_word
 from qg_studio.reading.lexicon import reaction_lemma
+from qg_studio.reading.moments import event_before
+from qg_studio.reading.moments import in_progress
+from qg_studio.reading.moments import no_event
 from qg_studio.schema import Element
 
 REASON = {"because", "since", "for"}
@@ -91,6 +91,8 @@ def so_that(clause: Clause, clause_list: list[Clause]):
     else:
         return None
     told = next((c for c in clause_list if c is not clause and up in (c.head, *c.tail)), None)
+    if told is not None and any(t.text == "," and told.head.i < t.i < mark.i for t in told.tail):
+        return None  # "gave them extra water, so much that …": the degree is an afterthought
     return (told, mark) if told is not None and told.subject_text else None
 
 

@@ -20,9 +20,6 @@ from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.clauses import Clause
-from qg_studio.reading.clauses import event_before
-from qg_studio.reading.clauses import no_event
-from qg_studio.reading.clauses import shifts_time
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import finish
@@ -38,6 +35,9 @@ from qg_studio.reading.lexicon import REACTIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WEAK_VERBS
+from qg_studio.reading.moments import event_before
+from qg_studio.reading.moments import no_event
+from qg_studio.reading.moments import shifts_time
 from qg_studio.reading.subjects import possessive
 from qg_studio.reading.subjects import subject_phrase
 from qg_studio.schema import Element

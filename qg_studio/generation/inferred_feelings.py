@@ -20,7 +20,6 @@ from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import NOT_CHARACTERS
 from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.clauses import Clause
-from qg_studio.reading.clauses import in_progress
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import span_of
@@ -31,6 +30,7 @@ from qg_studio.reading.lexicon import FEELINGS
 from qg_studio.reading.lexicon import GIFT_GIVING
 from qg_studio.reading.lexicon import LOST_WITH
 from qg_studio.reading.lexicon import REACTIONS
+from qg_studio.reading.moments import in_progress
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section

@@ -16,10 +16,6 @@ from itertools import islice
 from qg_studio.generation.items import found_item
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.analysis import analyse_many
-from qg_studio.reading.clauses import event_before
-from qg_studio.reading.clauses import in_progress
-from qg_studio.reading.clauses import no_event
-from qg_studio.reading.clauses import shifts_time
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.deeds import NEXT_PART_SENTENCES
 from qg_studio.reading.deeds import in_tense
@@ -32,8 +28,13 @@ from qg_studio.reading.grammar import span_of
 from qg_studio.reading.grammar import state
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
+from qg_studio.reading.lexicon import WANTS
 from qg_studio.reading.lexicon import WEAK_VERBS
-from qg_studio.reading.mentions import head_noun
+from qg_studio.reading.moments import event_before
+from qg_studio.reading.moments import in_progress
+from qg_studio.reading.moments import no_event
+from qg_studio.reading.moments import shifts_time
+from qg_studio.reading.noun_phrases import head_noun
 from qg_studio.schema import Element
 from qg_studio.schema import Evidence
 from qg_studio.schema import QAItem
@@ -81,7 +82,7 @@ def _a_moment(c, analysis: Analysis) -> bool:
     """An event a guess can start from, told whole in a few words."""
     return (
         usable(c)
-        and c.head.lemma_ not in SAYING_VERBS | STATES
+        and c.head.lemma_ not in SAYING_VERBS | STATES | WANTS  # "after she wanted to win"
         and c.head.i not in analysis.quoted
         and c.head.pos_ == "VERB"
         and not c.negated

@@ -20,7 +20,8 @@ from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.dialogue import is_greeting
 from qg_studio.reading.dialogue import is_vocative
-from qg_studio.reading.mentions import mention_text
+from qg_studio.reading.noun_phrases import head_noun
+from qg_studio.reading.noun_phrases import mention_text
 from qg_studio.reading.speakers import SPEECH_VERBS
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
@@ -135,8 +136,11 @@ def _addressee(analysis: Analysis, verb, speaker: str) -> str:
         if obj is None or obj.lower_ in PRONOUNS or obj.pos_ not in ("NOUN", "PROPN"):
             continue
         # "a passing Swallow": the question names whom the reader has met.
-        named = mention_text([t for t in obj.subtree if t.dep_ != "relcl"])
-        if named != speaker:
+        aside = {x.i for t in obj.children if t.dep_ == "relcl" for x in t.subtree}
+        named = mention_text([t for t in obj.subtree if t.i not in aside])
+        # '"Why so gloomy?" asked a Crab who lived among the stones': the tag set after
+        # the speech is parsed with the speaker for an object.
+        if head_noun(named) != head_noun(speaker):
             return named
     return ""
 

@@ -26,7 +26,6 @@ from qg_studio.generation.story_end import lesson
 from qg_studio.generation.story_end import moral_line
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.analysis import analyse_many
-from qg_studio.reading.clauses import in_progress
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.deeds import NOT_DEEDS
 from qg_studio.reading.grammar import ANSWER_TAIL
@@ -38,13 +37,14 @@ from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import PLACE_PREPOSITIONS
 from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
+from qg_studio.reading.lexicon import WANTS
+from qg_studio.reading.moments import in_progress
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
 
 # The word lists are data files under qg_studio/lang/en/.
 TURNS = lang.words("turn_openers.txt")  # "One day, ...": where the story turns
-WANTS = lang.words("want_verbs.txt")  # "What did the Heron want to do?"
 # Seeing, saying, being and going: not acting on the story's turn.
 NON_ACTION_VERBS = lang.words("non_action_verbs.txt")
 SCENE_PLACES = lang.words("scene_places.txt")
@@ -111,8 +111,13 @@ def _own_deed(cause, clause) -> bool:
 def _background(cause) -> bool:
     """What stands or goes on around a deed is no reason for it: "the strange woman lived
     with him there", "the Rabbit was waiting with a bowl of clover". A condition is ("the
-    room was dark")."""
-    return (cause.head.lemma_ in STATE_VERBS and cause.head.lemma_ != "be") or in_progress(cause)
+    room was dark"). (Nor is what the paragraph before ends on: a new paragraph turns to
+    the next thing, "Maren's seeds had rotted. ¶ Lotte planted her seeds".)"""
+    return (
+        (cause.head.lemma_ in STATE_VERBS and cause.head.lemma_ != "be")
+        or in_progress(cause)
+        or _as_always(cause)  # what is done every day sets no moment off
+    )
 
 
 def _group_of(group, one) -> bool:
@@ -345,6 +350,15 @@ def _ongoing(clause) -> bool:
     return clause.head.lemma_ == "be" or in_progress(clause)
 
 
+def _as_always(clause) -> bool:
+    """ "drove the goats onto the bridge as usual": a habit has no reason in the moment."""
+    return any(
+        t.lower_ in ("usual", "always", "ever", "before") and t.nbor(-1).lower_ == "as"
+        for t in clause.tail
+        if t.i > 0
+    )
+
+
 def _why_act(sections, analyses, cast, ids, found) -> QAItem | None:
     """Why a main character acts as they do once the story turns: "Why did the Goat lower
     her horns?" — the event told just before answers it (implicit: the text does not say
@@ -364,6 +378,7 @@ def _why_act(sections, analyses, cast, ids, found) -> QAItem | None:
                 or character_key(clause.subject_text) not in keys
                 or not clause.tail
                 or any(t.dep_ == "neg" for t in clause.aux)
+                or _as_always(clause)
             ):
                 continue
             # The event just before: earlier in this sentence ("When a fox came sniffing,
@@ -396,7 +411,14 @@ def _why_act(sections, analyses, cast, ids, found) -> QAItem | None:
             # is what they saw, heard, thought or wanted ("the cat saw the dogs"), or what
             # they could not do ("the Otter could not dive").
             cause = next(
-                (c for c in before if not _own_deed(c, clause) and not _background(c)), None
+                (
+                    c
+                    for c in before
+                    if not _own_deed(c, clause)
+                    and not _background(c)
+                    and "\n" not in analysis.text[c.end_char : clause.start_char]
+                ),
+                None,
             )
             if cause is None:
                 continue

@@ -27,7 +27,7 @@ from qg_studio.reading.lexicon import FEELINGS
 from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import feeling_word
-from qg_studio.reading.mentions import mention_text
+from qg_studio.reading.noun_phrases import mention_text
 from qg_studio.schema import Element
 
 REASON_MARKERS = frozenset(lang.function_words("reason_markers"))

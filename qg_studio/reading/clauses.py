@@ -12,14 +12,13 @@ from dataclasses import dataclass
 from dataclasses import field
 
 from qg_studio import lang
+from qg_studio.reading.animacy import MINDFUL_VERBS
 from qg_studio.reading.animacy import PRONOUNS
-from qg_studio.reading.animacy import WEATHER
-from qg_studio.reading.dialogue import tells_speech
 from qg_studio.reading.lexicon import DISCOURSE_ADVERBS
-from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.mentions import Resolver
-from qg_studio.reading.mentions import mention_text
+from qg_studio.reading.noun_phrases import mention_text
+from qg_studio.reading.speakers import SPEECH_VERBS
 from qg_studio.reading.subjects import SUBJECT_DEPS
 from qg_studio.reading.subjects import subject_phrase
 from qg_studio.reading.subjects import trim
@@ -155,6 +154,10 @@ def build_clause(
         # '"Good-morning, Camel," said the Monkey' is parsed with two subjects: the one
         # in the quotes is called out, the speaker is the one outside.
         subj_heads = [c for c in subj_heads if c.i not in quoted] or subj_heads[-1:]
+    if len(subj_heads) > 1:
+        # "One wet morning, after a night of rain, the lane was deep in mud": the time
+        # parsed as a second subject is when, not who.
+        subj_heads = [c for c in subj_heads if c.lemma_.lower() not in TIME_WORDS] or subj_heads
     subject_ids: set[int] = set()
     for s in subj_heads:
         subject_ids.update(c.i for c in s.subtree)
@@ -205,16 +208,23 @@ def build_clause(
             if c.dep_ == "cc" and head.head.i < c.i < head.i:
                 clause.marker = c.lower_
     clause.tail = trim(clause.tail)
+    if clause.subject and clause.front and clause.front[-1].lower_ == "at":
+        # "At last green shoots pushed up", parsed as "last green shoots".
+        while clause.subject and clause.subject[0].lower_ in ("last", "first", "once"):
+            clause.front.append(clause.subject.pop(0))
     if clause.subject:
         clause.subject_text = subject_phrase(clause.subject, resolver, sent)
     elif head.dep_ == "conj" and _joined(head):
         # "He went home and slept": the conjoined verb shares the subject.
         first = head.head
-        seen = head.tag_ == "VBD" and first.tag_ == "VB" and first.dep_ in ("ccomp", "xcomp")
+        # "The Goose watched them go and sighed", "ran as fast as his legs could carry him
+        # and grabbed the string": a past deed the parse joins to a bare verb (what was
+        # watched, what legs could do) is the deed of the verb above it.
+        owner = first.head if head.tag_ == "VBD" and first.tag_ == "VB" else None
+        while owner is not None and owner.pos_ not in ("VERB", "AUX") and owner.head.i != owner.i:
+            owner = owner.head
         for prior in reversed(earlier or []):
-            if seen and prior.head.i != first.head.i:
-                # "The Goose watched them go and sighed": a past deed the parse joins to
-                # what was watched is the watcher's ("sighed", not "go").
+            if owner is not None and prior.head.i != owner.i:
                 continue
             if prior.head.i == head.head.i or prior.head.i < head.i:
                 if prior.subject_text:
@@ -285,10 +295,25 @@ def usable(clause: Clause) -> bool:
     head = clause.head
     if head.dep_ in ("ccomp", "xcomp") and head.head.lemma_ in UNREAL_VERBS:
         return False  # "wishing she had taken the Minnow": she had not
+    if _foretold(clause):
+        return False  # "told him he would only tear the paper": said, not done
+    if clause.marker in ("as", "than") and head.head.pos_ in ("ADV", "ADJ"):
+        return False  # "as fast as his legs could carry him": a measure, not an event
     words_low = set(low.replace(",", " ").split())
     if words_low & set(lang.function_words("speakers")) and low not in ("you and i",):
         return False
     return not _gapped(head) and not _described(clause) and not _stands_in(head)
+
+
+def _foretold(clause: Clause) -> bool:
+    """What someone said or thought would, could or should happen: a clause with such a
+    modal reported by a verb of saying or thinking, or joined to one that is."""
+    if not any(t.lower_ in ("would", "could", "should", "might") for t in clause.aux):
+        return False
+    verb = clause.head
+    while verb.dep_ == "conj" and verb.head.i != verb.i:
+        verb = verb.head
+    return verb.dep_ == "ccomp" and verb.head.lemma_ in MINDFUL_VERBS | SPEECH_VERBS
 
 
 def _stands_in(verb) -> bool:
@@ -333,99 +358,3 @@ def _gapped(verb) -> bool:
         for obj in objects
         for c in obj.children
     )
-
-
-def event_before(
-    analysis,
-    clause_list: list[Clause],
-    clause: Clause,
-) -> Clause | None:
-    """The event told just before ``clause``: an earlier clause of its sentence, else
-    the last clause of the sentence before (not speech)."""
-    earlier = [
-        c
-        for c in clause_list
-        if c.head.i < clause.head.i
-        and c.head.i not in analysis.quoted
-        and c.head.lemma_ not in SAYING_VERBS
-        and not tells_speech(c, analysis.quoted)
-        and c.head.i not in {t.i for t in clause.tokens}
-    ]
-    same = [c for c in earlier if usable(c)]
-    if same:
-        return same[-1]
-    if earlier:
-        # The event just before is in this sentence but cannot be read ("When a fox came
-        # sniffing, Pip rolled into a ball"): the sentence before would answer wrongly.
-        return None
-    index = next((i for i, cl in enumerate(analysis.sentence_clauses) if clause in cl), 0)
-    for j in range(index - 1, max(index - 2, -1), -1):
-        prior = [
-            c
-            for c in analysis.sentence_clauses[j]
-            if usable(c)
-            and c.head.i not in analysis.quoted
-            and c.head.lemma_ not in SAYING_VERBS
-            and not tells_speech(c, analysis.quoted)
-            and c.head.pos_ == "VERB"
-            and len(c.tail) <= 16
-        ]
-        # The sentence's own events, not what is embedded in them ("asked her how
-        # she had found her way": the asking happened, the finding is reported).
-        main = [c for c in prior if c.head.dep_ in ("ROOT", "conj")]
-        if main or prior:
-            found = (main or prior)[-1]
-            # "but she had watched him ring the bell a hundred times": what had been
-            # done long before is the background, not the moment just before.
-            return None if _done_before(found) else found
-    return None
-
-
-def _done_before(clause: Clause) -> bool:
-    return clause.head.tag_ == "VBN" and any(t.lower_ in ("had", "'d") for t in clause.aux)
-
-
-def in_progress(clause: Clause) -> bool:
-    """A doing told as under way ("was lying awake", "was sitting"): a scene, not an event."""
-    return clause.head.tag_ == "VBG" and any(t.lemma_ == "be" for t in clause.aux)
-
-
-def no_event(clause: Clause) -> bool:
-    """Neither an event to ask from nor an answer: a participle ("the children playing in
-    the garden") or a habit ("they used to stop their games")."""
-    if clause.head.tag_ in ("VBG", "VBN") and not clause.aux:
-        return True
-    return any(
-        t.lemma_ == "use" and any(x.dep_ == "xcomp" for x in t.children)
-        for t in [clause.head, *clause.tail]
-    )
-
-
-def shifts_time(sent) -> bool:
-    """The sentence moves the story on in time: it opens with a time ("The next day the
-    Sparrow …", "A week later", "When winter came") or tells one come ("Winter came
-    early that year", "Night fell")."""
-    # "When winter came, the Cricket …": the subject of the sentence, not of its "when".
-    inside = {d.i for t in sent if t.dep_ == "advcl" for d in t.subtree}
-    subject = next(
-        (t for t in sent if t.dep_ in ("nsubj", "nsubjpass") and t.i not in inside), None
-    )
-    if subject is None:
-        return False
-    opening = [t for t in sent if t.i < subject.left_edge.i]
-    # "When she was well again, Lucia went …", "When winter came, ice covered the river":
-    # a new time told by a clause before the subject ("while" and "as" keep the time;
-    # "whenever" tells a habit).
-    if any(
-        t.lower_ in ("when", "after", "once")
-        and t.dep_ in ("advmod", "mark")
-        and t.head.dep_ == "advcl"
-        for t in opening
-    ):
-        return True
-    if subject.lemma_.lower() in TIME_WORDS | WEATHER:
-        return sent.root.lemma_ in ("come", "fall", "pass", "arrive", "go")
-    # "All night she shivered", "every morning": how long or how often, no move.
-    if any(t.lower_ in ("all", "every", "each", "whole") for t in opening):
-        return False
-    return any(t.lemma_.lower() in TIME_WORDS and t.pos_ in ("NOUN", "PROPN") for t in opening)

@@ -16,7 +16,7 @@ from qg_studio.reading.inflect import is_past_form
 from qg_studio.reading.inflect import lemma_of
 from qg_studio.reading.inflect import past_of
 from qg_studio.reading.mentions import Resolver
-from qg_studio.reading.mentions import head_noun
+from qg_studio.reading.noun_phrases import head_noun
 from qg_studio.reading.subjects import as_known
 from qg_studio.reading.subjects import possessive
 from qg_studio.reading.subjects import trim
@@ -62,14 +62,19 @@ _NEEDS_NEXT = {"prep", "det", "poss", "cc", "mark", "aux", "auxpass", "nsubj", "
 def _clean_end(cut: list) -> list:
     """A predicate cut at a word count, ended where a child can read it as whole: no
     last word that waits for the next one, nor one that modifies a word cut off."""
-    end = cut[-1].i + 1 if cut else 0
 
     def hangs(t) -> bool:
+        end = t.i + 1  # what follows the last word is cut off, trimmed words too
         # "… had made" without "her ill": a verb whose complement was cut off waits too.
         cut_off = any(c.dep_ in _COMPLEMENTS and c.i >= end for c in t.children)
         # "a pail of milk left" without "beside the barn door": a participle that
         # describes a noun reads whole only with its words.
         cut_off = cut_off or (t.dep_ == "acl" and any(c.i > t.i for c in t.children))
+        # "as fast" without "as his legs could carry him": half a comparison.
+        cut_off = cut_off or any(
+            c.dep_ == "advcl" and c.i >= end and any(m.lower_ in ("as", "than") for m in c.children)
+            for c in t.children
+        )
         return t.dep_ in _NEEDS_NEXT or t.is_punct or t.head.i >= end or cut_off
 
     while len(cut) > 2 and hangs(cut[-1]):
@@ -102,6 +107,11 @@ def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = No
             if name:
                 text = name + gap(t)
                 named_at = t.i
+        elif resolver is not None and _taken_home(t):
+            # "carried her home": her, taken home, not her home.
+            name = named_other(resolver.resolve(t), clause)
+            if name:
+                text = name + gap(t)
         elif resolver is not None and t.dep_ == "poss" and t.lower_ in ("his", "her", "their"):
             # "knocked at his door": whose door, when it is not the asker's own.
             name = named_other(resolver.resolve(t), clause)
@@ -115,6 +125,18 @@ def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = No
     while "  " in text:
         text = text.replace("  ", " ")
     return text.strip(" ,;:-")
+
+
+_TAKING_HOME = ("bring", "carry", "drive", "lead", "see", "send", "take", "walk")
+
+
+def _taken_home(t) -> bool:
+    return (
+        t.dep_ == "poss"
+        and t.lower_ in ("her", "them", "him")
+        and t.head.lower_ == "home"
+        and t.head.head.lemma_ in _TAKING_HOME
+    )
 
 
 def named_other(name: str | None, clause: Clause) -> str | None:
@@ -194,6 +216,18 @@ def ask(
 def _asked_tail(clause: Clause, gap: set[int] | None) -> str | None:
     """The predicate as a question tells it, or None when no short cut of it reads whole."""
     tokens = _before_joined_deed([t for t in clause.tail if t.i not in (gap or set())])
+    # "ran down the slope as fast as his short legs could carry him": a long measure the
+    # question need not carry ("jumped as high as he could" reads whole).
+    measure = {
+        x.i
+        for t in tokens
+        if t.dep_ == "advcl"
+        and t.head.pos_ in ("ADV", "ADJ")
+        and any(m.dep_ == "mark" and m.lower_ in ("as", "than") for m in t.children)
+        and len(list(t.head.subtree)) > 6
+        for x in t.head.subtree
+    }
+    tokens = [t for t in tokens if t.i not in measure]
     if gap and any(t.dep_ == "cc" and t.i - 1 in gap for t in tokens):
         # "jumped into the well and drank" without its place: "Where did she jump drank?"
         return None
@@ -312,6 +346,15 @@ def state(
         own = {"he": "his", "she": "her", "they": "their"}.get(resolver.pronoun_for(same_as))
         if own:
             subject = own + subject[len(possessive(same_as)) :]
+    # "only the Crab was left": the word that tells how few stays in the answer.
+    first = min((t.i for t in clause.subject), default=clause.head.i)
+    focus = [
+        t
+        for t in clause.front + clause.subject + clause.aux
+        if t.lower_ in ("only", "even") and t.dep_ == "advmod" and t.i <= first
+    ]
+    if focus and not subject.lower().startswith(focus[0].lower_):
+        subject = f"{focus[0].lower_} {subject}"
     aux = words(clause.aux)
     head = clause.head.text
     # "watched them go": what was seen, told as the event it is ("when they went").

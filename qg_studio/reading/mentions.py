@@ -11,8 +11,6 @@ section's pronouns go on from the characters on stage where the one before ended
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from qg_studio.reading.animacy import FEMALE
 from qg_studio.reading.animacy import MALE
 from qg_studio.reading.animacy import PRONOUNS
@@ -21,96 +19,20 @@ from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.dialogue import is_vocative
 from qg_studio.reading.dialogue import quoted_tokens
 from qg_studio.reading.lexicon import BODY_PARTS
-from qg_studio.reading.lexicon import CAUSING_VERBS
 from qg_studio.reading.lexicon import OWN_OBJECTS
+from qg_studio.reading.lexicon import TAKING_VERBS
 from qg_studio.reading.names import named_characters
+from qg_studio.reading.noun_phrases import MENTION_ROLES
+from qg_studio.reading.noun_phrases import SUBJECT_ROLES
+from qg_studio.reading.noun_phrases import Mention
+from qg_studio.reading.noun_phrases import governor
+from qg_studio.reading.noun_phrases import head_noun
+from qg_studio.reading.noun_phrases import holds_stage
+from qg_studio.reading.noun_phrases import mention_text
+from qg_studio.reading.noun_phrases import name_word
 from qg_studio.reading.stage import STAGE_SENTENCES
 from qg_studio.reading.stage import OnStage
 from qg_studio.reading.stage import Stage
-from qg_studio.text.parse import gap
-
-
-@dataclass
-class Mention:
-    text: str
-    gender: str  # "m", "f" or "" when unknown
-    plural: bool
-    index: int  # token index in the doc
-    # "his horse", "her goat": someone's animal, a he or a she only once the text says so.
-    owned: bool = False
-
-
-def mention_text(tokens) -> str:
-    """A noun phrase fit to name a character mid-question: "a poor man" → "the poor man"."""
-    # A line break inside the phrase is a token of its own: "the \rpeople on earth".
-    tokens = [t for t in tokens if not t.is_space]
-    inside = {t.i for t in tokens}
-
-    def hangs_on(t) -> bool:
-        # A clause or apposition on a word of the phrase, not the phrase's own head
-        # (which the parser may call an apposition: "came up to him, a strange woman").
-        return t.dep_ in ("relcl", "acl", "appos") and t.head.i in inside and t.head.i != t.i
-
-    words = [t for t in tokens if t.dep_ != "punct" and not hangs_on(t)]
-    # Cut a relative clause or apposition off: "the man, who was ..." → "the man".
-    cut = []
-    for t in tokens:
-        if hangs_on(t) or (t.text == "," and cut):
-            break
-        cut.append(t)
-    words = cut or words
-    if not words:
-        return ""
-    if len(words) > 1 and words[0].dep_ == "predet" and words[1].pos_ == "DET":
-        words = words[1:]  # "all the friends" are "the friends"
-    first = words[0]
-    parts = [t.text + gap(t) for t in words]
-    if first.lower_ in ("a", "an", "one", "some"):
-        parts[0] = "the "
-    elif first.pos_ == "DET" and first.text[:1].isupper():
-        parts[0] = first.lower_ + gap(first)  # "These five men" mid-question: "these"
-    return "".join(parts).strip()
-
-
-SUBJECT_ROLES = ("nsubj", "nsubjpass")
-MENTION_ROLES = {
-    "nsubj",
-    "nsubjpass",
-    "dobj",
-    "pobj",
-    "appos",
-    "conj",
-    "dative",
-    "ROOT",
-    "npadvmod",
-    "oprd",
-}
-
-
-def head_noun(mention: str) -> str:
-    """The noun that names a character, lower-case: "the old farmer" is the "farmer"."""
-    return mention.split()[-1].lower() if mention else ""
-
-
-def holds_stage(token) -> bool:
-    """A subject, or the one a feeling verb acts on: in "This angered the fox, and he
-    snapped", the fox is who "he" goes on from, not the last character named as subject."""
-    if token.dep_ in SUBJECT_ROLES and watched(token.head):
-        return False  # "she had watched her mother milk the goats": her mother is watched
-    return token.dep_ in SUBJECT_ROLES or (
-        token.dep_ == "dobj" and token.head.lemma_.lower() in CAUSING_VERBS
-    )
-
-
-def watched(verb) -> bool:
-    """A bare verb that tells what someone saw, heard or made happen ("milk" of "watched
-    her mother milk the goats", "go" of "let them go"): its subject is that one's object."""
-    return (
-        verb.tag_ == "VB"
-        and verb.dep_ in ("ccomp", "xcomp")
-        and not any(c.dep_ in ("aux", "mark") for c in verb.children)
-        and verb.head.pos_ == "VERB"
-    )
 
 
 class Resolver:
@@ -147,14 +69,18 @@ class Resolver:
         self._verb_args: dict[int, set[int]] = {}
         for token in doc:
             if token.pos_ in ("NOUN", "PROPN", "PRON"):
-                self._verb_args.setdefault(_governor(token), set()).add(token.i)
+                self._verb_args.setdefault(governor(token), set()).add(token.i)
         chunk_at = {c.root.i: c for c in doc.noun_chunks}
         for token in doc:
             kind = PRONOUNS.get(token.lower_)
             if kind is not None:
                 if token.i in self.quoted:
                     continue  # speech: "he" there may be anyone the speaker means
-                found = self._reflexive(mentions, token) or self._pick(mentions, kind, token)
+                found = (
+                    self._said_again(mentions, kind, token)
+                    or self._reflexive(mentions, token)
+                    or self._pick(mentions, kind, token)
+                )
                 if found is not None:
                     if kind in "mf" and not found.gender:
                         self._learn(mentions, found.text, kind)
@@ -187,7 +113,10 @@ class Resolver:
             text = (mention_text(tokens) if named and whole else named) or mention_text(tokens)
             if not text:
                 continue
-            if text[0].islower() and tokens[0].dep_ not in ("det", "poss"):
+            lead = next(
+                (t for t in tokens if not (t.pos_ == "ADV" and t.dep_ == "advmod")), tokens[0]
+            )
+            if text[0].islower() and lead.dep_ not in ("det", "poss"):
                 text = "the " + text  # "the old man", but "these five men" as it is
             # A name the story gave is one someone, whatever tag its final "s" earns
             # ("Tomas cut too quickly" tagged as a plural made "them", his shoes, Tomas).
@@ -199,9 +128,13 @@ class Resolver:
             gender = (
                 _gender(token)
                 or self._gender.get(text, "")
-                or self._gender.get(_name_word(text) or text, "")
+                or self._gender.get(name_word(text) or text, "")
             )
-            owned = any(t.dep_ == "poss" and t.pos_ == "PRON" for t in chunk or [token])
+            # "her kite", "Noor's kite": a character's thing, until the story tells its sex.
+            owned = any(
+                t.dep_ == "poss" and (t.pos_ == "PRON" or t.pos_ == "PROPN")
+                for t in chunk or [token]
+            )
             mentions.append(
                 (Mention(text, gender, plural, token.i, owned and not gender), holds_stage(token))
             )
@@ -248,13 +181,59 @@ class Resolver:
             return self._alias.get(token.lemma_.lower()) or self._alias.get(token.lower_)
         return None
 
+    def _things_between(self, mentions, token, fits) -> bool:
+        """ "were given a handful of bean seeds … She planted them": things named after the
+        last group that fits are what "them" most likely is, and no one is named for it."""
+        last = next((m for m, _ in reversed(mentions) if fits(m) and m.index < token.i), None)
+        if last is None:
+            return False
+        # What is found, given or had ("apples", "a handful of seeds"), not where one goes
+        # ("came down from the hills").
+        return any(
+            t.tag_ in ("NNS", "NNPS")
+            and not is_animate(t)
+            and t.i not in self.quoted
+            and (t.dep_ in ("dobj", "nsubj", "nsubjpass", "attr") or t.head.lower_ == "of")
+            for t in self.doc[max(last.index + 1, 0) : token.i]
+        )
+
+    def _said_again(self, mentions, kind: str, token) -> Mention | None:
+        """ "Her little brother Sami watched her work": a "her" said again in one sentence
+        is the one the first stood for (whose sex the story told), not a subject whose sex
+        it never told; unless the first is the subject of the same verb ("He hit him")."""
+        if kind not in "mf" or token.lower_.endswith(("self", "selves")):
+            return None
+        verb = governor(token)
+        earlier = [
+            t
+            for t in token.sent
+            if t.i < token.i
+            and PRONOUNS.get(t.lower_) == kind
+            and t.i in self._resolved
+            and not (t.dep_ in SUBJECT_ROLES and governor(t) == verb)
+        ]
+        if not earlier:
+            return None
+        text = self._resolved[earlier[-1].i]
+        subject = next(
+            (
+                m
+                for m, _ in mentions
+                if m.index in self._verb_args.get(verb, set()) and m.index < token.i
+            ),
+            None,
+        )
+        if subject is not None and subject.gender == kind:
+            return None  # the subject is told to be a she too: the usual reading stands
+        return next((m for m, _ in reversed(mentions) if m.text == text and m.gender == kind), None)
+
     def _reflexive(self, mentions, token) -> Mention | None:
         """ "Pip rolled herself into a ball", "She was proud of her beak": a reflexive, and
         a possessive whose gender fits, stand for their own verb's subject."""
         kind = PRONOUNS[token.lower_]
         if not token.lower_.endswith(("self", "selves")) and token.dep_ != "poss":
             return None
-        verb = token.doc[_governor(token)]
+        verb = token.doc[governor(token)]
         # "Marta slipped and hurt her knee": a second verb's subject is the first one's.
         while verb.dep_ == "conj" and not any(c.dep_ in SUBJECT_ROLES for c in verb.children):
             verb = verb.head
@@ -268,12 +247,12 @@ class Resolver:
 
     def _learn(self, mentions, text: str, kind: str) -> None:
         # "Old Bronwen ... she" tells that "Bronwen" is a she too: one name, said two ways.
-        name = _name_word(text)
+        name = name_word(text)
         self._gender[text] = kind
         if name:
             self._gender.setdefault(name, kind)
         for mention, _ in mentions:
-            if mention.text == text or (name and _name_word(mention.text) == name):
+            if mention.text == text or (name and name_word(mention.text) == name):
                 mention.gender = mention.gender or kind
 
     def gender_of(self, mention: str) -> str:
@@ -281,21 +260,26 @@ class Resolver:
         return self._gender.get(mention, "")
 
     def _pick(self, mentions, kind: str, token) -> Mention | None:
-        verb = _governor(token)
+        verb = governor(token)
         reflexive = token.lower_.endswith(("self", "selves"))
         # "The Fox shook his head", "she spread her wings": the part of a body a verb
         # moves is its subject's own ("the Fox took his cheese" is another's).
+        # So is what it does with its things, unless taken, eaten or broken: "Lotte
+        # planted her seeds".
         owning = token.dep_ == "poss" and (
             token.head.dep_ == "dobj"
             and token.head.lemma_.lower() in BODY_PARTS
             or token.head.dep_ in ("dobj", "pobj")
             and token.head.lower_ in OWN_OBJECTS - BODY_PARTS
+            or token.head.dep_ == "dobj"
+            and token.head.head.lemma_ not in TAKING_VERBS
+            and not is_animate(token.head)
         )
         own = self._verb_args.get(verb, set())
         # "A Squirrel watched her hide it": "her" is the object of "watched" as much as
         # the subject of "hide", so it is no more the Squirrel than in "watched her".
         if token.lower_ in ("him", "her", "them") and token.head.dep_ in ("ccomp", "xcomp"):
-            own = own | self._verb_args.get(_governor(token.head), set())
+            own = own | self._verb_args.get(governor(token.head), set())
         same_verb = {m.text for m, _ in mentions if m.index in own}
         # Named later in the clause too: "he shared every cherry with Nutkin" is not Nutkin.
         same_verb |= {self.name_of(self.doc[i]) for i in own if i != token.i} - {None}
@@ -315,6 +299,12 @@ class Resolver:
         owner = self._owner(mentions, token, fits)
         if owner is not None:
             return owner
+        if (
+            kind == "p"
+            and token.dep_ in ("dobj", "pobj")
+            and self._things_between(mentions, token, fits)
+        ):
+            return None
         # "He had a wife and a dog. One winter his wife died": a subject's owner, like a
         # subject, is the one holding the stage, not the dog named last.
         if token.dep_ in SUBJECT_ROLES or (
@@ -366,7 +356,7 @@ class Resolver:
     def _owner(self, mentions, token, fits) -> Mention | None:
         """ "The miller's face fell as he read the letter": "he" is the miller, whose face it
         is, not the boy named last."""
-        verb = self.doc[_governor(token)]
+        verb = self.doc[governor(token)]
         if token.dep_ not in SUBJECT_ROLES or verb.dep_ != "advcl":
             return None
         owners = [
@@ -421,21 +411,3 @@ class Resolver:
         if head in FEMALE:
             return "she"
         return None
-
-
-def _name_word(text: str) -> str:
-    """The name a mention ends in ("Bronwen" of "Old Bronwen"), or "" for a noun."""
-    last = text.split()[-1] if text.split() else ""
-    return last if last[:1].isupper() else ""
-
-
-def _governor(token) -> int:
-    """The verb a noun or pronoun belongs to (through prepositions and possessors)."""
-    head = token.head
-    while head.i != head.head.i and head.pos_ not in ("VERB", "AUX"):
-        head = head.head
-    # "sat on a branch and laughed at her": a verb without a subject of its own shares
-    # the one before it.
-    while head.dep_ == "conj" and not any(c.dep_ in SUBJECT_ROLES for c in head.children):
-        head = head.head
-    return head.i

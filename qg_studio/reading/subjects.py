@@ -6,7 +6,7 @@ from __future__ import annotations
 from qg_studio import lang
 from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.mentions import Resolver
-from qg_studio.reading.mentions import mention_text
+from qg_studio.reading.noun_phrases import mention_text
 from qg_studio.reading.speakers import speaker
 from qg_studio.text.parse import gap
 

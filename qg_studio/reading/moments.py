@@ -1,0 +1,109 @@
+"""Moments a question counts from: the event told just before a clause, and clauses that
+are no event to count from (one under way, a participle, a habit, what had been done long
+before), and a sentence that moves the story on in time. Apart from the clause builder
+(:mod:`clauses`), which cuts sentences into clauses."""
+
+from __future__ import annotations
+
+from qg_studio.reading.animacy import WEATHER
+from qg_studio.reading.clauses import Clause
+from qg_studio.reading.clauses import usable
+from qg_studio.reading.dialogue import tells_speech
+from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.lexicon import TIME_WORDS
+
+
+def event_before(
+    analysis,
+    clause_list: list[Clause],
+    clause: Clause,
+) -> Clause | None:
+    """The event told just before ``clause``: an earlier clause of its sentence, else
+    the last clause of the sentence before (not speech)."""
+    earlier = [
+        c
+        for c in clause_list
+        if c.head.i < clause.head.i
+        and c.head.i not in analysis.quoted
+        and c.head.lemma_ not in SAYING_VERBS
+        and not tells_speech(c, analysis.quoted)
+        and c.head.i not in {t.i for t in clause.tokens}
+    ]
+    same = [c for c in earlier if usable(c)]
+    if same:
+        return same[-1]
+    if earlier:
+        # The event just before is in this sentence but cannot be read ("When a fox came
+        # sniffing, Pip rolled into a ball"): the sentence before would answer wrongly.
+        return None
+    index = next((i for i, cl in enumerate(analysis.sentence_clauses) if clause in cl), 0)
+    for j in range(index - 1, max(index - 2, -1), -1):
+        prior = [
+            c
+            for c in analysis.sentence_clauses[j]
+            if usable(c)
+            and c.head.i not in analysis.quoted
+            and c.head.lemma_ not in SAYING_VERBS
+            and not tells_speech(c, analysis.quoted)
+            and c.head.pos_ == "VERB"
+            and len(c.tail) <= 16
+        ]
+        # The sentence's own events, not what is embedded in them ("asked her how
+        # she had found her way": the asking happened, the finding is reported).
+        main = [c for c in prior if c.head.dep_ in ("ROOT", "conj")]
+        if main or prior:
+            found = (main or prior)[-1]
+            # "but she had watched him ring the bell a hundred times": what had been
+            # done long before is the background, not the moment just before.
+            return None if _done_before(found) else found
+    return None
+
+
+def _done_before(clause: Clause) -> bool:
+    return clause.head.tag_ == "VBN" and any(t.lower_ in ("had", "'d") for t in clause.aux)
+
+
+def in_progress(clause: Clause) -> bool:
+    """A doing told as under way ("was lying awake", "was sitting"): a scene, not an event."""
+    return clause.head.tag_ == "VBG" and any(t.lemma_ == "be" for t in clause.aux)
+
+
+def no_event(clause: Clause) -> bool:
+    """Neither an event to ask from nor an answer: a participle ("the children playing in
+    the garden") or a habit ("they used to stop their games")."""
+    if clause.head.tag_ in ("VBG", "VBN") and not clause.aux:
+        return True
+    return any(
+        t.lemma_ == "use" and any(x.dep_ == "xcomp" for x in t.children)
+        for t in [clause.head, *clause.tail]
+    )
+
+
+def shifts_time(sent) -> bool:
+    """The sentence moves the story on in time: it opens with a time ("The next day the
+    Sparrow …", "A week later", "When winter came") or tells one come ("Winter came
+    early that year", "Night fell")."""
+    # "When winter came, the Cricket …": the subject of the sentence, not of its "when".
+    inside = {d.i for t in sent if t.dep_ == "advcl" for d in t.subtree}
+    subject = next(
+        (t for t in sent if t.dep_ in ("nsubj", "nsubjpass") and t.i not in inside), None
+    )
+    if subject is None:
+        return False
+    opening = [t for t in sent if t.i < subject.left_edge.i]
+    # "When she was well again, Lucia went …", "When winter came, ice covered the river":
+    # a new time told by a clause before the subject ("while" and "as" keep the time;
+    # "whenever" tells a habit).
+    if any(
+        t.lower_ in ("when", "after", "once")
+        and t.dep_ in ("advmod", "mark")
+        and t.head.dep_ == "advcl"
+        for t in opening
+    ):
+        return True
+    if subject.lemma_.lower() in TIME_WORDS | WEATHER:
+        return sent.root.lemma_ in ("come", "fall", "pass", "arrive", "go")
+    # "All night she shivered", "every morning": how long or how often, no move.
+    if any(t.lower_ in ("all", "every", "each", "whole") for t in opening):
+        return False
+    return any(t.lemma_.lower() in TIME_WORDS and t.pos_ in ("NOUN", "PROPN") for t in opening)

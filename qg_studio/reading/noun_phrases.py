@@ -1,0 +1,114 @@
+"""A character's mention as the text gives it and as a question names it: the noun
+phrase ("the poor man", not "a poor man, who ..."), its head noun, the roles a mention
+holds, and the verb it belongs to. Apart from the resolver (:mod:`mentions`), which
+decides who a pronoun stands for, so that what a name reads like can be read alone."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from qg_studio.reading.lexicon import CAUSING_VERBS
+from qg_studio.text.parse import gap
+
+
+@dataclass
+class Mention:
+    text: str
+    gender: str  # "m", "f" or "" when unknown
+    plural: bool
+    index: int  # token index in the doc
+    # "his horse", "her goat": someone's animal, a he or a she only once the text says so.
+    owned: bool = False
+
+
+def mention_text(tokens) -> str:
+    """A noun phrase fit to name a character mid-question: "a poor man" → "the poor man"."""
+    # A line break inside the phrase is a token of its own: "the \rpeople on earth".
+    tokens = [t for t in tokens if not t.is_space]
+    inside = {t.i for t in tokens}
+
+    def hangs_on(t) -> bool:
+        # A clause or apposition on a word of the phrase, not the phrase's own head
+        # (which the parser may call an apposition: "came up to him, a strange woman").
+        return t.dep_ in ("relcl", "acl", "appos") and t.head.i in inside and t.head.i != t.i
+
+    words = [t for t in tokens if t.dep_ != "punct" and not hangs_on(t)]
+    # Cut a relative clause or apposition off: "the man, who was ..." → "the man".
+    cut = []
+    for t in tokens:
+        if hangs_on(t) or (t.text == "," and cut):
+            break
+        cut.append(t)
+    words = cut or words
+    if not words:
+        return ""
+    if len(words) > 1 and words[0].dep_ == "predet" and words[1].pos_ == "DET":
+        words = words[1:]  # "all the friends" are "the friends"
+    while len(words) > 1 and words[0].pos_ == "ADV" and words[0].dep_ == "advmod":
+        words = words[1:]  # "only the Crab was left": the Crab
+    first = words[0]
+    parts = [t.text + gap(t) for t in words]
+    if first.lower_ in ("a", "an", "one", "some"):
+        parts[0] = "the "
+    elif first.pos_ == "DET" and first.text[:1].isupper():
+        parts[0] = first.lower_ + gap(first)  # "These five men" mid-question: "these"
+    return "".join(parts).strip()
+
+
+SUBJECT_ROLES = ("nsubj", "nsubjpass")
+MENTION_ROLES = {
+    "nsubj",
+    "nsubjpass",
+    "dobj",
+    "pobj",
+    "appos",
+    "conj",
+    "dative",
+    "ROOT",
+    "npadvmod",
+    "oprd",
+}
+
+
+def head_noun(mention: str) -> str:
+    """The noun that names a character, lower-case: "the old farmer" is the "farmer"."""
+    return mention.split()[-1].lower() if mention else ""
+
+
+def holds_stage(token) -> bool:
+    """A subject, or the one a feeling verb acts on: in "This angered the fox, and he
+    snapped", the fox is who "he" goes on from, not the last character named as subject."""
+    if token.dep_ in SUBJECT_ROLES and watched(token.head):
+        return False  # "she had watched her mother milk the goats": her mother is watched
+    return token.dep_ in SUBJECT_ROLES or (
+        token.dep_ == "dobj" and token.head.lemma_.lower() in CAUSING_VERBS
+    )
+
+
+def watched(verb) -> bool:
+    """A bare verb that tells what someone saw, heard or made happen ("milk" of "watched
+    her mother milk the goats", "go" of "let them go"): its subject is that one's object."""
+    return (
+        verb.tag_ == "VB"
+        and verb.dep_ in ("ccomp", "xcomp")
+        and not any(c.dep_ in ("aux", "mark") for c in verb.children)
+        and verb.head.pos_ == "VERB"
+    )
+
+
+def name_word(text: str) -> str:
+    """The name a mention ends in ("Bronwen" of "Old Bronwen"), or "" for a noun."""
+    last = text.split()[-1] if text.split() else ""
+    return last if last[:1].isupper() else ""
+
+
+def governor(token) -> int:
+    """The verb a noun or pronoun belongs to (through prepositions and possessors)."""
+    head = token.head
+    while head.i != head.head.i and head.pos_ not in ("VERB", "AUX"):
+        head = head.head
+    # "sat on a branch and laughed at her": a verb without a subject of its own shares
+    # the one before it.
+    while head.dep_ == "conj" and not any(c.dep_ in SUBJECT_ROLES for c in head.children):
+        head = head.head
+    return head.i
