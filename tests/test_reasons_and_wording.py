@@ -366,3 +366,34 @@ def test_a_time_the_parse_takes_for_a_subject_is_when_not_who():
         "Bo planted his seeds in a sunny corner. He watered them each evening and waited "
         "for many days. At last green shoots pushed up, and by summer Bo had peas."
     ) == ["green shoots pushed up"]
+
+
+def test_grumbling_and_boasting_show_a_feeling():
+    got = _candidates(
+        "Jonas carried the heavy sacks all day while Emil sat by the stone. Then Jonas "
+        "began to grumble. The Fox won the race, and he boasted to every animal in the wood."
+    )
+    felt = {
+        i.question: i.answer
+        for i in got.values()
+        if i.element == Element.FEELING and i.explicitness == Explicitness.IMPLICIT
+    }
+    assert felt.get("How did the Fox feel when he won the race?") == "proud"
+    assert [a for q, a in felt.items() if q.startswith("How did Jonas feel")] == ["unhappy"]
+
+
+def test_what_someone_saw_or_heard_is_why_they_acted_next():
+    got = _candidates(
+        "Far away, the herders heard the horn and turned their cows toward the sound. "
+        "Ola saw it first. She ran down the hill. The Weasel saw a hen in the yard. He licked "
+        "his lips and crept toward the fence."
+    )
+    why = got["Why did the herders turn their cows toward the sound?"]
+    assert why.answer == "the herders heard the horn"
+    assert (why.explicitness, why.rule) == (Explicitness.IMPLICIT, "causal.noticed")
+    assert got["Why did the Weasel lick his lips?"].answer == "the Weasel saw a hen in the yard"
+    # "saw it" names nothing the answer could say.
+    assert not [q for q in got if q.startswith("Why did Ola")]
+    # "swam", tagged as a present, is still a past: "Why did …", not "Why do …".
+    swam = _answers("The Otter heard the Duck's cries. He swam out and pulled her ashore.")
+    assert swam["Why did the Otter swim out?"] == "the Otter heard the Duck's cries"

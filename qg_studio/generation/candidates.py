@@ -12,6 +12,7 @@ from qg_studio.generation.bidding import bidding_items
 from qg_studio.generation.causes import answers_why
 from qg_studio.generation.causes import causal_item
 from qg_studio.generation.causes import feels
+from qg_studio.generation.causes import noticed_item
 from qg_studio.generation.causes import outcome_item
 from qg_studio.generation.causes import when_phrase
 from qg_studio.generation.emotions import can_feel
@@ -84,6 +85,7 @@ def find_candidates(
                 _object,
                 _feeling,
                 causal_item,
+                noticed_item,
                 outcome_item,
             ):
                 item = finder(section, analysis, clause, context, clause_list)

@@ -302,3 +302,49 @@ def _so_cause(analysis: Analysis, clause: Clause, clause_list: list[Clause]) -> 
         ),
         None,
     )
+
+
+# Finding out by the senses, then acting: "The shepherds heard the bell and turned their
+# flocks toward the sound". ("found", "watched": what one finds or watches is seldom why
+# one acts next.)
+NOTICING = frozenset(("see", "hear", "notice", "spot", "spy", "smell", "discover"))
+
+
+def noticed_item(section, analysis, clause, context, clause_list):
+    """Why someone acted, when the text has just told what they saw or heard (implicit:
+    the text does not say "because"): "Why did the shepherds turn their flocks toward the
+    sound? – the shepherds heard the bell"."""
+    if (
+        clause.head.pos_ != "VERB"
+        or clause.head.lemma_ in NOTICING | SAYING_VERBS | STATE_VERBS | WEAK_VERBS
+        or not clause.tail
+        or clause.negated
+        or any(c.marker in REASON for c in clause_list)
+        or any(t.i in analysis.quoted for t in clause.tokens)
+    ):
+        return None
+    cause = event_before(analysis, clause_list, clause)
+    if (
+        cause is None
+        or cause.head.lemma_ not in NOTICING
+        or cause.negated
+        or cause.subject_text != clause.subject_text
+        # Something seen the answer can name: not "Sami saw it first".
+        or not any(t.pos_ in ("NOUN", "PROPN") for t in cause.tail)
+    ):
+        return None
+    question = ask(clause, "Why")
+    if not question:
+        return None
+    start, end = span_of(cause.tokens)
+    return found_item(
+        question,
+        state(cause, tense_past=True, resolver=analysis.resolver, name_objects=True),
+        Element.CAUSAL,
+        False,
+        section,
+        start,
+        end,
+        0.65,
+        rule="causal.noticed",
+    )

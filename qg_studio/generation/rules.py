@@ -124,6 +124,14 @@ RULES = _rules(
         "bidding",
     ),
     Rule(
+        "causal.noticed",
+        Element.CAUSAL,
+        "implicit",
+        '"The goatherd heard the wolf and ran to the fold." -> '
+        '"Why did the goatherd run to the fold? – the goatherd heard the wolf"',
+        "causes",
+    ),
+    Rule(
         "causal.event_before",
         Element.CAUSAL,
         "implicit",

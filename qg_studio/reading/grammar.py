@@ -177,7 +177,8 @@ def _aux_parts(clause: Clause) -> tuple[str, list[str]]:
         moved = head.lower_
         rest = []
     else:
-        moved = do_support(head.tag_)
+        # "He swam out", tagged as a present: an irregular past is a past.
+        moved = "did" if is_past_form(head.text) else do_support(head.tag_)
         rest = []
     if negs and negs[0].lower_ in ("not", "n't"):
         moved = _CONTRACT.get(moved, moved + "n't") if moved != "am not" else moved
