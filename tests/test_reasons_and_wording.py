@@ -397,3 +397,24 @@ def test_what_someone_saw_or_heard_is_why_they_acted_next():
     # "swam", tagged as a present, is still a past: "Why did …", not "Why do …".
     swam = _answers("The Otter heard the Duck's cries. He swam out and pulled her ashore.")
     assert swam["Why did the Otter swim out?"] == "the Otter heard the Duck's cries"
+
+
+def test_a_name_set_after_a_word_for_someone_is_theirs():
+    text = (
+        "Ines wanted a boat of her own. Her little brother Tomas watched her work. Tomas "
+        "asked to help, but Ines said no. Then the boat drifted away, and Tomas swam after "
+        "it. He brought it back, and Ines thanked her brother. Tomas smiled."
+    )
+    analyses = [analyse(s.text) for s in section_story(text)]
+    assert analyses[0].resolver.aliases.get("brother") == "Tomas"
+    # One character, called "her little brother Tomas", "Tomas" and "her brother".
+    assert sorted(main_characters(analyses, "The Boat")[:2]) == ["Ines", "Tomas"]
+
+
+def test_the_way_someone_ran_is_no_thing_they_ran():
+    got = _answers(
+        "The girl saw her goat slip into the river. She ran down the slope and grabbed "
+        "the rope. Then she pulled the goat out of the water."
+    )
+    assert not [q for q in got if q.endswith("run down?")]
+    assert "What did the girl grab?" in got

@@ -40,6 +40,7 @@ from qg_studio.reading.grammar import state
 from qg_studio.reading.grammar import words
 from qg_studio.reading.lexicon import BECOMING_VERBS
 from qg_studio.reading.lexicon import FEELINGS
+from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import REACTIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import STATE_VERBS
@@ -235,7 +236,9 @@ def _object(section, analysis, clause, context, clause_list):
     if not objs or objs[0].pos_ == "PRON" or is_animate(objs[0]):
         return None
     if _an_idiom(objs[0]) or objs[0].lower_ == "home":  # "carried her home": no thing
-        return None  # "took hold of the rope": "What did Vera take? – hold of the rope"
+        return None
+    if objs[0].lemma_.lower() in PLACE_NOUNS and any(c.dep_ == "prt" for c in clause.head.children):
+        return None  # "ran down the slope": the way she ran, not "What did Sami run down?"  # "took hold of the rope": "What did Vera take? – hold of the rope"
     phrase = list(objs[0].subtree)
     if len(phrase) > 8 or any(t.tag_ == "VB" and t.pos_ == "VERB" for t in phrase):
         return None  # "saw the sail blow away": what was seen is an event, not a thing

@@ -7,10 +7,14 @@ The parser often tags such a name as a common noun, or a place, where it opens a
 
 from __future__ import annotations
 
+from qg_studio.reading.animacy import FEMALE
+from qg_studio.reading.animacy import MALE
 from qg_studio.reading.animacy import MINDFUL_VERBS
 from qg_studio.reading.animacy import is_animate
 
 NAMING_WORDS = ("named", "called")
+# Nouns for someone a name can follow: "brother Sami", "Farmer Giles", "aunt Rosa".
+PEOPLE_NOUNS = MALE | FEMALE
 
 
 def named_characters(doc) -> tuple[set[str], dict[str, str]]:
@@ -39,6 +43,24 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
         if key in alias and alias[key] != words[0]:
             doubled.add(key)
         alias[key] = words[0]
+    # "her little brother Sami", "old Uncle Bram": a name set right after a noun for a
+    # person is that person's.
+    for t in doc:
+        before = doc[t.i - 1] if t.i > 0 else None
+        if (
+            t.pos_ == "PROPN"
+            and t.text[:1].isupper()
+            and before is not None
+            and before.pos_ == "NOUN"
+            and (before.head.i == t.i or (t.dep_ == "appos" and t.head.i == before.i))
+            and before.lemma_.lower() in PEOPLE_NOUNS
+            and (t.i + 1 >= len(doc) or doc[t.i + 1].pos_ != "PROPN")
+        ):
+            names.add(t.text)
+            key = before.lemma_.lower()
+            if key in alias and alias[key] != t.text:
+                doubled.add(key)
+            alias[key] = t.text
     # A name that thinks or speaks is someone, even one labelled a place ("St. Paul"
     # is a city to the parser): "St. Paul thought ..., for he did not know ...".
     names |= {
