@@ -40,6 +40,7 @@ from qg_studio.reading.grammar import state
 from qg_studio.reading.grammar import words
 from qg_studio.reading.lexicon import BECOMING_VERBS
 from qg_studio.reading.lexicon import FEELINGS
+from qg_studio.reading.lexicon import LINKING_VERBS
 from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import REACTIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
@@ -221,8 +222,9 @@ def _an_idiom(obj) -> bool:
 
 
 def _grows(clause: Clause) -> bool:
-    """ "grew too old to climb", "got angry": how someone came to be, not a deed."""
-    return clause.head.lemma_ in BECOMING_VERBS and any(
+    """ "grew too old to climb", "got angry", "looked as large as before": how someone or
+    something came to be or seemed, not a deed."""
+    return clause.head.lemma_ in BECOMING_VERBS | LINKING_VERBS and any(
         c.dep_ in ("acomp", "oprd") for c in clause.head.children
     )
 
@@ -249,8 +251,11 @@ def _object(section, analysis, clause, context, clause_list):
 
 def _time_phrase(clause: Clause) -> str:
     """A time the clause itself names ("every autumn he filled his den")."""
+    # Not one inside the subject: "the widow who bought a loaf every day set hers on the
+    # scale" did not set it every day.
+    first = min((t.i for t in clause.subject), default=clause.head.i)
     for t in clause.head.children:
-        if t.dep_ == "npadvmod" and t.lower_ in TIME_WORDS and t.i < clause.head.i:
+        if t.dep_ == "npadvmod" and t.lower_ in TIME_WORDS and t.i < first:
             words = [w.text if w.pos_ == "PROPN" else w.lower_ for w in t.subtree]
             return " ".join(words)  # "Every morning she stood": "... do every morning?"
     return ""

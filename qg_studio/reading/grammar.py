@@ -101,7 +101,8 @@ def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = No
         if (
             resolver is not None
             and t.lower_ in OBJECT_PRONOUNS
-            and t.dep_ in ("dobj", "pobj", "dative", "iobj")
+            # "helped him take the coins": "him" is the subject of "take", an object still
+            and t.dep_ in ("dobj", "pobj", "dative", "iobj", "nsubj")
         ):
             name = named_other(resolver.resolve(t), clause)
             if name:

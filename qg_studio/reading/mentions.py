@@ -26,6 +26,7 @@ from qg_studio.reading.noun_phrases import MENTION_ROLES
 from qg_studio.reading.noun_phrases import SUBJECT_ROLES
 from qg_studio.reading.noun_phrases import Mention
 from qg_studio.reading.noun_phrases import governor
+from qg_studio.reading.noun_phrases import group_member
 from qg_studio.reading.noun_phrases import head_noun
 from qg_studio.reading.noun_phrases import holds_stage
 from qg_studio.reading.noun_phrases import mention_text
@@ -97,6 +98,10 @@ class Resolver:
                 continue
             chunk = chunk_at.get(token.i)
             named = self.name_of(token)
+            one = group_member(doc, mentions, token)
+            if one is not None:
+                mentions.append((one, holds_stage(token)))
+                continue
             if chunk is not None and any(
                 t.lower_ in ("no", "never", "not") and t.i < token.i for t in chunk
             ):
@@ -241,9 +246,20 @@ class Resolver:
         found = next((m for m, _ in reversed(mentions) if m.index in subjects), None)
         if found is None or token.dep_ != "poss":
             return found
-        # Only a subject whose gender is known: "Pip knocked at his door" is not Pip's door.
-        fits = found.plural if kind == "p" else not found.plural and found.gender == kind
-        return found if fits else None
+        # "Pip knocked at his door" is not Pip's door while another may be a he; with no one
+        # else about, "A Fox crept out of his den" is the Fox's den.
+        if kind == "p":
+            return found if found.plural else None
+        if found.plural or found.gender not in ("", kind):
+            return None
+        if found.gender == kind:
+            return found
+        floor = self._previous_sentence_start(token)
+        other = any(
+            m.index >= floor and m.text != found.text and not m.plural and m.gender in ("", kind)
+            for m, _ in mentions
+        )
+        return None if other else found
 
     def _learn(self, mentions, text: str, kind: str) -> None:
         # "Old Bronwen ... she" tells that "Bronwen" is a she too: one name, said two ways.
@@ -355,13 +371,20 @@ class Resolver:
 
     def _owner(self, mentions, token, fits) -> Mention | None:
         """ "The miller's face fell as he read the letter": "he" is the miller, whose face it
-        is, not the boy named last."""
+        is, not the boy named last; so in "When Anselm's arm was well again, he sat"."""
         verb = self.doc[governor(token)]
-        if token.dep_ not in SUBJECT_ROLES or verb.dep_ != "advcl":
+        if token.dep_ not in SUBJECT_ROLES:
             return None
+        # "… as he read the letter" under "The miller's face fell"; and "When Anselm's arm
+        # was well again, he sat in the boat": the clause beside it names whose it is.
+        if verb.dep_ == "advcl":
+            beside = [verb.head]
+        else:
+            beside = [c for c in verb.children if c.dep_ == "advcl" and c.i < token.i]
         owners = [
             p
-            for subject in verb.head.children
+            for clause_head in beside
+            for subject in clause_head.children
             if subject.dep_ in SUBJECT_ROLES
             for p in subject.children
             if p.dep_ == "poss" and p.pos_ in ("NOUN", "PROPN") and is_animate(p)

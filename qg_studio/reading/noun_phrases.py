@@ -112,3 +112,35 @@ def governor(token) -> int:
     while head.dep_ == "conj" and not any(c.dep_ in SUBJECT_ROLES for c in head.children):
         head = head.head
     return head.i
+
+
+def one_of_many(plural: str) -> str:
+    """ "Hares" → "Hare", "ponies" → "pony", "foxes" → "fox" (a name-like plural the
+    lemmatizer leaves as it is)."""
+    low = plural.lower()
+    if low.endswith("ies"):
+        return plural[:-3] + "y"
+    if low.endswith(("ches", "shes", "xes", "sses", "zes")):
+        return plural[:-2]
+    if low.endswith("s") and not low.endswith("ss"):
+        return plural[:-1]
+    return plural
+
+
+def group_member(doc, mentions, token) -> Mention | None:
+    """ "the youngest one" after "three young Hares": one of the group, named as the
+    text picks it out ("the youngest Hare")."""
+    picked = [c for c in token.children if c.dep_ == "amod"]
+    # (The parser may take "one" for a number: "chased the youngest one round".)
+    if token.lower_ != "one" or not picked or token.dep_ not in MENTION_ROLES | {"nummod"}:
+        return None
+    group = next((m for m, _ in reversed(mentions) if m.plural and m.index >= 0), None)
+    if group is None:
+        return None
+    # The group's noun ("Hares" of "the three young Hares"), said of one of them.
+    last = group.text.split()[-1]
+    said = next((t for t in doc if t.text == last), None)
+    noun = said.lemma_ if said is not None and said.lemma_ != last else one_of_many(last)
+    if last[:1].isupper():
+        noun = noun[:1].upper() + noun[1:]
+    return Mention(f"the {' '.join(c.lower_ for c in picked)} {noun}", "", False, token.i)

@@ -142,10 +142,11 @@ def possessive(name: str) -> str:
 
 
 def _lower_first(text: str, first) -> str:
-    # Only function words lose their sentence-initial capital: "The king" → "the king",
-    # but "Oonagh" (even when tagged a common noun) and "I" keep theirs.
+    # Only function words and plural common nouns ("People went …") lose their
+    # sentence-initial capital: "The king" → "the king", but "Oonagh" (even when tagged a
+    # common noun) and "I" keep theirs.
     if (
-        first.pos_ in ("DET", "PRON", "ADP", "NUM", "ADJ")
+        (first.pos_ in ("DET", "PRON", "ADP", "NUM", "ADJ") or first.tag_ == "NNS")
         and first.text != "I"
         and first.ent_type_ not in ("PERSON", "GPE", "LOC", "ORG", "NORP")
     ):
