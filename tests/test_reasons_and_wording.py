@@ -480,3 +480,33 @@ def test_his_is_the_subjects_own_when_no_one_else_may_be_a_he():
     visit = analyse("The Badger lived by the stream. Pip knocked at his door.")
     his = next(t for t in visit.doc if t.lower_ == "his")
     assert visit.resolver.resolve(his) == "the Badger"
+
+
+def test_a_laugh_that_says_something_is_no_sign_of_joy():
+    got = _candidates(
+        'The Hares found the Tortoise eating clover under a bush. "Look at him," laughed '
+        'the eldest Hare. "He walks like a stone with legs." The Tortoise went on eating.'
+    )
+    assert not [q for q, i in got.items() if q.startswith("How did the eldest Hare feel")]
+
+
+def test_a_name_is_one_character_however_the_parse_sets_it_beside_itself():
+    text = (
+        "Poor Charcoal Nils lived alone in the wood. One night Nils saw a strange woman by "
+        "his kiln, and Charcoal Nils asked her name. Nils gave her bread. Poor Charcoal "
+        "Nils watched the fire all night, and Nils slept at dawn. Charcoal Nils woke late."
+    )
+    analyses = [analyse(s.text) for s in section_story(text)]
+    cast = main_characters(analyses)
+    assert len([c for c in cast if c.endswith("Nils")]) == 1
+
+
+def test_when_a_subject_did_something_is_not_which_one_it_is():
+    got = _answers(
+        "The five Knights waited at the gate for many days. The five Knights on receiving "
+        "this stern answer returned to their homes. The Princess heard this. She was sad."
+    )
+    assert got["Who returned to their homes?"] == "the five Knights"
+    # "heard this" is no deed nor moment a child can place.
+    assert not [a for a in got.values() if a == "heard this"]
+    assert not [q for q in got if q.endswith("when she heard this?")]

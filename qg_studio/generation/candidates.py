@@ -52,6 +52,7 @@ from qg_studio.reading.lexicon import feeling_word
 from qg_studio.reading.lexicon import not_felt
 from qg_studio.reading.lexicon import reaction_lemma
 from qg_studio.reading.moments import event_before
+from qg_studio.reading.moments import says_nothing
 from qg_studio.reading.noun_phrases import watched
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
@@ -161,6 +162,7 @@ def _action(section, analysis, clause, context, clause_list):
         or _grows(clause)
         or watched(clause.head)
         or clause.head.lemma_ in WANTS  # "What did Maren do? – wanted her beans to grow"
+        or says_nothing(clause)  # "What did the Princess do? – heard this"
     ):
         return None
     who = clause.subject_head

@@ -76,8 +76,12 @@ def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
             break
         # "the boy" and "the lovely boy", "Tam" and "poor Tam": one character
         # named two ways, not the story's two main characters.
+        # A name is one someone however often the parse sets it beside itself ("Charcoal
+        # Nils" and "Nils").
         if not any(
-            _one_named_twice(key, other) and frozenset((key, other)) not in apart for other in cast
+            _one_named_twice(key, other)
+            and (frozenset((key, other)) not in apart or _one_name(first[key], first[other]))
+            for other in cast
         ):
             cast.append(key)
     # "the two hens" beside "the speckled hen" and "the brown hen": both of them, no third.
@@ -100,6 +104,11 @@ def _one_named_twice(a: str, b: str) -> bool:
     if not x or not y or TELLING_APART & (set(x) ^ set(y)):
         return False
     return x[-1] == y[-1] or set(x) <= set(y) or set(y) <= set(x)
+
+
+def _one_name(a: str, b: str) -> bool:
+    last_a, last_b = a.split()[-1], b.split()[-1]
+    return last_a == last_b and last_a[:1].isupper()
 
 
 def named_at(key: str, title: str) -> int | None:

@@ -398,7 +398,8 @@ def sets_off(cause: Clause, felt: Clause) -> bool:
     not a guess ("would have been glad")."""
     head = cause.subject_head
     return (
-        any(t.pos_ not in ("PRON", "PUNCT", "ADV") for t in cause.tail)
+        # "the attendants heard this": a "this" or "it" tells nothing a child can name.
+        any(t.pos_ not in ("PRON", "PUNCT", "ADV", "DET") for t in cause.tail)
         and not (head is not None and head.lower_ in TIME_WORDS)
         # A state is why someone wept ("she was sad"), not why someone else was angry.
         and (cause.head.lemma_.lower() not in WEAK_VERBS or _a_state_before_a_deed(cause, felt))

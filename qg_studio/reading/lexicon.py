@@ -79,7 +79,10 @@ def reaction_lemma(head) -> str:
 
 
 def not_felt(head) -> bool:
-    """A reaction that shows no feeling: a cry that is speech, a shiver with cold."""
+    """A reaction that shows no feeling: a cry that is speech, a shiver with cold, a laugh
+    that says something ('"Look at him," laughed the Hare' mocks as often as it is glad)."""
+    if head.lemma_.lower() == "laugh" and any(t.is_quote for t in head.sent):
+        return True
     return shouted(head) or any(
         c.dep_ == "prep"
         and c.lower_ in ("with", "from")

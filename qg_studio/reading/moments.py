@@ -54,8 +54,9 @@ def event_before(
         if main or prior:
             found = (main or prior)[-1]
             # "but she had watched him ring the bell a hundred times": what had been
-            # done long before is the background, not the moment just before.
-            return None if _done_before(found) else found
+            # done long before is the background, not the moment just before; "she heard
+            # this" names nothing a child can place.
+            return None if _done_before(found) or says_nothing(found) else found
     return None
 
 
@@ -107,3 +108,11 @@ def shifts_time(sent) -> bool:
     if any(t.lower_ in ("all", "every", "each", "whole") for t in opening):
         return False
     return any(t.lemma_.lower() in TIME_WORDS and t.pos_ in ("NOUN", "PROPN") for t in opening)
+
+
+def says_nothing(clause: Clause) -> bool:
+    """ "She heard this", "he saw it": what was done or perceived is only a word that
+    points ("ran away" has no object, and tells where)."""
+    return any(t.dep_ == "dobj" for t in clause.tail) and all(
+        t.pos_ in ("PRON", "DET", "PUNCT", "ADV", "PART") for t in clause.tail
+    )

@@ -118,6 +118,16 @@ def _without_aside(tokens: list) -> list:
     the oats?" asks it without telling more about her) and in its answer; one whose
     apposition names them is called by that name."""
     ids = {t.i for t in tokens}
+    # "the five Knights on receiving this stern answer returned": when, not which Knights.
+    doing = {
+        x.i
+        for t in tokens
+        if t.dep_ == "prep" and t.head.i in ids and any(c.tag_ == "VBG" for c in t.children)
+        for x in t.subtree
+    }
+    if doing and len(doing) < len(tokens):
+        tokens = [x for x in tokens if x.i not in doing]
+        ids = {t.i for t in tokens}
     for t in tokens:
         if t.dep_ not in ("relcl", "appos") or t.head.i not in ids:
             continue
