@@ -329,8 +329,8 @@ def noticed_item(section, analysis, clause, context, clause_list):
         or cause.head.lemma_ not in NOTICING
         or cause.negated
         or cause.subject_text != clause.subject_text
-        # Something seen the answer can name: not "Sami saw it first".
-        or not any(t.pos_ in ("NOUN", "PROPN") for t in cause.tail)
+        # Something seen the answer can name: not "Sami saw it first", "saw everything".
+        or _what_was_noticed(cause) is None
     ):
         return None
     question = ask(clause, "Why")
@@ -348,3 +348,15 @@ def noticed_item(section, analysis, clause, context, clause_list):
         0.65,
         rule="causal.noticed",
     )
+
+
+def _what_was_noticed(cause: Clause):
+    """The thing or someone perceived ("heard their footsteps"; "beheld that his enemy was
+    dead": the enemy), when a noun names it."""
+    for child in cause.head.children:
+        if child.dep_ == "dobj":
+            return child if child.pos_ in ("NOUN", "PROPN") else None
+        if child.dep_ in ("ccomp", "xcomp"):
+            subject = next((c for c in child.children if c.dep_ == "nsubj"), None)
+            return subject if subject is not None and subject.pos_ in ("NOUN", "PROPN") else None
+    return None
