@@ -515,3 +515,33 @@ def test_when_a_subject_did_something_is_not_which_one_it_is():
     # "heard this" is no deed nor moment a child can place.
     assert not [a for a in got.values() if a == "heard this"]
     assert not [q for q in got if q.endswith("when she heard this?")]
+
+
+def test_after_that_is_then_not_a_clause_that_tells_when():
+    got = _answers(
+        "One evening a fox began to prowl around the hen house, and every night after "
+        "that a hen went missing. The farmer was angry."
+    )
+    assert not [q for q in got if q.startswith("What happened after the hen went missing")]
+
+
+def test_a_lamb_of_her_own_is_the_one_given_it():
+    got = _answers(
+        "Liesel kept the sheep safe all winter. In the morning the farmer found every sheep "
+        "in the fold. He was so pleased that he gave Liesel a new coat and a lamb of her own."
+    )
+    asked = [q for q in got if "lamb of" in q]
+    assert asked and all("lamb of her own" in q for q in asked)
+
+
+def test_shivering_in_the_snow_is_cold_not_fear():
+    cold = _candidates(
+        "When the first snow fell, the Squirrel could not find her nuts. She was too hungry "
+        "to sleep. She sat on a branch and shivered all night."
+    )
+    assert not [i for i in cold.values() if i.element == Element.FEELING and i.answer == "afraid"]
+    fear = _candidates(
+        "The wolf came out of the wood. The little goat saw the wolf and trembled. She hid "
+        "behind her mother."
+    )
+    assert fear["How did the little goat feel when she saw the wolf?"].answer == "afraid"

@@ -170,7 +170,9 @@ def build_clause(
             t.head.i == head.i
             and t.i < head.i
             and (
-                t.dep_ == "mark"
+                # "every night after that a lamb went missing": "after that" is "then",
+                # no clause marker.
+                (t.dep_ == "mark" and not any(c.dep_ == "pobj" for c in t.children))
                 or (
                     t.dep_ == "advmod"
                     and t.tag_ == "WRB"

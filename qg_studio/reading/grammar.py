@@ -113,7 +113,12 @@ def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = No
             name = named_other(resolver.resolve(t), clause)
             if name:
                 text = name + gap(t)
-        elif resolver is not None and t.dep_ == "poss" and t.lower_ in ("his", "her", "their"):
+        elif (
+            resolver is not None
+            and t.dep_ == "poss"
+            and t.lower_ in ("his", "her", "their")
+            and t.head.lower_ != "own"  # "gave Liesel a lamb of her own" names her already
+        ):
             # "knocked at his door": whose door, when it is not the asker's own.
             name = named_other(resolver.resolve(t), clause)
             if name:

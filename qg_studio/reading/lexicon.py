@@ -25,6 +25,8 @@ REACTIONS: dict[str, str] = _CUES["reactions"]
 NO_WHY = frozenset(_CUES["no_why"])
 SHOUTS_TOO = frozenset(_CUES["shouts_too"])
 BODILY_CAUSES = frozenset(_CUES["bodily_causes"])
+SHAKING = frozenset(_CUES["shaking"])
+BODILY_CONTEXT = frozenset(_CUES["bodily_context"])
 # "This angered the fox": a verb's lemma and how the one it acts on feels.
 CAUSING_VERBS: dict[str, str] = _CUES["causing_verbs"]
 # "she grew afraid" (becoming), "she looked sad" (linking): how someone is, not a deed.
@@ -78,10 +80,20 @@ def reaction_lemma(head) -> str:
     return ""
 
 
+def _cold_about(head) -> bool:
+    """Cold, wet or hunger told in the reaction's sentence or the two before it."""
+    doc, start = head.doc, head.sent.start
+    before = doc[max(0, start - 1)].sent.start if start else 0
+    earlier = doc[max(0, before - 1)].sent.start if before else 0
+    return any(t.lemma_.lower() in BODILY_CONTEXT for t in doc[earlier : head.sent.end])
+
+
 def not_felt(head) -> bool:
     """A reaction that shows no feeling: a cry that is speech, a shiver with cold, a laugh
     that says something ('"Look at him," laughed the Hare' mocks as often as it is glad)."""
     if head.lemma_.lower() == "laugh" and any(t.is_quote for t in head.sent):
+        return True
+    if head.lemma_.lower() in SHAKING and _cold_about(head):
         return True
     return shouted(head) or any(
         c.dep_ == "prep"

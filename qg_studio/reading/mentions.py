@@ -283,7 +283,8 @@ class Resolver:
         # So is what it does with its things, unless taken, eaten or broken: "Lotte
         # planted her seeds".
         owning = token.dep_ == "poss" and (
-            token.head.dep_ == "dobj"
+            token.head.lower_ == "own"  # "gave Liesel a lamb of her own"
+            or token.head.dep_ == "dobj"
             and token.head.lemma_.lower() in BODY_PARTS
             or token.head.dep_ in ("dobj", "pobj")
             and token.head.lower_ in OWN_OBJECTS - BODY_PARTS
@@ -315,6 +316,16 @@ class Resolver:
         owner = self._owner(mentions, token, fits)
         if owner is not None:
             return owner
+        if token.head.lower_ == "own":
+            # "gave Liesel a lamb of her own": the one given it, else the giver.
+            verb_at = governor(token)
+            args = [c for c in self.doc[verb_at].children if c.dep_ in ("dative", *SUBJECT_ROLES)]
+            for arg in sorted(args, key=lambda c: c.dep_ != "dative"):
+                found = next(
+                    (m for m, _ in reversed(mentions) if m.index == arg.i and fits(m)), None
+                )
+                if found is not None:
+                    return found
         if (
             kind == "p"
             and token.dep_ in ("dobj", "pobj")
