@@ -396,7 +396,7 @@ def test_what_someone_saw_or_heard_is_why_they_acted_next():
     assert not [q for q in got if q.startswith("Why did Ola")]
     vague = _answers(
         "The Elves saw everything that went on at the mill. They made fun of the old "
-        "miller. Nils saw it all aflame. He ran to the kiln."
+        "miller. Bram saw it all aflame. He ran to the barn."
     )
     assert not [q for q in vague if q.startswith("Why")]
     # "swam", tagged as a present, is still a past: "Why did …", not "Why do …".
@@ -497,21 +497,21 @@ def test_a_laugh_that_says_something_is_no_sign_of_joy():
 
 def test_a_name_is_one_character_however_the_parse_sets_it_beside_itself():
     text = (
-        "Poor Charcoal Nils lived alone in the wood. One night Nils saw a strange woman by "
-        "his kiln, and Charcoal Nils asked her name. Nils gave her bread. Poor Charcoal "
-        "Nils watched the fire all night, and Nils slept at dawn. Charcoal Nils woke late."
+        "Poor Tinker Bram lived alone by the road. One night Bram saw a strange woman by "
+        "his cart, and Tinker Bram asked her name. Bram gave her bread. Poor Tinker "
+        "Bram watched the fire all night, and Bram slept at dawn. Tinker Bram woke late."
     )
     analyses = [analyse(s.text) for s in section_story(text)]
     cast = main_characters(analyses)
-    assert len([c for c in cast if c.endswith("Nils")]) == 1
+    assert len([c for c in cast if c.endswith("Bram")]) == 1
 
 
 def test_when_a_subject_did_something_is_not_which_one_it_is():
     got = _answers(
-        "The five Knights waited at the gate for many days. The five Knights on receiving "
-        "this stern answer returned to their homes. The Princess heard this. She was sad."
+        "The three hunters waited at the gate for many days. The three hunters on hearing "
+        "the bad news went back to their village. The Queen heard this. She was sad."
     )
-    assert got["Who returned to their homes?"] == "the five Knights"
+    assert got["Who went back to their village?"] == "the three hunters"
     # "heard this" is no deed nor moment a child can place.
     assert not [a for a in got.values() if a == "heard this"]
     assert not [q for q in got if q.endswith("when she heard this?")]

@@ -162,7 +162,7 @@ def _action(section, analysis, clause, context, clause_list):
         or _grows(clause)
         or watched(clause.head)
         or clause.head.lemma_ in WANTS  # "What did Maren do? – wanted her beans to grow"
-        or says_nothing(clause)  # "What did the Princess do? – heard this"
+        or says_nothing(clause)  # "What did the Queen do? – heard this"
     ):
         return None
     who = clause.subject_head

@@ -76,8 +76,8 @@ def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
             break
         # "the boy" and "the lovely boy", "Tam" and "poor Tam": one character
         # named two ways, not the story's two main characters.
-        # A name is one someone however often the parse sets it beside itself ("Charcoal
-        # Nils" and "Nils").
+        # A name is one someone however often the parse sets it beside itself ("Tinker
+        # Bram" and "Bram").
         if not any(
             _one_named_twice(key, other)
             and (frozenset((key, other)) not in apart or _one_name(first[key], first[other]))

@@ -351,8 +351,8 @@ def noticed_item(section, analysis, clause, context, clause_list):
 
 
 def _what_was_noticed(cause: Clause):
-    """The thing or someone perceived ("heard their footsteps"; "beheld that his enemy was
-    dead": the enemy), when a noun names it."""
+    """The thing or someone perceived ("heard the wolf's howl"; "saw that the gate was
+    open": the gate), when a noun names it."""
     for child in cause.head.children:
         if child.dep_ == "dobj":
             return child if child.pos_ in ("NOUN", "PROPN") else None

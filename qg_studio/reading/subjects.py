@@ -118,7 +118,7 @@ def _without_aside(tokens: list) -> list:
     the oats?" asks it without telling more about her) and in its answer; one whose
     apposition names them is called by that name."""
     ids = {t.i for t in tokens}
-    # "the five Knights on receiving this stern answer returned": when, not which Knights.
+    # "the three hunters on hearing the bad news went home": when, not which hunters.
     doing = {
         x.i
         for t in tokens
