@@ -20,6 +20,7 @@ from qg_studio.reading.clauses import Clause
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import words
+from qg_studio.reading.subjects import possessive
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
@@ -83,7 +84,7 @@ def _item(
     question = ask(done, "Why")
     if not question:
         return None
-    phrase = _bidden_phrase(bidden)
+    phrase = _bidden_phrase(bidden, analysis.resolver.pronoun_for(speech.who), speech.who)
     pronoun = analysis.resolver.pronoun_for(done.subject_text)
     whom = _OBJECT.get(pronoun or "", done.subject_text)
     asks = speech.verb.lemma_ in ("ask", "beg", "plead") or any(
@@ -104,9 +105,19 @@ def _item(
     )
 
 
-def _bidden_phrase(verb) -> str:
+def _bidden_phrase(verb, pronoun: str | None, speaker: str) -> str:
+    """The bidding as the narrator retells it: "sing me one song" said by the Weasel is
+    "sing him one song" ("sing the Weasel one song" where the story never says he)."""
     kept = [verb]
     for child in verb.children:
         if child.dep_ not in _NOT_BIDDEN:
             kept += list(child.subtree)
-    return words(sorted(kept, key=lambda t: t.i)).lower()
+    own = {"he": "his", "she": "her", "they": "their"}.get(pronoun or "", possessive(speaker))
+    retold = {
+        "me": _OBJECT.get(pronoun or "", speaker),
+        "us": "them",
+        "my": own,
+        "our": "their",
+    }
+    said = words(sorted(kept, key=lambda t: t.i)).lower().split()
+    return " ".join(retold.get(w, w) for w in said)

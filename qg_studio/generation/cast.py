@@ -17,6 +17,7 @@ from qg_studio.reading.animacy import ANIMATE
 from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.noun_phrases import one_of_many
 
 TELLING_APART = lang.words("telling_apart.txt")  # "the Second Knight" is not "the Knight"
 # Words a title joins its characters with ("The Fox Who Lost His Tail").
@@ -133,7 +134,7 @@ def named_at(key: str, title: str) -> int | None:
 
 
 def _someone_word(word: str) -> bool:
-    return word in ANIMATE or (word.endswith("s") and word[:-1] in ANIMATE) or word in PEOPLE
+    return word in ANIMATE or one_of_many(word) in ANIMATE or word in PEOPLE
 
 
 def character_key(name: str) -> str:

@@ -27,6 +27,14 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
     names: set[str] = set()
     alias: dict[str, str] = {}
     doubled: set[str] = set()
+
+    def give(noun, name: str) -> None:
+        names.add(name)
+        key = noun.lemma_.lower()
+        if key in alias and alias[key] != name:
+            doubled.add(key)
+        alias[key] = name
+
     for t in doc:
         if t.lower_ not in NAMING_WORDS or t.i + 1 >= len(doc):
             continue
@@ -38,11 +46,7 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
         noun = next((n for n in reversed(doc[max(0, t.i - 3) : t.i]) if n.pos_ == "NOUN"), None)
         if len(words) != 1 or noun is None or not is_animate(noun):
             continue  # "a village called Hill End": a place, or no noun it names
-        names.add(words[0])
-        key = noun.lemma_.lower()
-        if key in alias and alias[key] != words[0]:
-            doubled.add(key)
-        alias[key] = words[0]
+        give(noun, words[0])
     # "her little brother Sami", "old Uncle Bram": a name set right after a noun for a
     # person is that person's.
     for t in doc:
@@ -56,11 +60,7 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
             and before.lemma_.lower() in PEOPLE_NOUNS
             and (t.i + 1 >= len(doc) or doc[t.i + 1].pos_ != "PROPN")
         ):
-            names.add(t.text)
-            key = before.lemma_.lower()
-            if key in alias and alias[key] != t.text:
-                doubled.add(key)
-            alias[key] = t.text
+            give(before, t.text)
     # A name that thinks or speaks is someone, even one labelled a place ("St. Paul"
     # is a city to the parser): "St. Paul thought ..., for he did not know ...".
     names |= {
