@@ -546,3 +546,36 @@ def test_shivering_in_the_snow_is_cold_not_fear():
         "behind her mother."
     )
     assert fear["How did the little goat feel when she saw the wolf?"].answer == "afraid"
+
+
+def test_a_deed_on_a_thing_just_named_is_a_deed_but_hearing_this_is_not():
+    got = _answers(
+        "The old man dragged himself up the stairs. At last he reached the lamp and lit it. "
+        "His wife heard this. She smiled."
+    )
+    assert got["What did the old man do after he reached the lamp?"] == "lit it"
+    assert "heard this" not in got.values()
+
+
+def test_a_name_set_after_a_comma_beside_an_animal_is_its_name():
+    analysis = analyse(
+        "In the lighthouse lived an old keeper and his grey cat, Smoke. Smoke ran up the "
+        "stairs, but she could not light the lamp. So she ran down again."
+    )
+    assert analysis.resolver.aliases.get("cat") == "Smoke"
+    # "Her friend the Rabbit" is a noun with a capital, not a name.
+    fable = analyse("The Tortoise was tired. Her friend the Rabbit told her to stay home.")
+    assert "Rabbit" not in fable.resolver.names
+    shes = [t for t in analysis.doc if t.lower_ == "she"]
+    assert [analysis.resolver.resolve(t) for t in shes] == ["Smoke", "Smoke"]
+
+
+def test_one_who_had_watched_before_the_closing_words_is_not_the_ending():
+    text = (
+        "A young Bear struck the hive again and again, and the whole swarm flew at him. He "
+        "ran into the river and stayed under the water until the bees flew home. An old "
+        'Badger had watched it all from his burrow. "One sting is a small thing," he said, '
+        '"but anger brings the whole hive upon you."'
+    )
+    endings = [i.answer for i in story_candidates(section_story(text)) if i.rule == "story.ending"]
+    assert not [a for a in endings if "had watched" in a]

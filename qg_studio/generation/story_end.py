@@ -124,6 +124,10 @@ def _a_gesture(verb) -> bool:
     )
 
 
+def _seen_before(verb) -> bool:
+    return verb.tag_ == "VBN" and any(c.lower_ in ("had", "'d") for c in verb.children)
+
+
 def _closing_speech(analysis: Analysis, moral) -> int:
     """How many of the story's last sentences (before its moral) are speech."""
     count = 0
@@ -163,8 +167,10 @@ def ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
             continue
         if len(sent.text.split()) > 30 or not any(t.pos_ in ("VERB", "AUX") for t in sent):
             continue
-        if closing and passed == closing + 1 and _a_gesture(sent.root):
-            continue  # the gesture the closing words are said with
+        if closing and passed == closing + 1 and (_a_gesture(sent.root) or _seen_before(sent.root)):
+            # The gesture the closing words are said with, or who says them, watching
+            # ("An old Badger had watched it all from his burrow").
+            continue
         # The sentence as the story tells it (a clause rebuilt from the parse loses what
         # reported speech and "whenever" clauses say), its first "he"/"she" named.
         return found_item(

@@ -5,12 +5,20 @@ before), and a sentence that moves the story on in time. Apart from the clause b
 
 from __future__ import annotations
 
+from qg_studio import lang
+from qg_studio.reading.animacy import MINDFUL_VERBS
 from qg_studio.reading.animacy import WEATHER
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.dialogue import tells_speech
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
+from qg_studio.reading.speakers import SPEECH_VERBS
+
+# Verbs whose bare pronoun object says nothing: perceiving, telling, knowing, loving.
+POINTING_VERBS = (
+    MINDFUL_VERBS | SPEECH_VERBS | lang.words("perceiving_verbs.txt") | {"love", "like", "hate"}
+)
 
 
 def event_before(
@@ -111,8 +119,11 @@ def shifts_time(sent) -> bool:
 
 
 def says_nothing(clause: Clause) -> bool:
-    """ "She heard this", "he saw it": what was done or perceived is only a word that
-    points ("ran away" has no object, and tells where)."""
-    return any(t.dep_ == "dobj" for t in clause.tail) and all(
-        t.pos_ in ("PRON", "DET", "PUNCT", "ADV", "PART") for t in clause.tail
+    """ "She heard this", "he told him", "they loved her": what was perceived, said or
+    felt is only a word that points ("lit it", after the lamp, is a deed; "ran away" has
+    no object)."""
+    return (
+        clause.head.lemma_ in POINTING_VERBS
+        and any(t.dep_ == "dobj" for t in clause.tail)
+        and all(t.pos_ in ("PRON", "DET", "PUNCT", "ADV", "PART") for t in clause.tail)
     )

@@ -48,9 +48,11 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
             continue  # "a village called Hill End": a place, or no noun it names
         give(noun, words[0])
     # "her little brother Sami", "old Uncle Bram": a name set right after a noun for a
-    # person is that person's.
+    # person is that person's; so is one set after a comma ("his grey cat, Smoke").
     for t in doc:
         before = doc[t.i - 1] if t.i > 0 else None
+        if any(c.dep_ == "det" for c in t.children):
+            continue  # "her friend the Rabbit": a noun with a capital, no name
         if (
             t.pos_ == "PROPN"
             and t.text[:1].isupper()
@@ -61,6 +63,16 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
             and (t.i + 1 >= len(doc) or doc[t.i + 1].pos_ != "PROPN")
         ):
             give(before, t.text)
+        elif (
+            # "his grey cat, Smoke": a name set beside an animal or a person after a comma.
+            t.pos_ == "PROPN"
+            and t.dep_ == "appos"
+            and t.text[:1].isupper()
+            and t.head.pos_ == "NOUN"
+            and is_animate(t.head)
+            and not any(c.pos_ == "PROPN" for c in t.children)
+        ):
+            give(t.head, t.text)
     # A name that thinks or speaks is someone, even one labelled a place ("St. Paul"
     # is a city to the parser): "St. Paul thought ..., for he did not know ...".
     names |= {
