@@ -20,6 +20,8 @@ from qg_studio.reading.clauses import Clause
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import words
+from qg_studio.reading.lexicon import OBJECT_FORM
+from qg_studio.reading.lexicon import POSSESSIVE_FORM
 from qg_studio.reading.subjects import possessive
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
@@ -32,7 +34,6 @@ CONFIDENCE = 0.65
 # What hangs from a bidden verb but is not the deed bidden: "jump down [and taste it]",
 # "spread it wide[, so I can see]".
 _NOT_BIDDEN = {"conj", "cc", "advcl", "punct", "parataxis", "npadvmod", "intj", "mark"}
-_OBJECT = {"he": "him", "she": "her", "they": "them"}
 _ASKING = ("please", "pray")
 
 
@@ -86,7 +87,7 @@ def _item(
         return None
     phrase = _bidden_phrase(bidden, analysis.resolver.pronoun_for(speech.who), speech.who)
     pronoun = analysis.resolver.pronoun_for(done.subject_text)
-    whom = _OBJECT.get(pronoun or "", done.subject_text)
+    whom = OBJECT_FORM.get(pronoun or "", done.subject_text)
     asks = speech.verb.lemma_ in ("ask", "beg", "plead") or any(
         t.lower_ in _ASKING for t in speech.tokens
     )
@@ -112,9 +113,9 @@ def _bidden_phrase(verb, pronoun: str | None, speaker: str) -> str:
     for child in verb.children:
         if child.dep_ not in _NOT_BIDDEN:
             kept += list(child.subtree)
-    own = {"he": "his", "she": "her", "they": "their"}.get(pronoun or "", possessive(speaker))
+    own = POSSESSIVE_FORM.get(pronoun or "", possessive(speaker))
     retold = {
-        "me": _OBJECT.get(pronoun or "", speaker),
+        "me": OBJECT_FORM.get(pronoun or "", speaker),
         "us": "them",
         "my": own,
         "our": "their",

@@ -239,10 +239,12 @@ def _object(section, analysis, clause, context, clause_list):
     objs = [t for t in clause.tail if t.dep_ == "dobj" and t.head.i == clause.head.i]
     if not objs or objs[0].pos_ == "PRON" or is_animate(objs[0]):
         return None
-    if _an_idiom(objs[0]) or objs[0].lower_ == "home":  # "carried her home": no thing
+    # "took hold of the rope" asks no "What did Vera take? – hold of the rope"; "carried
+    # her home" no thing carried.
+    if _an_idiom(objs[0]) or objs[0].lower_ == "home":
         return None
     if objs[0].lemma_.lower() in PLACE_NOUNS and any(c.dep_ == "prt" for c in clause.head.children):
-        return None  # "ran down the slope": the way she ran, not "What did Sami run down?"  # "took hold of the rope": "What did Vera take? – hold of the rope"
+        return None  # "ran down the slope": the way she ran, not "What did Sami run down?"
     phrase = list(objs[0].subtree)
     if len(phrase) > 8 or any(t.tag_ == "VB" and t.pos_ == "VERB" for t in phrase):
         return None  # "saw the sail blow away": what was seen is an event, not a thing

@@ -6,7 +6,6 @@ with every clause."""
 from __future__ import annotations
 
 from qg_studio import lang
-from qg_studio.generation.emotions import PERCEIVING
 from qg_studio.generation.emotions import feeling_adjective
 from qg_studio.generation.emotions import mocks
 from qg_studio.generation.emotions import sets_off
@@ -22,6 +21,7 @@ from qg_studio.reading.grammar import state
 from qg_studio.reading.grammar import words
 from qg_studio.reading.lexicon import FEELINGS
 from qg_studio.reading.lexicon import NO_WHY
+from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import WEAK_VERBS

@@ -12,7 +12,6 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from qg_studio import lang
 from qg_studio.generation.items import found_item
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import ANIMATE
@@ -31,6 +30,9 @@ from qg_studio.reading.lexicon import CAUSING_VERBS
 from qg_studio.reading.lexicon import FEELING_NOUNS
 from qg_studio.reading.lexicon import FEELINGS
 from qg_studio.reading.lexicon import LINKING_VERBS
+from qg_studio.reading.lexicon import OBJECT_FORM
+from qg_studio.reading.lexicon import PERCEIVING
+from qg_studio.reading.lexicon import POSSESSIVE_FORM
 from qg_studio.reading.lexicon import REACTIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
@@ -43,10 +45,6 @@ from qg_studio.reading.subjects import subject_phrase
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
-
-OBJECT_FORM = {"he": "him", "she": "her", "they": "them"}
-POSSESSIVE_FORM = {"he": "his", "she": "her", "they": "their"}
-PERCEIVING = lang.words("perceiving_verbs.txt")
 
 
 @dataclass

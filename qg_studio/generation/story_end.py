@@ -13,6 +13,7 @@ from qg_studio import lang
 from qg_studio.generation.items import found_item
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import PRONOUNS
+from qg_studio.reading.moments import done_long_before
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
@@ -124,10 +125,6 @@ def _a_gesture(verb) -> bool:
     )
 
 
-def _seen_before(verb) -> bool:
-    return verb.tag_ == "VBN" and any(c.lower_ in ("had", "'d") for c in verb.children)
-
-
 def _closing_speech(analysis: Analysis, moral) -> int:
     """How many of the story's last sentences (before its moral) are speech."""
     count = 0
@@ -167,7 +164,11 @@ def ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
             continue
         if len(sent.text.split()) > 30 or not any(t.pos_ in ("VERB", "AUX") for t in sent):
             continue
-        if closing and passed == closing + 1 and (_a_gesture(sent.root) or _seen_before(sent.root)):
+        if (
+            closing
+            and passed == closing + 1
+            and (_a_gesture(sent.root) or done_long_before(sent.root))
+        ):
             # The gesture the closing words are said with, or who says them, watching
             # ("An old Badger had watched it all from his burrow").
             continue

@@ -15,6 +15,7 @@ from qg_studio.reading.inflect import do_support
 from qg_studio.reading.inflect import is_past_form
 from qg_studio.reading.inflect import lemma_of
 from qg_studio.reading.inflect import past_of
+from qg_studio.reading.lexicon import POSSESSIVE_FORM
 from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.noun_phrases import head_noun
 from qg_studio.reading.subjects import as_known
@@ -350,7 +351,7 @@ def state(
         subject = resolver.pronoun_for(same_as) or _by_form(clause) or subject
     elif same_as and resolver is not None and subject.startswith(possessive(same_as) + " "):
         # "What did the heron do until her wings ached?", not "the heron's wings".
-        own = {"he": "his", "she": "her", "they": "their"}.get(resolver.pronoun_for(same_as))
+        own = POSSESSIVE_FORM.get(resolver.pronoun_for(same_as))
         if own:
             subject = own + subject[len(possessive(same_as)) :]
     # "only the Crab was left": the word that tells how few stays in the answer.

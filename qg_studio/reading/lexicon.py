@@ -46,6 +46,11 @@ PLACE_NOUNS = lang.words("place_nouns.txt")
 BODY_PARTS = lang.words("body_parts.txt")
 # What a verb's subject moves or does with is its own: "shook his head", "lost his way".
 OWN_OBJECTS = BODY_PARTS | lang.words("own_objects.txt")
+# A pronoun's other forms: "he" is "him" as an object, "his" as an owner.
+OBJECT_FORM = {"he": "him", "she": "her", "they": "them"}
+POSSESSIVE_FORM = {"he": "his", "she": "her", "they": "their"}
+# Verbs of finding something out ("saw", "heard", "learned").
+PERCEIVING = lang.words("perceiving_verbs.txt")
 WANTS = lang.words("want_verbs.txt")  # "What did the Heron want to do?", not a deed
 TAKING_VERBS = lang.words("taking_verbs.txt")  # whose object is most often another's
 # Verbs a question is not asked about: reported speech, and verbs too weak to act.

@@ -278,20 +278,7 @@ class Resolver:
     def _pick(self, mentions, kind: str, token) -> Mention | None:
         verb = governor(token)
         reflexive = token.lower_.endswith(("self", "selves"))
-        # "The Fox shook his head", "she spread her wings": the part of a body a verb
-        # moves is its subject's own ("the Fox took his cheese" is another's).
-        # So is what it does with its things, unless taken, eaten or broken: "Lotte
-        # planted her seeds".
-        owning = token.dep_ == "poss" and (
-            token.head.lower_ == "own"  # "gave Liesel a lamb of her own"
-            or token.head.dep_ == "dobj"
-            and token.head.lemma_.lower() in BODY_PARTS
-            or token.head.dep_ in ("dobj", "pobj")
-            and token.head.lower_ in OWN_OBJECTS - BODY_PARTS
-            or token.head.dep_ == "dobj"
-            and token.head.head.lemma_ not in TAKING_VERBS
-            and not is_animate(token.head)
-        )
+        owning = token.dep_ == "poss" and _own_thing(token.head)
         own = self._verb_args.get(verb, set())
         # "A Squirrel watched her hide it": "her" is the object of "watched" as much as
         # the subject of "hide", so it is no more the Squirrel than in "watched her".
@@ -445,3 +432,18 @@ class Resolver:
         if head in FEMALE:
             return "she"
         return None
+
+
+def _own_thing(thing) -> bool:
+    """Whether "his" or "her" on ``thing`` is its verb's subject's own: the body a verb
+    moves ("The Fox shook his head"; "the Fox took his cheese" is another's), what one
+    does with one's things unless taken, eaten or broken ("Lotte planted her seeds"), "his
+    way" and the like, and "a lamb of her own"."""
+    if thing.lower_ == "own":
+        return True
+    if thing.dep_ == "dobj" and (
+        thing.lemma_.lower() in BODY_PARTS
+        or (thing.head.lemma_ not in TAKING_VERBS and not is_animate(thing))
+    ):
+        return True
+    return thing.dep_ in ("dobj", "pobj") and thing.lower_ in OWN_OBJECTS - BODY_PARTS

@@ -5,20 +5,18 @@ before), and a sentence that moves the story on in time. Apart from the clause b
 
 from __future__ import annotations
 
-from qg_studio import lang
 from qg_studio.reading.animacy import MINDFUL_VERBS
 from qg_studio.reading.animacy import WEATHER
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.dialogue import tells_speech
+from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.speakers import SPEECH_VERBS
 
 # Verbs whose bare pronoun object says nothing: perceiving, telling, knowing, loving.
-POINTING_VERBS = (
-    MINDFUL_VERBS | SPEECH_VERBS | lang.words("perceiving_verbs.txt") | {"love", "like", "hate"}
-)
+POINTING_VERBS = MINDFUL_VERBS | SPEECH_VERBS | PERCEIVING | {"love", "like", "hate"}
 
 
 def event_before(
@@ -64,12 +62,13 @@ def event_before(
             # "but she had watched him ring the bell a hundred times": what had been
             # done long before is the background, not the moment just before; "she heard
             # this" names nothing a child can place.
-            return None if _done_before(found) or says_nothing(found) else found
+            return None if done_long_before(found.head) or says_nothing(found) else found
     return None
 
 
-def _done_before(clause: Clause) -> bool:
-    return clause.head.tag_ == "VBN" and any(t.lower_ in ("had", "'d") for t in clause.aux)
+def done_long_before(verb) -> bool:
+    """ "had watched", "had found": told now, done before the story's moment."""
+    return verb.tag_ == "VBN" and any(c.lower_ in ("had", "'d") for c in verb.children)
 
 
 def in_progress(clause: Clause) -> bool:
