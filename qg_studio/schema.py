@@ -6,6 +6,7 @@ the CLI all speak in these types, and JSON goes through ``to_dict``/``from_dict`
 
 from __future__ import annotations
 
+import re
 from dataclasses import asdict
 from dataclasses import dataclass
 from dataclasses import field
@@ -166,12 +167,13 @@ class Evidence(Record):
 
     @classmethod
     def find(cls, section: Section, text: str) -> "Evidence | None":
-        """The first occurrence of ``text`` in ``section`` (case-insensitive), if any."""
-        start = section.text.lower().find(text.lower())
-        if start < 0 or not text:
+        """The first occurrence of ``text`` in ``section`` (case-insensitive), if any; a
+        space in ``text`` matches a line break, as answers are written on one line and a
+        story pasted from a book is hard-wrapped."""
+        found = re.search(r"\s+".join(map(re.escape, text.split())) or "(?!)", section.text, re.I)
+        if found is None:
             return None
-        end = start + len(text)
-        return cls(section.id, start, end, section.text[start:end])
+        return cls(section.id, found.start(), found.end(), found.group())
 
 
 @dataclass

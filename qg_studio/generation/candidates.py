@@ -29,6 +29,7 @@ from qg_studio.generation.speech import speech_items
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.clauses import Clause
+from qg_studio.reading.clauses import time_of
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.dialogue import tells_speech
 from qg_studio.reading.grammar import ask
@@ -44,6 +45,7 @@ from qg_studio.reading.lexicon import LINKING_VERBS
 from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import REACTIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.lexicon import SHOWN_BY_WORD
 from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WANTS
@@ -113,7 +115,7 @@ def _context(clause_list: list[Clause], clause: Clause) -> Clause | None:
             other is not clause
             and other.marker in WHEN
             and usable(other)
-            and other.head.head.i == clause.head.i
+            and time_of(other.head) == clause.head
         ):
             return other
     return None
@@ -311,7 +313,9 @@ def _feeling(section, analysis, clause, context, clause_list):
     else:
         sent = _sentence_of(analysis, clause)
         start, end = sent.start_char, sent.end_char
-        answer = REACTIONS.get(token.lemma_.lower(), word)
+        # "began to bleat with fear": a child answers how one felt, "scared", not "fear".
+        named = SHOWN_BY_WORD.get(word, word) if token.pos_ == "NOUN" else word
+        answer = REACTIONS.get(token.lemma_.lower(), named)
     return found_item(
         question,
         answer,

@@ -88,6 +88,14 @@ def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
     # "the two hens" beside "the speckled hen" and "the brown hen": both of them, no third.
     members = Counter(heads[k][0] for k in cast if not heads[k][1])
     cast = [k for k in cast if not (heads[k][1] and members[heads[k][0]] >= 2)]
+    # "the three sparrows" and "the two older sparrows": one flock, told of the most.
+    flocks: set[str] = set()
+    for key in list(cast):
+        head, plural = heads[key]
+        if plural and head in flocks:
+            cast.remove(key)
+        elif plural:
+            flocks.add(head)
     # "The Cat Who Kept the Light" names "a grey cat called Smudge": Smudge.
     given = {name.lower(): noun for a in analyses for noun, name in a.resolver.aliases.items()}
     named = {k: named_at(k, title) for k in cast}

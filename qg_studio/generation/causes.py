@@ -19,6 +19,7 @@ from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import span_of
 from qg_studio.reading.grammar import state
 from qg_studio.reading.grammar import words
+from qg_studio.reading.lexicon import BODILY_STATES
 from qg_studio.reading.lexicon import FEELINGS
 from qg_studio.reading.lexicon import NO_WHY
 from qg_studio.reading.lexicon import PERCEIVING
@@ -198,6 +199,9 @@ def causal_item(section, analysis, clause, context, clause_list):
         cause = context if context is not None else event_before(analysis, clause_list, clause)
         if context is None and (cause is None or not sets_off(cause, clause)):
             return None
+        felt = on_deed.said if on_deed is not None else (feel[0].lower_ if feel else "")
+        if BODILY_STATES & set(felt.split()) and cause.subject_text != clause.subject_text:
+            return None  # tired from what one did, not from what another did just before
         # A feeling answers why someone acted ("She was proud, and she laughed at them"),
         # not why someone felt.
         if (

@@ -40,6 +40,7 @@ from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import shifts_time
+from qg_studio.reading.speakers import SPEECH_VERBS
 from qg_studio.reading.subjects import possessive
 from qg_studio.reading.subjects import subject_phrase
 from qg_studio.schema import Element
@@ -126,11 +127,26 @@ def feeling_adjective(clause: Clause) -> Felt | None:
     """ "trudged home very sad", "came home angry": a feeling word on a deed."""
     if clause.head.pos_ != "VERB" or clause.head.lemma_ in BECOMING_VERBS | LINKING_VERBS:
         return None
-    for t in clause.head.children:
-        if t.dep_ in ("acomp", "advcl", "oprd") and t.pos_ == "ADJ" and t.lower_ in FEELINGS:
+    # "crawled onto the bank, tired": set off by a comma, though parsed as the bank's.
+    detached = [
+        t
+        for t in clause.tail
+        if t.dep_ == "amod" and t.i > 0 and t.nbor(-1).text == "," and not is_animate(t.head)
+    ]
+    for t in [*clause.head.children, *detached]:
+        if (
+            t.dep_ in ("acomp", "advcl", "oprd", "amod")
+            and t.pos_ == "ADJ"
+            and t.lower_ in FEELINGS
+        ):
             if any(c.dep_ in ("xcomp", "prep", "ccomp") for c in t.children):
                 return None  # "glad to see him", "afraid of the dark": more than a feeling
-            phrase = sorted([t] + [c for c in t.children if c.dep_ == "advmod"], key=lambda x: x.i)
+            # "climbed onto the bank, tired and ashamed": both feelings, or the question
+            # keeps "and ashamed".
+            also = [c for c in t.children if c.dep_ == "conj" and c.lower_ in FEELINGS]
+            joins = [c for c in t.children if c.dep_ == "cc"] if also else []
+            kept = [c for c in t.children if c.dep_ == "advmod"] + also + joins
+            phrase = sorted([t, *kept], key=lambda x: x.i)
             if phrase[-1].i - phrase[0].i + 1 != len(phrase):
                 return None
             return Felt(
@@ -368,6 +384,11 @@ def _why_deed(section, analysis, clause_list, clause) -> QAItem | None:
         # or what met her eyes, is no deed the feeling drove.
         or any(t.tag_ == "MD" for t in clause.aux)
         or clause.head.lemma_ in PERCEIVING
+        # '"Stay away from him," they told Pip': what they told him is in the quotes.
+        or (
+            clause.head.lemma_ in SPEECH_VERBS
+            and any(t.i in analysis.quoted for t in clause.head.sent)
+        )
     ):
         return None
     felt = _felt_before(analysis, clause_list, clause)

@@ -7,6 +7,7 @@ from qg_studio.generation.items import span_item
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import phrase_of
+from qg_studio.reading.grammar import set_off
 from qg_studio.reading.grammar import span_of
 from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import PLACE_PREPOSITIONS
@@ -57,7 +58,7 @@ def setting_item(section, analysis, clause, context, clause_list) -> QAItem | No
     ):
         return None  # "from one room to the other": asking one end garbles the other
     phrase = phrase_of(prep)
-    gap = {t.i for t in phrase}
+    gap = {t.i for t in phrase} | set_off(prep)
     if any(
         t.dep_ == "cc" and t.i not in gap and t.head.pos_ != "VERB" and t.head.head == clause.head
         for t in clause.tail

@@ -103,7 +103,8 @@ def _own_deed(cause, clause) -> bool:
             or _group_of(cause.subject_head, clause.subject_head)
         )
         and cause.head.lemma_ not in NOT_DEEDS
-        and not cause.negated
+        # What they could not do is a reason; what they did not do ("She did not knead
+        # out the air. Then she slipped the bowl into the kiln") is their own choice.
         and not any(t.tag_ == "MD" for t in cause.aux)
     )
 
@@ -243,7 +244,7 @@ def _want(sections, analyses, cast, ids) -> QAItem | None:
                 if not 1 < len(phrase) <= 12:
                     continue
                 start, end = phrase[0].idx, phrase[-1].idx + len(phrase[-1].text)
-                if any(ch in section.text[start:end] for ch in '\n:;"“”'):
+                if any(ch in analysis.text[start:end] for ch in '\n:;"“”'):
                     continue
                 verb = f"{clause.head.lemma_} to do"
                 question = finish(f"What did {clause.subject_text} {verb}")

@@ -16,6 +16,7 @@ from qg_studio.reading.dialogue import quoted_tokens
 from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.mentions import Stage
 from qg_studio.text.parse import get_nlp
+from qg_studio.text.sentences import unwrapped
 from qg_studio.text.words import stop_words
 from qg_studio.text.words import words
 
@@ -62,7 +63,7 @@ def _build(text: str, doc, before: Stage | None) -> Analysis:
     resolver = Resolver(doc, quoted, before)
     sents = [s for s in doc.sents if s.text.strip()]
     analysis = Analysis(
-        text,
+        doc.text,  # as parsed: a hard-wrapped section's answers are found across its wraps
         doc,
         resolver,
         sents,
@@ -90,7 +91,7 @@ def analyse(text: str, before: Stage | None = None) -> Analysis:
         return _CACHE[key]
     doc = _DOCS.get(text)
     if doc is None:
-        doc = get_nlp()(text)
+        doc = get_nlp()(unwrapped(text))
         _remember(_DOCS, text, doc)
     return _build(text, doc, before)
 
@@ -107,7 +108,8 @@ def analyse_many(texts: list[str], before: Stage | None = None) -> list[Analysis
     (faster than one call each); each is read after the one before it, the first after
     ``before``."""
     missing = [t for t in dict.fromkeys(texts) if t not in _DOCS]
-    for text, doc in zip(missing, get_nlp().pipe(missing, batch_size=16)):
+    parsed = get_nlp().pipe([unwrapped(t) for t in missing], batch_size=16)
+    for text, doc in zip(missing, parsed):
         _remember(_DOCS, text, doc)
     out: list[Analysis] = []
     for text in texts:

@@ -17,7 +17,8 @@ from qg_studio.reading.lexicon import TIME_WORDS
 MALE = lang.words("male_nouns.txt")
 FEMALE = lang.words("female_nouns.txt")
 ANIMATE = MALE | FEMALE | lang.words("animate_nouns.txt")
-MINDFUL_VERBS = SAYING_VERBS | lang.words("mind_verbs.txt")
+MIND_VERBS = lang.words("mind_verbs.txt")
+MINDFUL_VERBS = SAYING_VERBS | MIND_VERBS
 # Entity labels a spaCy model gives a name that is never a character; an animal's name in
 # a fable ("the Heron", "the Monkey") is often labelled ORG or PRODUCT, so those stay in.
 NOT_PERSON_LABELS = (
@@ -57,11 +58,14 @@ PRONOUNS = {
 
 
 def _gender(head) -> str:
-    lemma = head.lemma_.lower()
-    if lemma in MALE or head.text.lower() in MALE:
-        return "m"
-    if lemma in FEMALE or head.text.lower() in FEMALE:
-        return "f"
+    # A title or rank set before a name tells its sex: "Mr. Oduya", "Farmer Giles".
+    titles = [c for c in head.children if c.dep_ == "compound" and c.i < head.i]
+    for word in (head, *titles):
+        said = {word.lemma_.lower().rstrip("."), word.lower_.rstrip(".")}
+        if said & MALE:
+            return "m"
+        if said & FEMALE:
+            return "f"
     return ""
 
 

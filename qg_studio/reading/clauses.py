@@ -15,6 +15,7 @@ from qg_studio import lang
 from qg_studio.reading.animacy import MINDFUL_VERBS
 from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.lexicon import DISCOURSE_ADVERBS
+from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.noun_phrases import mention_text
@@ -142,7 +143,7 @@ def build_clause(
     for child in head.children:
         # "thought that the queen was kind": what was thought stays in the clause,
         # or "Why did the girl think?" says nothing.
-        if child.dep_ == "ccomp" and child.i > head.i:
+        if child.dep_ == "ccomp" and child.i > head.i and not run_on(child):
             continue
         if child.i in head_ids or (child.dep_ == "cc" and _joins_a_clause(child, head_ids)):
             cut.update(c.i for c in child.subtree)
@@ -240,6 +241,27 @@ def build_clause(
     return clause
 
 
+def run_on(ccomp) -> bool:
+    """ "when he saw her he hissed at her", with no comma, parsed as what he saw: a
+    perceiving verb that has its object takes no clause after it, which is the sentence's
+    own next clause."""
+    head = ccomp.head
+    return (
+        head.lemma_.lower() in PERCEIVING
+        and any(c.dep_ == "dobj" and c.i < ccomp.i for c in head.children)
+        and not any(c.dep_ == "mark" for c in ccomp.children)
+    )
+
+
+def time_of(head):
+    """The verb a "when" or "after" clause headed by ``head`` tells the time of: the one
+    it hangs from, unless joined to the clause before ("…, and when he saw her he hissed"
+    is the time of the hissing, parsed as what he saw, not of what went before)."""
+    if head.dep_ == "conj":
+        return next((c for c in head.children if c.dep_ == "ccomp" and run_on(c)), None)
+    return head.head
+
+
 def _joins_a_clause(cc, head_ids: set[int]) -> bool:
     """An "and" that joins another clause goes with it; one before a word that is not a
     clause ("looked at the string and frowned", "frowned" tagged an adjective) stays in
@@ -294,6 +316,9 @@ def usable(clause: Clause) -> bool:
         return False  # "believed the pedlar to have found a key": no event was told
     if any(t.lower_ in HYPOTHETICAL for t in clause.aux):
         return False  # "so that they might see her every day": meant, not told
+    aux = [t.lower_ for t in clause.aux]
+    if "have" in aux and {"would", "'d", "could", "should"} & set(aux[: aux.index("have")]):
+        return False  # "she'd have heard the yells, only that …": she did not
     head = clause.head
     if head.dep_ in ("ccomp", "xcomp") and head.head.lemma_ in UNREAL_VERBS:
         return False  # "wishing she had taken the Minnow": she had not
@@ -301,21 +326,36 @@ def usable(clause: Clause) -> bool:
         return False  # "told him he would only tear the paper": said, not done
     if clause.marker in ("as", "than") and head.head.pos_ in ("ADV", "ADJ"):
         return False  # "as fast as his legs could carry him": a measure, not an event
+    if clause.marker in ("as", "than") and _likened(head):
+        return False  # "she was stiff as he was stout": a likeness, not why nor when
     words_low = set(low.replace(",", " ").split())
     if words_low & set(lang.function_words("speakers")) and low not in ("you and i",):
         return False
     return not _gapped(head) and not _described(clause) and not _stands_in(head)
 
 
+def _likened(head) -> bool:
+    mark = next((c for c in head.children if c.dep_ == "mark"), None)
+    return mark is not None and mark.i > 0 and mark.nbor(-1).pos_ == "ADJ"
+
+
 def _foretold(clause: Clause) -> bool:
     """What someone said or thought would, could or should happen: a clause with such a
-    modal reported by a verb of saying or thinking, or joined to one that is."""
+    modal reported by a verb of saying or thinking (or an adjective: "sure", "afraid"), or
+    joined to one that is."""
     if not any(t.lower_ in ("would", "could", "should", "might") for t in clause.aux):
         return False
     verb = clause.head
     while verb.dep_ == "conj" and verb.head.i != verb.i:
         verb = verb.head
-    return verb.dep_ == "ccomp" and verb.head.lemma_ in MINDFUL_VERBS | SPEECH_VERBS
+    # "She was sure he would send her home": an adjective reports it as well, but not one
+    # of degree ("so proud of her neck that she would not speak": she did not).
+    by_adjective = verb.head.pos_ == "ADJ" and not any(
+        c.lower_ in ("so", "such", "too") for c in verb.head.children
+    )
+    return verb.dep_ == "ccomp" and (
+        verb.head.lemma_ in MINDFUL_VERBS | SPEECH_VERBS or by_adjective
+    )
 
 
 def _stands_in(verb) -> bool:

@@ -11,6 +11,9 @@ from qg_studio import lang
 # Greetings and thanks in dialogue are parsed as nouns, even names ("Good-morning,
 # Camel"): none of them is a character.
 GREETINGS = lang.words("greetings.txt")
+QUOTE_MARKS = ('"', "“", "”", "``", "''")
+# Verbs that tell speech a quotation holds ("said", "told", "asked"), the speaker's tag.
+TELLING = lang.words("saying_verbs.txt") | lang.words("speech_verbs.txt")
 
 
 def is_greeting(head) -> bool:
@@ -40,7 +43,7 @@ def quoted_tokens(doc) -> set[int]:
     """Indexes of the tokens inside quotation marks (someone's speech)."""
     inside, out = False, set()
     for t in doc:
-        if t.text in ('"', "“", "”", "``", "''"):
+        if t.text in QUOTE_MARKS:
             inside = not inside if t.text in ('"', "``", "''") else t.text == "“"
             continue
         if t.is_space and "\n" in t.text:
@@ -82,5 +85,11 @@ def is_vocative(token, quoted: set[int]) -> bool:
 
 def tells_speech(clause, quoted: set[int]) -> bool:
     """The clause's verb opens or closes a quotation ("she begged, 'give me a few
-    acorns'"): it tells speech, whatever the verb, and its words are no deed."""
-    return any(t.i in quoted for t in clause.tail)
+    acorns'"; '"Stay in the barn," they told Dot'): it tells speech, whatever the verb,
+    and its words are no deed."""
+    if any(t.i in quoted for t in clause.tail):
+        return True
+    first = min((t.i for t in clause.subject), default=clause.head.i)
+    before = [t for t in clause.head.doc[clause.head.sent.start : first] if not t.is_space]
+    closed = bool(before) and (before[-1].i in quoted or before[-1].text in QUOTE_MARKS)
+    return closed and clause.head.lemma_ in TELLING

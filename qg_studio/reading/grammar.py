@@ -414,6 +414,8 @@ def phrase_of(token) -> list:
     phrase = list(token.subtree)
     doc = token.doc
     phrase = _before_joined_deed(phrase)
+    aside = set_off(token)
+    phrase = [t for t in phrase if t.i not in aside]
     while (
         len(phrase) > 1
         and phrase[-1].lower_ in ("there", "here")
@@ -422,6 +424,15 @@ def phrase_of(token) -> list:
     ):
         phrase = phrase[:-1]
     return phrase
+
+
+def set_off(token) -> set[int]:
+    """ "crawled onto the bank, tired and cross": how one felt, parsed as the bank's, set
+    off by a comma: no part of the place, nor left in a question without its comma."""
+    for t in token.subtree:
+        if t.dep_ == "amod" and t.i > 1 and t.nbor(-1).text == "," and t.head.i < t.i:
+            return {t.i - 1} | {x.i for x in t.subtree}
+    return set()
 
 
 def span_of(tokens: list) -> tuple[int, int]:

@@ -27,6 +27,7 @@ SHOUTS_TOO = frozenset(_CUES["shouts_too"])
 BODILY_CAUSES = frozenset(_CUES["bodily_causes"])
 SHAKING = frozenset(_CUES["shaking"])
 BODILY_CONTEXT = frozenset(_CUES["bodily_context"])
+BODILY_STATES = frozenset(_CUES["bodily_states"])
 # "This angered the fox": a verb's lemma and how the one it acts on feels.
 CAUSING_VERBS: dict[str, str] = _CUES["causing_verbs"]
 # "she grew afraid" (becoming), "she looked sad" (linking): how someone is, not a deed.

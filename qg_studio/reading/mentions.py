@@ -16,11 +16,11 @@ from qg_studio.reading.animacy import MALE
 from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.animacy import _gender
 from qg_studio.reading.animacy import is_animate
+from qg_studio.reading.binding import coarguments
+from qg_studio.reading.binding import subject_owner
+from qg_studio.reading.binding import within
 from qg_studio.reading.dialogue import is_vocative
 from qg_studio.reading.dialogue import quoted_tokens
-from qg_studio.reading.lexicon import BODY_PARTS
-from qg_studio.reading.lexicon import OWN_OBJECTS
-from qg_studio.reading.lexicon import TAKING_VERBS
 from qg_studio.reading.names import named_characters
 from qg_studio.reading.noun_phrases import MENTION_ROLES
 from qg_studio.reading.noun_phrases import SUBJECT_ROLES
@@ -29,8 +29,9 @@ from qg_studio.reading.noun_phrases import governor
 from qg_studio.reading.noun_phrases import group_member
 from qg_studio.reading.noun_phrases import head_noun
 from qg_studio.reading.noun_phrases import holds_stage
-from qg_studio.reading.noun_phrases import mention_text
 from qg_studio.reading.noun_phrases import name_word
+from qg_studio.reading.noun_phrases import noun_mention_text
+from qg_studio.reading.noun_phrases import own_thing
 from qg_studio.reading.stage import STAGE_SENTENCES
 from qg_studio.reading.stage import OnStage
 from qg_studio.reading.stage import Stage
@@ -112,17 +113,9 @@ class Resolver:
                 continue
             if token.dep_ == "pobj" and token.head.lower_ == "like":
                 continue  # "rose like a flying bird": a likeness, not someone on stage
-            tokens = [t for t in chunk or [token] if not (t.dep_ == "poss" and t.pos_ == "PRON")]
-            # A name is said whole where the text says it so ("St. Paul").
-            whole = chunk is not None and all(t.pos_ == "PROPN" or t.is_punct for t in tokens)
-            text = (mention_text(tokens) if named and whole else named) or mention_text(tokens)
+            text = noun_mention_text(token, chunk, named)
             if not text:
                 continue
-            lead = next(
-                (t for t in tokens if not (t.pos_ == "ADV" and t.dep_ == "advmod")), tokens[0]
-            )
-            if text[0].islower() and lead.dep_ not in ("det", "poss"):
-                text = "the " + text  # "the old man", but "these five men" as it is
             # A name the story gave is one someone, whatever tag its final "s" earns
             # ("Tomas cut too quickly" tagged as a plural made "them", his shoes, Tomas).
             plural = (
@@ -149,7 +142,10 @@ class Resolver:
         """The characters on stage where this section ends, latest last, for the next."""
         sents = [s for s in self.doc.sents if s.text.strip()]
         last_start = sents[-1].start if sents else 0
-        recent = sents[-STAGE_SENTENCES].start if len(sents) >= STAGE_SENTENCES else 0
+        # Sentences of speech put no one off the stage: who called "Watch me, and you will
+        # learn something" is who dives after it.
+        told = [s for s in sents if not self._all_speech(s)]
+        recent = told[-STAGE_SENTENCES].start if len(told) >= STAGE_SENTENCES else 0
         latest: dict[str, tuple[Mention, bool]] = {}
         for mention, subject in self._mentions:
             latest.pop(mention.text, None)
@@ -224,7 +220,9 @@ class Resolver:
             (
                 m
                 for m, _ in mentions
-                if m.index in self._verb_args.get(verb, set()) and m.index < token.i
+                if m.index in self._verb_args.get(verb, set())
+                and m.index < token.i
+                and self.doc[m.index].dep_ in SUBJECT_ROLES
             ),
             None,
         )
@@ -276,17 +274,9 @@ class Resolver:
         return self._gender.get(mention, "")
 
     def _pick(self, mentions, kind: str, token) -> Mention | None:
-        verb = governor(token)
         reflexive = token.lower_.endswith(("self", "selves"))
-        owning = token.dep_ == "poss" and _own_thing(token.head)
-        own = self._verb_args.get(verb, set())
-        # "A Squirrel watched her hide it": "her" is the object of "watched" as much as
-        # the subject of "hide", so it is no more the Squirrel than in "watched her".
-        if token.lower_ in ("him", "her", "them") and token.head.dep_ in ("ccomp", "xcomp"):
-            own = own | self._verb_args.get(governor(token.head), set())
-        same_verb = {m.text for m, _ in mentions if m.index in own}
-        # Named later in the clause too: "he shared every cherry with Nutkin" is not Nutkin.
-        same_verb |= {self.name_of(self.doc[i]) for i in own if i != token.i} - {None}
+        owning = token.dep_ == "poss" and own_thing(token.head)
+        same_verb = coarguments(self.doc, token, mentions, self._verb_args, self.name_of)
 
         def fits(m: Mention) -> bool:
             # "The Crow laughed at her": her is not the Crow (a non-reflexive pronoun
@@ -300,7 +290,7 @@ class Resolver:
                 return False  # "dragged it with his horse ... she asked": not the horse
             return not m.plural and m.gender in ("", kind)
 
-        owner = self._owner(mentions, token, fits)
+        owner = subject_owner(self.doc, mentions, token, fits)
         if owner is not None:
             return owner
         if token.head.lower_ == "own":
@@ -348,6 +338,21 @@ class Resolver:
                 and told[-1].index > window[-1].index
             ):
                 return told[-1]
+            # "The Kingfisher had waited. When the mud settled, the fish came back, and she
+            # caught three": a "she" joined on after a subject the story has named before
+            # but never called anything is the she on stage. Not one said within that
+            # subject's own clause ("The smallest Hare was so frightened that he ran"),
+            # nor after one just come in ("the duck waddled in, and she laid an egg").
+            known = [m for m in window if m.gender == kind]
+            last = window[-1] if window else None
+            if (
+                kind in "mf"
+                and known
+                and last.gender == ""
+                and any(m.text == last.text and m.index < last.index for m, _ in mentions)
+                and not within(self.doc, token, last)
+            ):
+                return known[-1]
             if window:
                 return window[-1]
             # No one this section names fits yet: the one who held the stage before it
@@ -356,50 +361,30 @@ class Resolver:
                 held = [m for m, subj in mentions if subj and fits(m)]
                 if held:
                     return held[-1]
+            # Narration that goes on after a speech ('"Watch me," called the Otter to
+            # her. "You will learn something." He dove and chased the fish'): the one who
+            # held the stage before it, not a thing or creature the speech named.
+            held = [m for m, subj in mentions if subj and fits(m) and m.index not in self.quoted]
+            if held and self._after_speech(token):
+                return held[-1]
         for m, _ in reversed(mentions):
             if fits(m):
                 return m
         return None
+
+    def _after_speech(self, token) -> bool:
+        """Whether the sentence before ``token``'s is all someone's speech."""
+        start = token.sent.start
+        return start > 0 and self._all_speech(self.doc[start - 1].sent)
+
+    def _all_speech(self, sent) -> bool:
+        return all(t.i in self.quoted or t.is_punct or t.is_space for t in sent)
 
     def _previous_sentence_start(self, token) -> int:
         sent_start = token.sent.start
         if sent_start == 0:
             return self._first_window
         return self.doc[sent_start - 1].sent.start
-
-    def _owner(self, mentions, token, fits) -> Mention | None:
-        """ "The miller's face fell as he read the letter": "he" is the miller, whose face it
-        is, not the boy named last; so in "When Anselm's arm was well again, he sat"."""
-        verb = self.doc[governor(token)]
-        if token.dep_ not in SUBJECT_ROLES:
-            return None
-        # "… as he read the letter" under "The miller's face fell"; and "When Anselm's arm
-        # was well again, he sat in the boat": the clause beside it names whose it is.
-        if verb.dep_ == "advcl":
-            beside = [verb.head]
-        else:
-            beside = [c for c in verb.children if c.dep_ == "advcl" and c.i < token.i]
-        owners = [
-            p
-            for clause_head in beside
-            for subject in clause_head.children
-            if subject.dep_ in SUBJECT_ROLES
-            for p in subject.children
-            if p.dep_ == "poss" and p.pos_ in ("NOUN", "PROPN") and is_animate(p)
-        ]
-        for owner in owners:
-            named = head_noun(owner.text)
-            found = next((m for m, _ in reversed(mentions) if head_noun(m.text) == named), None)
-            # Named only as the owner so far in this part: the owner is who "he" is.
-            found = found or Mention(
-                mention_text([t for t in owner.subtree if t.dep_ != "case"]),
-                _gender(owner),
-                False,
-                owner.i,
-            )
-            if fits(found):
-                return found
-        return None
 
     def resolve(self, token) -> str | None:
         """The mention ``token`` (a third-person pronoun) most likely stands for."""
@@ -432,18 +417,3 @@ class Resolver:
         if head in FEMALE:
             return "she"
         return None
-
-
-def _own_thing(thing) -> bool:
-    """Whether "his" or "her" on ``thing`` is its verb's subject's own: the body a verb
-    moves ("The Fox shook his head"; "the Fox took his cheese" is another's), what one
-    does with one's things unless taken, eaten or broken ("Lotte planted her seeds"), "his
-    way" and the like, and "a lamb of her own"."""
-    if thing.lower_ == "own":
-        return True
-    if thing.dep_ == "dobj" and (
-        thing.lemma_.lower() in BODY_PARTS
-        or (thing.head.lemma_ not in TAKING_VERBS and not is_animate(thing))
-    ):
-        return True
-    return thing.dep_ in ("dobj", "pobj") and thing.lower_ in OWN_OBJECTS - BODY_PARTS

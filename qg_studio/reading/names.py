@@ -7,6 +7,7 @@ The parser often tags such a name as a common noun, or a place, where it opens a
 
 from __future__ import annotations
 
+from qg_studio.reading.animacy import ANIMATE
 from qg_studio.reading.animacy import FEMALE
 from qg_studio.reading.animacy import MALE
 from qg_studio.reading.animacy import MINDFUL_VERBS
@@ -43,7 +44,16 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
             if not nxt.text[:1].isupper() or nxt.is_punct:
                 break
             words.append(nxt.text)
-        noun = next((n for n in reversed(doc[max(0, t.i - 3) : t.i]) if n.pos_ == "NOUN"), None)
+        # "a young billy goat called Tamsin", the goat tagged a proper noun: a word for
+        # someone all the same, where "Tom called Mary" names no one.
+        noun = next(
+            (
+                n
+                for n in reversed(doc[max(0, t.i - 3) : t.i])
+                if n.pos_ == "NOUN" or (n.pos_ == "PROPN" and n.lemma_.lower() in ANIMATE)
+            ),
+            None,
+        )
         if len(words) != 1 or noun is None or not is_animate(noun):
             continue  # "a village called Hill End": a place, or no noun it names
         give(noun, words[0])

@@ -7,7 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from qg_studio.reading.animacy import MIND_VERBS
+from qg_studio.reading.animacy import is_animate
+from qg_studio.reading.lexicon import BODY_PARTS
 from qg_studio.reading.lexicon import CAUSING_VERBS
+from qg_studio.reading.lexicon import OWN_OBJECTS
+from qg_studio.reading.lexicon import PERCEIVING
+from qg_studio.reading.lexicon import TAKING_VERBS
 from qg_studio.text.parse import gap
 
 
@@ -80,6 +86,8 @@ def holds_stage(token) -> bool:
     snapped", the fox is who "he" goes on from, not the last character named as subject."""
     if token.dep_ in SUBJECT_ROLES and watched(token.head):
         return False  # "she had watched her mother milk the goats": her mother is watched
+    if token.dep_ in SUBJECT_ROLES and _noticed(token.head):
+        return False  # "Pip noticed that the man was breathing. He chirped": Pip did
     return token.dep_ in SUBJECT_ROLES or (
         token.dep_ == "dobj" and token.head.lemma_.lower() in CAUSING_VERBS
     )
@@ -96,19 +104,29 @@ def watched(verb) -> bool:
     )
 
 
+def _noticed(verb) -> bool:
+    """What someone saw, heard or knew was so: a clause under a verb of seeing or mind."""
+    return verb.dep_ == "ccomp" and verb.head.lemma_.lower() in PERCEIVING | MIND_VERBS
+
+
 def name_word(text: str) -> str:
     """The name a mention ends in ("Bronwen" of "Old Bronwen"), or "" for a noun."""
     last = text.split()[-1] if text.split() else ""
     return last if last[:1].isupper() else ""
 
 
-def governor(token) -> int:
-    """The verb a noun or pronoun belongs to (through prepositions and possessors)."""
+def own_verb(token):
+    """The verb whose argument a noun or pronoun is (through prepositions and possessors)."""
     head = token.head
     while head.i != head.head.i and head.pos_ not in ("VERB", "AUX"):
         head = head.head
-    # "sat on a branch and laughed at her": a verb without a subject of its own shares
-    # the one before it.
+    return head
+
+
+def governor(token) -> int:
+    """The verb a noun or pronoun belongs to, where the subject is: "sat on a branch and
+    laughed at her": a verb without a subject of its own shares the one before it."""
+    head = own_verb(token)
     while head.dep_ == "conj" and not any(c.dep_ in SUBJECT_ROLES for c in head.children):
         head = head.head
     return head.i
@@ -144,3 +162,38 @@ def group_member(doc, mentions, token) -> Mention | None:
     if last[:1].isupper():
         noun = noun[:1].upper() + noun[1:]
     return Mention(f"the {' '.join(c.lower_ for c in picked)} {noun}", "", False, token.i)
+
+
+def noun_mention_text(token, chunk, named: str | None) -> str:
+    """How a character a noun names is called in a question: "the old man" (of "an old
+    man" or "his old man"), "these five men" as it is, a name whole ("St. Paul")."""
+    # "At last the goose hit upon a plan", parsed with the time inside the noun.
+    lead_in = {d.i for t in chunk or [] if t.dep_ == "prep" for d in t.subtree}
+    tokens = [
+        t
+        for t in chunk or [token]
+        if not (t.dep_ == "poss" and t.pos_ == "PRON") and t.i not in lead_in
+    ]
+    whole = chunk is not None and all(t.pos_ == "PROPN" or t.is_punct for t in tokens)
+    text = (mention_text(tokens) if named and whole else named) or mention_text(tokens)
+    if not text:
+        return ""
+    lead = next((t for t in tokens if not (t.pos_ == "ADV" and t.dep_ == "advmod")), tokens[0])
+    if text[0].islower() and lead.dep_ not in ("det", "poss") and not text.startswith("the "):
+        text = "the " + text  # not "the the little fish" of "one little fish"
+    return text
+
+
+def own_thing(thing) -> bool:
+    """Whether "his" or "her" on ``thing`` is its verb's subject's own: the body a verb
+    moves ("The Fox shook his head"; "the Fox took his cheese" is another's), what one
+    does with one's things unless taken, eaten or broken ("Lotte planted her seeds"), "his
+    way" and the like, and "a lamb of her own"."""
+    if thing.lower_ == "own":
+        return True
+    if thing.dep_ == "dobj" and (
+        thing.lemma_.lower() in BODY_PARTS
+        or (thing.head.lemma_ not in TAKING_VERBS and not is_animate(thing))
+    ):
+        return True
+    return thing.dep_ in ("dobj", "pobj") and thing.lower_ in OWN_OBJECTS - BODY_PARTS

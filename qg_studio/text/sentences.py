@@ -26,6 +26,17 @@ _TITLES = "".join(rf"(?<!\b{t}\.)" for t in ("Mr", "Mrs", "Ms", "Dr", "St"))
 _SENTENCE_BREAK = re.compile(rf"(?<=[.!?]){_TITLES}([\"'\u201d\u2019)\]]*)\s+(?!\s|[a-z])|\n\s*\n+")
 
 
+_LINE_BREAKS = re.compile(r"\n(?:[ \t]*\n)*")
+
+
+def unwrapped(text: str) -> str:
+    """``text`` with each lone line break (a hard wrap) read as a space, paragraph breaks
+    kept: what the parser should see. The parser takes a wrap for a word ("At length the
+    dog\\nhit upon an idea" made "dog" the root and "hit" its modifier, so nobody hit upon
+    anything). Of the same length, so an offset into one is an offset into the other."""
+    return _LINE_BREAKS.sub(lambda m: " " if m.group() == "\n" else m.group(), text)
+
+
 def sentences(text: str) -> list[tuple[int, int]]:
     """(start, end) character offsets of the sentences of ``text``, blank ones left out;
     each starts at its first character and ends after its last (no spaces at either end)."""

@@ -1,0 +1,99 @@
+"""Who a pronoun can and cannot stand for, by where it sits in its sentence.
+
+A pronoun never stands for a character its own clause names ("The Crow laughed at her":
+not the Crow; "he said to the cat": not the cat); a subject beside a clause that names
+an owner is most likely that owner ("The miller's face fell as he read the letter"); and
+a pronoun said inside a clause hung on a subject's verb may well be that subject ("The
+smallest Hare was so frightened that he ran"). The resolver (:mod:`mentions`) weighs
+these with recency, gender and number.
+"""
+
+from __future__ import annotations
+
+from qg_studio.reading.animacy import _gender
+from qg_studio.reading.animacy import is_animate
+from qg_studio.reading.noun_phrases import SUBJECT_ROLES
+from qg_studio.reading.noun_phrases import Mention
+from qg_studio.reading.noun_phrases import governor
+from qg_studio.reading.noun_phrases import head_noun
+from qg_studio.reading.noun_phrases import mention_text
+from qg_studio.reading.noun_phrases import own_verb
+
+
+def coarguments(doc, token, mentions, verb_args, name_of) -> set[str]:
+    """The characters ``token``'s own clause names: what a pronoun that is not reflexive
+    cannot stand for. ``verb_args`` maps a verb to its nouns and pronouns; ``name_of``
+    gives the character a name or a named noun is."""
+    verb = governor(token)
+    # Its verb's other arguments, and the subject a conjoined verb shares ("they beat
+    # him and scolded him": the second "him" is the first one's, not another).
+    own = {
+        i
+        for i in verb_args.get(verb, set())
+        if doc[i].dep_ in SUBJECT_ROLES or own_verb(doc[i]) == own_verb(token)
+    }
+    # "A Squirrel watched her hide it": "her" is the object of "watched" as much as
+    # the subject of "hide", so it is no more the Squirrel than in "watched her".
+    if token.lower_ in ("him", "her", "them") and token.head.dep_ in ("ccomp", "xcomp"):
+        own = own | verb_args.get(governor(token.head), set())
+    named = {m.text for m, _ in mentions if m.index in own}
+    # Named later in the clause too: "he shared every cherry with Nutkin" is not Nutkin,
+    # "he said to the cat" not the cat, "she caught a mouse" not the mouse.
+    named |= {name_of(doc[i]) for i in own if i != token.i} - {None}
+    later = [doc[i] for i in own if i > token.i and doc[i].pos_ == "NOUN"]
+    return named | {m.text for m, _ in mentions if any(may_name(noun, m.text) for noun in later)}
+
+
+def may_name(noun, mention: str) -> bool:
+    """Whether ``noun`` may name the character ``mention``: its head noun, and the words it
+    is told apart by ("the Country Mouse" is not "the Town Mouse"; "another dog" no dog
+    named before)."""
+    words = mention.lower().split()
+    marks = [t.lower_ for t in noun.children if t.dep_ in ("amod", "compound", "det")]
+    if "another" in marks or "other" in marks:
+        return False
+    told = [w for w in marks if w not in ("a", "an", "the", "this", "that")]
+    return noun.lemma_.lower() == head_noun(mention) and all(w in words for w in told)
+
+
+def subject_owner(doc, mentions, token, fits) -> Mention | None:
+    """ "The miller's face fell as he read the letter": "he" is the miller, whose face it
+    is, not the boy named last; so in "When Anselm's arm was well again, he sat"."""
+    verb = doc[governor(token)]
+    if token.dep_ not in SUBJECT_ROLES:
+        return None
+    # "… as he read the letter" under "The miller's face fell"; and "When Anselm's arm
+    # was well again, he sat in the boat": the clause beside it names whose it is.
+    if verb.dep_ == "advcl":
+        beside = [verb.head]
+    else:
+        beside = [c for c in verb.children if c.dep_ == "advcl" and c.i < token.i]
+    owners = [
+        p
+        for clause_head in beside
+        for subject in clause_head.children
+        if subject.dep_ in SUBJECT_ROLES
+        for p in subject.children
+        if p.dep_ == "poss" and p.pos_ in ("NOUN", "PROPN") and is_animate(p)
+    ]
+    for owner in owners:
+        named = head_noun(owner.text)
+        found = next((m for m, _ in reversed(mentions) if head_noun(m.text) == named), None)
+        # Named only as the owner so far in this part: the owner is who "he" is.
+        found = found or Mention(
+            mention_text([t for t in owner.subtree if t.dep_ != "case"]),
+            _gender(owner),
+            False,
+            owner.i,
+        )
+        if fits(found):
+            return found
+    return None
+
+
+def within(doc, token, mention: Mention) -> bool:
+    """Whether ``token`` is said inside a clause hung on ``mention``'s own verb."""
+    if mention.index < 0:
+        return False
+    verb = doc[governor(token)]
+    return verb.dep_ != "conj" and doc[governor(doc[mention.index])] in verb.ancestors
