@@ -145,3 +145,40 @@ def test_a_feeling_told_by_a_noun_is_answered_as_a_child_says_it():
         "sun went down, she began to bleat with fear."
     )
     assert got["How did the young lamb feel when the sun went down?"] == "scared"
+
+
+def test_a_thing_a_fable_writes_with_a_capital_is_a_character():
+    text = (
+        'A round Pebble lay in a brook. "Nothing can move me," said the Pebble to a Minnow. '
+        "The Brook heard, and she laughed as she ran by. Every spring the Brook rose, and "
+        "she rolled the Pebble a little further. They came at last to the Green Hills."
+    )
+    got = _resolved(analyse(text))
+    assert got == [("she", "the Brook"), ("she", "the Brook"), ("she", "the Brook")]
+    cast = main_characters([analyse(text)])
+    assert cast[0] == "the Brook"
+    assert not [c for c in cast if "Hills" in c]
+
+
+def test_what_was_done_long_before_is_no_moment_to_guess_from():
+    from qg_studio.generation.predictions import _last_moment
+
+    [told] = analyse_many(
+        [
+            "The Mole did not want to share his worms. But he remembered the cold spring "
+            "when he had been small, and the Hedgehog's mother had given him a home."
+        ]
+    )
+    moment, _ = _last_moment(told)
+    assert moment is None or "had given" not in moment.head.sent.text[: moment.end_char]
+    assert moment is None or moment.head.lemma_ != "give"
+
+
+def test_the_children_beside_the_two_children_named_are_no_third_character():
+    # "Ravi" opening a sentence is tagged a common noun: always a capital, said twice.
+    text = (
+        "Ravi and his little sister Mei lived by the wood. The two children built a fort. "
+        "The two children ate their lunch. Ravi climbed the wall. Ravi found a nest. Mei "
+        "fed the bird. Mei sang to it."
+    )
+    assert set(main_characters([analyse(text)])[:2]) == {"Ravi", "Mei"}

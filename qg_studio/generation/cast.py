@@ -17,9 +17,11 @@ from qg_studio.reading.animacy import ANIMATE
 from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.noun_phrases import name_word
 from qg_studio.reading.noun_phrases import one_of_many
 
-TELLING_APART = lang.words("telling_apart.txt")  # "the Second Knight" is not "the Knight"
+TELLING_APART = lang.words("telling_apart.txt")
+PEOPLE_GROUPS = lang.words("people_groups.txt")  # "the Second Knight" is not "the Knight"
 # Words a title joins its characters with ("The Fox Who Lost His Tail").
 TITLE_LINKS = ("and", "or", "who", "that", "which", "of", "in", "at", "on", "with", "the", "a")
 PEOPLE = ("children", "men", "women", "people", "geese", "mice")  # plurals not made with -s
@@ -49,7 +51,11 @@ def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
                 head = clause.subject_head
                 if head is None or not usable(clause) or clause.head.i in analysis.quoted:
                     continue
-                if not is_someone(head) and head.lemma_.lower() not in voiced:
+                if (
+                    not is_someone(head)
+                    and head.lemma_.lower() not in voiced
+                    and head.text not in analysis.resolver.names
+                ):
                     continue
                 name = clause.subject_text
                 if len(name.split()) > 4:
@@ -89,6 +95,10 @@ def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
     members = Counter(heads[k][0] for k in cast if not heads[k][1])
     cast = [k for k in cast if not (heads[k][1] and members[heads[k][0]] >= 2)]
     # "the three sparrows" and "the two older sparrows": one flock, told of the most.
+    # "Ravi and his little sister Mei … the two children": the children are those two.
+    names = [k for k in cast if not heads[k][1] and name_word(first[k])]
+    if len(names) >= 2:
+        cast = [k for k in cast if not (heads[k][1] and heads[k][0] in PEOPLE_GROUPS)]
     flocks: set[str] = set()
     for key in list(cast):
         head, plural = heads[key]

@@ -30,6 +30,7 @@ from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WANTS
 from qg_studio.reading.lexicon import WEAK_VERBS
+from qg_studio.reading.moments import done_long_before
 from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import no_event
@@ -92,6 +93,9 @@ def _a_moment(c, analysis: Analysis) -> bool:
         # "after they used to stop their games": a habit is no moment to guess from.
         and not no_event(c)
         and not in_progress(c)  # "after she was sweeping the hearth": a scene
+        # "she remembered the winter when his mother had shared her seeds": told now, done
+        # long before; what comes next does not follow from it.
+        and not done_long_before(c.head)
         and not _every_time(c)
         and in_tense(c)
         and not _vague(c, analysis)

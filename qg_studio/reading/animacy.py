@@ -69,8 +69,27 @@ def _gender(head) -> str:
     return ""
 
 
+def personified(head) -> bool:
+    """ "The River heard, and she laughed": a thing a fable writes with a capital after
+    "the", mid-sentence, is one of its characters. Not a place's name ("the Green Hills",
+    "the River Dee"), whose other words are capitals too."""
+    doc = head.doc
+    return (
+        head.pos_ in ("NOUN", "PROPN")
+        and head.text[:1].isupper()
+        and head.i > head.sent.start
+        and any(c.dep_ == "det" and c.lower_ == "the" for c in head.children)
+        and not any(c.text[:1].isupper() for c in head.children if c.dep_ in ("amod", "compound"))
+        and not (head.i + 1 < len(doc) and doc[head.i + 1].pos_ == "PROPN")
+    )
+
+
 def is_animate(head) -> bool:
-    if head.lower_ in NOT_CHARACTERS or is_greeting(head) or head.lemma_.lower() in PLACES:
+    if head.lower_ in NOT_CHARACTERS or is_greeting(head):
+        return False
+    if personified(head):
+        return True
+    if head.lemma_.lower() in PLACES:
         return False
     if head.lower_ in TIMES_AND_WEATHER and not any(
         c.dep_ in ("det", "poss") for c in head.children

@@ -11,6 +11,9 @@ from qg_studio.reading.animacy import ANIMATE
 from qg_studio.reading.animacy import FEMALE
 from qg_studio.reading.animacy import MALE
 from qg_studio.reading.animacy import MINDFUL_VERBS
+from qg_studio.reading.animacy import NOT_CHARACTERS
+from qg_studio.reading.animacy import PLACES
+from qg_studio.reading.animacy import TIMES_AND_WEATHER
 from qg_studio.reading.animacy import is_animate
 
 NAMING_WORDS = ("named", "called")
@@ -93,4 +96,27 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
         and t.head.lemma_ in MINDFUL_VERBS
         and not is_animate(t)
     }
+    names |= _capitalised_names(doc)
     return names, {k: v for k, v in alias.items() if k not in doubled}
+
+
+def _capitalised_names(doc) -> set[str]:
+    """ "Ravi climbed the wall. Ravi found a nest", "Ravi" tagged a common noun: a word
+    said twice or more, always with a capital and never after "the" or "a", nor a word for
+    a time, a place or the weather, is someone's name ("Straw fell out … made of straw" is
+    no one)."""
+    said: dict[str, int] = {}
+    for t in doc:
+        if t.pos_ in ("NOUN", "PROPN") and t.tag_ in ("NN", "NNP") and t.text[:1].isupper():
+            said[t.text] = said.get(t.text, 0) + 1
+    lower = {t.lower_ for t in doc if t.text[:1].islower()}
+    with_article = {t.text for t in doc if any(c.dep_ == "det" for c in t.children)}
+    return {
+        word
+        for word, times in said.items()
+        if times >= 2
+        and word.lower() not in lower
+        and word not in with_article
+        and word.lower() not in TIMES_AND_WEATHER | PLACES | NOT_CHARACTERS
+        and word.isalpha()
+    }

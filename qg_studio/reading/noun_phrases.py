@@ -169,9 +169,11 @@ def noun_mention_text(token, chunk, named: str | None) -> str:
     man" or "his old man"), "these five men" as it is, a name whole ("St. Paul")."""
     # "At last the goose hit upon a plan", parsed with the time inside the noun.
     lead_in = {d.i for t in chunk or [] if t.dep_ == "prep" for d in t.subtree}
+    # "said the Stone to a Trout", parsed with no noun chunk: the Stone, as the text says.
+    bare = [c for c in token.children if c.dep_ == "det" and c.i < token.i] + [token]
     tokens = [
         t
-        for t in chunk or [token]
+        for t in chunk or bare
         if not (t.dep_ == "poss" and t.pos_ == "PRON") and t.i not in lead_in
     ]
     whole = chunk is not None and all(t.pos_ == "PROPN" or t.is_punct for t in tokens)
