@@ -149,14 +149,14 @@ def test_a_feeling_told_by_a_noun_is_answered_as_a_child_says_it():
 
 def test_a_thing_a_fable_writes_with_a_capital_is_a_character():
     text = (
-        'A round Pebble lay in a brook. "Nothing can move me," said the Pebble to a Minnow. '
-        "The Brook heard, and she laughed as she ran by. Every spring the Brook rose, and "
+        'A round Pebble lay in a stream. "Nothing can move me," said the Pebble to a Minnow. '
+        "The River heard, and she laughed as she ran by. Every spring the River rose, and "
         "she rolled the Pebble a little further. They came at last to the Green Hills."
     )
     got = _resolved(analyse(text))
-    assert got == [("she", "the Brook"), ("she", "the Brook"), ("she", "the Brook")]
+    assert got == [("she", "the River"), ("she", "the River"), ("she", "the River")]
     cast = main_characters([analyse(text)])
-    assert cast[0] == "the Brook"
+    assert cast[0] == "the River"
     assert not [c for c in cast if "Hills" in c]
 
 
