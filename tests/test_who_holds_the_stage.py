@@ -182,3 +182,22 @@ def test_the_children_beside_the_two_children_named_are_no_third_character():
         "fed the bird. Mei sang to it."
     )
     assert set(main_characters([analyse(text)])[:2]) == {"Ravi", "Mei"}
+    # A word said twice with a capital where any word has one, acting in neither, is no one.
+    got = _answers(
+        "'Bad is the road you chose,' said the Owl to the Hare. 'Bad is the weather too,' "
+        "said the Hare. The Hare ran home."
+    )
+    assert not [q for q in got if q.startswith("Who is")]
+    assert "Bad" not in got.values()
+
+
+def test_a_feeling_noun_is_answered_as_a_child_says_it_and_no_reason_crosses_a_paragraph():
+    got = _answers(
+        "The giant sat by the fire. When the door opened, he jumped up in surprise. The girl "
+        "ran home in a great rage. The boy danced with great joy.\n\nThe Prince noticed a "
+        "maid by the door.\n\nHe ate his supper in silence."
+    )
+    assert got["How did the giant feel when he jumped up?"] == "surprised"
+    assert got["Why did the giant jump up?"] == "he was surprised"
+    assert got["How did the girl feel when she ran home?"] == "angry"
+    assert not [q for q in got if q.startswith(("Why did the boy dance", "Why did the Prince"))]

@@ -28,6 +28,7 @@ from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.lexicon import feeling_word
 from qg_studio.reading.lexicon import reaction_lemma
+from qg_studio.reading.moments import across_paragraphs
 from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import no_event
@@ -197,7 +198,11 @@ def causal_item(section, analysis, clause, context, clause_list):
             return None  # "The smaller frog was tired too": as the other was, not for it
         # Else the event that set off the feeling or the reaction is the one told just before.
         cause = context if context is not None else event_before(analysis, clause_list, clause)
-        if context is None and (cause is None or not sets_off(cause, clause)):
+        if context is None and (
+            cause is None
+            or not sets_off(cause, clause)
+            or across_paragraphs(analysis, cause, clause)
+        ):
             return None
         felt = on_deed.said if on_deed is not None else (feel[0].lower_ if feel else "")
         if BODILY_STATES & set(felt.split()) and cause.subject_text != clause.subject_text:
@@ -207,6 +212,9 @@ def causal_item(section, analysis, clause, context, clause_list):
         if (
             cause is None
             or ((feel or on_deed) and feels(cause))
+            # "The girl ran home in a rage. The boy danced with joy": another's feeling is
+            # not why one rejoices.
+            or (reacts and feels(cause) and cause.subject_text != clause.subject_text)
             or cause.subject_text == ""
             or any(t.lower_ in ("had", "'d") for t in clause.aux)
         ):
@@ -333,6 +341,7 @@ def noticed_item(section, analysis, clause, context, clause_list):
         or cause.head.lemma_ not in NOTICING
         or cause.negated
         or cause.subject_text != clause.subject_text
+        or across_paragraphs(analysis, cause, clause)
         # Something seen the answer can name: not "Sami saw it first", "saw everything".
         or _what_was_noticed(cause) is None
     ):

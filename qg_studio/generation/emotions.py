@@ -35,6 +35,7 @@ from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import POSSESSIVE_FORM
 from qg_studio.reading.lexicon import REACTIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.lexicon import SHOWN_BY_WORD
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.moments import event_before
@@ -284,9 +285,14 @@ def _feeling_on_deed(section, analysis, clause) -> QAItem | None:
         same_as=clause.subject_text,
     )
     question = finish(f"How did {clause.subject_text} feel when {deed}")
+    answer = (
+        felt.said
+        if felt.adjective
+        else _as_a_child_says(felt.said, clause.head.doc[max(felt.tokens)])
+    )
     return found_item(
         question,
-        felt.said,
+        answer,
         Element.FEELING,
         True,
         section,
@@ -294,6 +300,14 @@ def _feeling_on_deed(section, analysis, clause) -> QAItem | None:
         0.75,
         rule="feeling.on_deed",
     )
+
+
+def _as_a_child_says(said: str, noun) -> str:
+    """ "in surprise", "in a great rage": as a child says it, "surprised", "angry"; "full
+    of fear" reads well as it is (and is the text's own words)."""
+    if said.startswith("full "):
+        return said
+    return SHOWN_BY_WORD.get(noun.lower_, said)
 
 
 def _deed_left(clause: Clause, felt: Felt) -> bool:
@@ -319,9 +333,9 @@ def _felt_before(analysis: Analysis, clause_list: list[Clause], clause: Clause) 
             return None
         pronoun = analysis.resolver.pronoun_for(clause.subject_text) or clause.subject_text
         # "with great joy" reads as a state only as "full of joy".
-        said = phrase.said if phrase.said.startswith(("in ", "full ")) else None
-        noun = max(phrase.tokens)
-        said = said or f"full of {clause.head.doc[noun].lower_}"
+        noun = clause.head.doc[max(phrase.tokens)]
+        said = phrase.said if phrase.said.startswith(("in ", "full ")) else f"full of {noun.lower_}"
+        said = _as_a_child_says(said, noun)
         return Felt(phrase.who, f"{pronoun} {_was(pronoun)} {said}", phrase.span, phrase.tokens)
     earlier = [c for c in clause_list if c.head.i < clause.head.i]
     if not earlier:

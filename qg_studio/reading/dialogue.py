@@ -42,7 +42,11 @@ def _after_good(head) -> bool:
 def quoted_tokens(doc) -> set[int]:
     """Indexes of the tokens inside quotation marks (someone's speech)."""
     inside, out = False, set()
+    singles = not any(t.text in QUOTE_MARKS for t in doc)
     for t in doc:
+        if singles and t.text in ("'", "\u2018", "\u2019") and _single_quote(t, inside):
+            inside = not inside
+            continue
         if t.text in QUOTE_MARKS:
             inside = not inside if t.text in ('"', "``", "''") else t.text == "“"
             continue
@@ -51,6 +55,25 @@ def quoted_tokens(doc) -> set[int]:
         if inside:
             out.add(t.i)
     return out
+
+
+def _single_quote(t, inside: bool) -> bool:
+    """ "'Bad is the road,' said the Owl": a single quote mark that opens speech (a space
+    before it, a word after) or closes it (after the speech's last stop), not the
+    apostrophe of "the dogs' bones" or "'Tis"."""
+    doc = t.doc
+    nxt = doc[t.i + 1] if t.i + 1 < len(doc) else None
+    prev = doc[t.i - 1] if t.i > 0 else None
+    if not inside:
+        spaced = prev is None or bool(prev.whitespace_) or prev.is_space
+        return (
+            spaced
+            and not t.whitespace_
+            and nxt is not None
+            and nxt.is_alpha
+            and (nxt.lower_ not in ("tis", "twas", "twere"))
+        )
+    return prev is not None and prev.text in ",.!?;:" and not prev.whitespace_
 
 
 # What a call can be: a name or a noun ("Camel", "old friend"), or a word the parser took

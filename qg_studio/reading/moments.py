@@ -66,6 +66,12 @@ def event_before(
     return None
 
 
+def across_paragraphs(analysis, before: Clause, clause: Clause) -> bool:
+    """Whether a paragraph break stands between two clauses: what the paragraph before
+    ends on comes before, but is seldom why ("…noticed a maid. ¶ He ate his supper")."""
+    return "\n" in analysis.text[before.end_char : clause.start_char]
+
+
 def done_long_before(verb) -> bool:
     """ "had watched", "had found": told now, done before the story's moment."""
     return verb.tag_ == "VBN" and any(c.lower_ in ("had", "'d") for c in verb.children)

@@ -102,13 +102,17 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
 
 def _capitalised_names(doc) -> set[str]:
     """ "Ravi climbed the wall. Ravi found a nest", "Ravi" tagged a common noun: a word
-    said twice or more, always with a capital and never after "the" or "a", nor a word for
-    a time, a place or the weather, is someone's name ("Straw fell out … made of straw" is
-    no one)."""
+    said twice or more with a capital mid-sentence or acting, never in lower case nor after
+    "the" or "a", nor a word for a time, a place or the weather, is someone's name ("Straw
+    fell out … made of straw" is no one)."""
     said: dict[str, int] = {}
     for t in doc:
         if t.pos_ in ("NOUN", "PROPN") and t.tag_ in ("NN", "NNP") and t.text[:1].isupper():
-            said[t.text] = said.get(t.text, 0) + 1
+            # Where a capital proves nothing, only as one who acts ("Ravi found a nest", not
+            # "'Bad is the place,' said the bird").
+            acts = t.dep_ == "nsubj" and t.head.pos_ == "VERB" and t.head.lemma_ != "be"
+            if acts or t.i > t.sent.start:
+                said[t.text] = said.get(t.text, 0) + 1
     lower = {t.lower_ for t in doc if t.text[:1].islower()}
     with_article = {t.text for t in doc if any(c.dep_ == "det" for c in t.children)}
     return {
