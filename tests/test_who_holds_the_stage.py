@@ -201,3 +201,15 @@ def test_a_feeling_noun_is_answered_as_a_child_says_it_and_no_reason_crosses_a_p
     assert got["Why did the giant jump up?"] == "he was surprised"
     assert got["How did the girl feel when she ran home?"] == "angry"
     assert not [q for q in got if q.startswith(("Why did the boy dance", "Why did the Prince"))]
+
+
+def test_what_someone_waited_for_stays_with_the_waiting():
+    got = _answers(
+        "The boys had broken the window with their ball. That night they told their father "
+        "what had happened, and they waited for him to be cross. Instead he smiled and went "
+        "to fetch a new pane."
+    )
+    assert "waited for him to be cross" in got.values()
+    # Neither a moment cut short ("when the boys waited") nor the father's crossness theirs.
+    assert not [q for q in got if q.endswith("the boys waited?")]
+    assert not [q for q in got if q.startswith("How did the boys feel")]

@@ -29,6 +29,7 @@ from qg_studio.generation.speech import speech_items
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.clauses import Clause
+from qg_studio.reading.clauses import for_to
 from qg_studio.reading.clauses import time_of
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.dialogue import tells_speech
@@ -274,7 +275,9 @@ def _feeling(section, analysis, clause, context, clause_list):
         return None
     found = None
     started = reaction_lemma(clause.head)  # "began to cry": the reaction is its verb's
-    for t in [clause.head] + clause.tail:
+    # "waited for him to be cross": how they waited for him to feel, not how they felt.
+    others = {x.i for t in clause.tail if for_to(t) for x in t.subtree}
+    for t in [clause.head] + [t for t in clause.tail if t.i not in others]:
         word = None if mocks(t) or not_felt(t) else feeling_word(t.lemma_.lower(), t.text)
         if t.pos_ == "NOUN" and t.lemma_.lower() not in FEELINGS and t.lower_ not in FEELINGS:
             word = None  # a reaction is something done: "stormed out", not "the storm"

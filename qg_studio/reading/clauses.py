@@ -115,7 +115,15 @@ def _is_clause_head(t) -> bool:
         return False
     if t.dep_ == "ccomp":
         return any(c.dep_ in SUBJECT_DEPS for c in t.children)
-    return True
+    return not for_to(t)
+
+
+def for_to(verb) -> bool:
+    """ "waited for him to be cross": what is waited for, no clause of its own; a deed
+    cut from it ("they waited") says something else."""
+    return any(c.dep_ == "mark" and c.lower_ == "for" for c in verb.children) and any(
+        c.dep_ == "aux" and c.lower_ == "to" for c in verb.children
+    )
 
 
 def clauses(sent, resolver: Resolver | None = None) -> list[Clause]:
