@@ -19,6 +19,7 @@ FEMALE = lang.words("female_nouns.txt")
 ANIMATE = MALE | FEMALE | lang.words("animate_nouns.txt")
 MIND_VERBS = lang.words("mind_verbs.txt")
 MINDFUL_VERBS = SAYING_VERBS | MIND_VERBS
+SENSES = lang.words("perceiving_verbs.txt")
 # Entity labels a spaCy model gives a name that is never a character; an animal's name in
 # a fable ("the Heron", "the Monkey") is often labelled ORG or PRODUCT, so those stay in.
 NOT_PERSON_LABELS = (
@@ -84,12 +85,19 @@ def personified(head) -> bool:
     )
 
 
+def personae(doc) -> set[str]:
+    """The things ``doc`` makes persons: capitalised after "the" and given a voice, a mind
+    or senses ("said the Stone", "The River heard"); "the Castle stood on a cliff" is a
+    place all the same."""
+    return {
+        t.lemma_.lower()
+        for t in doc
+        if t.dep_ == "nsubj" and personified(t) and t.head.lemma_.lower() in MINDFUL_VERBS | SENSES
+    }
+
+
 def is_animate(head) -> bool:
-    if head.lower_ in NOT_CHARACTERS or is_greeting(head):
-        return False
-    if personified(head):
-        return True
-    if head.lemma_.lower() in PLACES:
+    if head.lower_ in NOT_CHARACTERS or is_greeting(head) or head.lemma_.lower() in PLACES:
         return False
     if head.lower_ in TIMES_AND_WEATHER and not any(
         c.dep_ in ("det", "poss") for c in head.children

@@ -16,6 +16,8 @@ from qg_studio.reading.animacy import MALE
 from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.animacy import _gender
 from qg_studio.reading.animacy import is_animate
+from qg_studio.reading.animacy import personae
+from qg_studio.reading.animacy import personified
 from qg_studio.reading.binding import coarguments
 from qg_studio.reading.binding import subject_owner
 from qg_studio.reading.binding import within
@@ -67,6 +69,7 @@ class Resolver:
         # "a badger named Bramble": the name and "the badger" are one character.
         names, alias = named_characters(doc)
         self.names = names | before.names
+        self.personae = personae(doc) | before.personae
         self._alias = {**dict(before.aliases), **alias}
         self._verb_args: dict[int, set[int]] = {}
         for token in doc:
@@ -107,7 +110,9 @@ class Resolver:
                 t.lower_ in ("no", "never", "not") and t.i < token.i for t in chunk
             ):
                 continue  # "they kept no dog", "never a bird was seen": nobody to stand for
-            if named is None and (chunk is None or token.pos_ == "PRON" or not is_animate(token)):
+            if named is None and (
+                chunk is None or token.pos_ == "PRON" or not self.is_someone(token)
+            ):
                 continue
             if token.dep_ not in MENTION_ROLES or is_vocative(token, self.quoted):
                 continue
@@ -165,8 +170,13 @@ class Resolver:
             genders=tuple(sorted(self._gender.items())),
             pronouns=tuple(sorted(self._pronoun.items())),
             names=frozenset(self.names),
+            personae=frozenset(self.personae),
             aliases=tuple(sorted(self._alias.items())),
         )
+
+    def is_someone(self, token) -> bool:
+        """An animate noun, or a thing this story made a person ("the River")."""
+        return is_animate(token) or (personified(token) and token.lemma_.lower() in self.personae)
 
     @property
     def aliases(self) -> dict[str, str]:

@@ -95,6 +95,7 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
         and t.dep_ == "nsubj"
         and t.head.lemma_ in MINDFUL_VERBS
         and not is_animate(t)
+        and not any(c.dep_ == "det" for c in t.children)  # "said the Stone": a thing, made a person
     }
     names |= _capitalised_names(doc)
     return names, {k: v for k, v in alias.items() if k not in doubled}

@@ -24,13 +24,16 @@ class OnStage:
 @dataclass(frozen=True)
 class Stage:
     """Who holds the stage where a section ends, and what the text has told of them:
-    genders shown by pronouns, the pronoun each goes by, and the names nouns were given."""
+    genders shown by pronouns, the pronoun each goes by, the names nouns were given, and
+    the things made persons."""
 
     characters: tuple[OnStage, ...] = ()
     genders: tuple[tuple[str, str], ...] = ()
     pronouns: tuple[tuple[str, str], ...] = ()
     names: frozenset[str] = frozenset()
     aliases: tuple[tuple[str, str], ...] = ()
+    # Things the fable gave a voice or a mind, capitalised ("the River heard"): characters.
+    personae: frozenset[str] = frozenset()
 
 
 # Characters carried over a section break are those its last sentences name: a "he"
