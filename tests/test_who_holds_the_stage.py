@@ -221,3 +221,33 @@ def test_what_someone_waited_for_stays_with_the_waiting():
     # Neither a moment cut short ("when the boys waited") nor the father's crossness theirs.
     assert not [q for q in got if q.endswith("the boys waited?")]
     assert not [q for q in got if q.startswith("How did the boys feel")]
+
+
+def test_two_named_together_are_both_the_answer():
+    from qg_studio.reading.subjects import subject_phrase
+
+    told = analyse(
+        "Nia and Tomas lived in a hut by the sea. Nia mended the nets. Tomas caught the fish."
+    )
+    first = told.sentence_clauses[0][0]
+    assert subject_phrase(first.subject, told.resolver, first.head.sent) == "Nia and Tomas"
+
+
+def test_what_never_happened_before_and_what_was_done_long_before_are_no_moments():
+    from qg_studio.generation.predictions import _last_moment
+
+    [told] = analyse_many(
+        ["The young Owl dived at a vole. The vole ran into the grass before he touched the ground."]
+    )
+    moment, _ = _last_moment(told)
+    assert moment is not None and moment.head.lemma_ == "run"
+    found = story_candidates(
+        section_story(
+            "Master Anders was a cobbler in a narrow street. He was a cheerful man, and he "
+            "sang as he worked. A small grey Cat slept under his bench. One winter the cobbler "
+            "fell ill. A rich baker had ordered new boots for his wedding, and they had to be "
+            "finished by Sunday. Master Anders lay in bed with a cough and could not lift a "
+            "hammer."
+        )
+    )
+    assert not [i for i in found if i.question.startswith("Why did Master Anders lie")]

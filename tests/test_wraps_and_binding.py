@@ -39,6 +39,10 @@ WRAPPED = (
 def test_a_hard_wrapped_story_reads_as_the_same_story_on_one_line():
     assert len(unwrapped(WRAPPED)) == len(WRAPPED)  # offsets hold for both
     assert unwrapped(WRAPPED).count("\n") == 2  # the paragraph break stays
+    # A carriage return wraps a line as well, alone or before a line feed.
+    for wrap in ("\r", "\r\n"):
+        cr = WRAPPED.replace("\n\n", "\0").replace("\n", wrap).replace("\0", "\n\n")
+        assert unwrapped(cr).replace("  ", " ") == unwrapped(WRAPPED)
     wrapped = analyse(WRAPPED)
     flat = analyse(WRAPPED.replace("\n\n", "\0").replace("\n", " ").replace("\0", "\n\n"))
     assert [(t.text, t.dep_) for t in wrapped.doc if not t.is_space] == [

@@ -96,6 +96,8 @@ def _a_moment(c, analysis: Analysis) -> bool:
         # "she remembered the winter when his mother had shared her seeds": told now, done
         # long before; what comes next does not follow from it.
         and not done_long_before(c.head)
+        # "it ran into its hole before he touched the ground": he never did.
+        and c.marker not in ("before", "until", "till")
         and not _every_time(c)
         and in_tense(c)
         and not _vague(c, analysis)

@@ -38,6 +38,7 @@ from qg_studio.reading.lexicon import PLACE_PREPOSITIONS
 from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WANTS
+from qg_studio.reading.moments import done_long_before
 from qg_studio.reading.moments import in_progress
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
@@ -118,6 +119,9 @@ def _background(cause) -> bool:
         (cause.head.lemma_ in STATE_VERBS and cause.head.lemma_ != "be")
         or in_progress(cause)
         or _as_always(cause)  # what is done every day sets no moment off
+        # "A merchant had ordered a coat. The tailor lay in bed with a fever": before the
+        # story's moment, not what set it off.
+        or done_long_before(cause.head)
     )
 
 

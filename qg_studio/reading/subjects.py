@@ -67,7 +67,8 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
     if not tokens:
         return ""
     heads = [t for t in tokens if t.dep_ in SUBJECT_DEPS]
-    if heads and resolver is not None and resolver.name_of(heads[0]):
+    joined = any(t.dep_ == "conj" for t in tokens)  # "Amara and Joss": both, not Amara
+    if heads and resolver is not None and resolver.name_of(heads[0]) and not joined:
         # "a little hedgehog called Pip knocked": the story has named her; so does the
         # question, whole where the text says the name whole ("St. Paul").
         if all(t.pos_ == "PROPN" or t.is_punct for t in tokens):

@@ -26,15 +26,22 @@ _TITLES = "".join(rf"(?<!\b{t}\.)" for t in ("Mr", "Mrs", "Ms", "Dr", "St"))
 _SENTENCE_BREAK = re.compile(rf"(?<=[.!?]){_TITLES}([\"'\u201d\u2019)\]]*)\s+(?!\s|[a-z])|\n\s*\n+")
 
 
-_LINE_BREAKS = re.compile(r"\n(?:[ \t]*\n)*")
+_LINE_BREAK = r"(?:\r\n|\r|\n)"
+_LINE_BREAKS = re.compile(rf"{_LINE_BREAK}(?:[ \t]*{_LINE_BREAK})*")
 
 
 def unwrapped(text: str) -> str:
-    """``text`` with each lone line break (a hard wrap) read as a space, paragraph breaks
-    kept: what the parser should see. The parser takes a wrap for a word ("At length the
-    dog\\nhit upon an idea" made "dog" the root and "hit" its modifier, so nobody hit upon
-    anything). Of the same length, so an offset into one is an offset into the other."""
-    return _LINE_BREAKS.sub(lambda m: " " if m.group() == "\n" else m.group(), text)
+    """``text`` with each lone line break (a hard wrap: "\\n", "\\r\\n", or "\\r" as
+    some of FairytaleQA's files have it) read as spaces, paragraph breaks kept: what the
+    parser should see. The parser takes a wrap for a word ("At length the dog\\nhit upon an
+    idea" made "dog" the root and "hit" its modifier, so nobody hit upon anything). Of the
+    same length, so an offset into one is an offset into the other."""
+
+    def one_line(m: re.Match) -> str:
+        lone = m.group() in ("\n", "\r", "\r\n")
+        return " " * len(m.group()) if lone else m.group()
+
+    return _LINE_BREAKS.sub(one_line, text)
 
 
 def sentences(text: str) -> list[tuple[int, int]]:
