@@ -158,11 +158,11 @@ def test_a_thing_a_fable_writes_with_a_capital_is_a_character():
     cast = main_characters([analyse(text)])
     assert cast[0] == "the River"
     assert not [c for c in cast if "Hills" in c]
-    # A capital proves nothing without a voice: "the Castle" stands; the boy crept out.
+    # A capital proves nothing without a voice: "the Tower" stands; the boy slipped out.
     got = _resolved(
         analyse(
-            "A boy served in a great house. Now the Castle stood on a cliff, and the sea lay "
-            "below it. One night he crept out of the Castle by the little door."
+            "A boy served in a great house. Now the Tower stood on a rock, and the waves lay "
+            "below it. One night he slipped away from the Tower through the kitchen."
         )
     )
     assert got == [("he", "the boy")]

@@ -87,7 +87,7 @@ def personified(head) -> bool:
 
 def personae(doc) -> set[str]:
     """The things ``doc`` makes persons: capitalised after "the" and given a voice, a mind
-    or senses ("said the Stone", "The River heard"); "the Castle stood on a cliff" is a
+    or senses ("said the Stone", "The River heard"); "the Tower stood by the sea" is a
     place all the same."""
     return {
         t.lemma_.lower()

@@ -326,7 +326,7 @@ def usable(clause: Clause) -> bool:
         return False  # "so that they might see her every day": meant, not told
     aux = [t.lower_ for t in clause.aux]
     if "have" in aux and {"would", "'d", "could", "should"} & set(aux[: aux.index("have")]):
-        return False  # "she'd have heard the yells, only that …": she did not
+        return False  # "she'd have fallen, but the owl caught her": she did not
     head = clause.head
     if head.dep_ in ("ccomp", "xcomp") and head.head.lemma_ in UNREAL_VERBS:
         return False  # "wishing she had taken the Minnow": she had not
@@ -335,7 +335,7 @@ def usable(clause: Clause) -> bool:
     if clause.marker in ("as", "than") and head.head.pos_ in ("ADV", "ADJ"):
         return False  # "as fast as his legs could carry him": a measure, not an event
     if clause.marker in ("as", "than") and _likened(head):
-        return False  # "she was stiff as he was stout": a likeness, not why nor when
+        return False  # "she was stubborn as he was strong": a likeness, not why nor when
     words_low = set(low.replace(",", " ").split())
     if words_low & set(lang.function_words("speakers")) and low not in ("you and i",):
         return False

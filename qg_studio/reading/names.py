@@ -110,7 +110,7 @@ def _capitalised_names(doc) -> set[str]:
     for t in doc:
         if t.pos_ in ("NOUN", "PROPN") and t.tag_ in ("NN", "NNP") and t.text[:1].isupper():
             # Where a capital proves nothing, only as one who acts ("Ravi found a nest", not
-            # "'Bad is the place,' said the bird").
+            # "'Cold is the night,' said the owl").
             acts = t.dep_ == "nsubj" and t.head.pos_ == "VERB" and t.head.lemma_ != "be"
             if acts or t.i > t.sent.start:
                 said[t.text] = said.get(t.text, 0) + 1

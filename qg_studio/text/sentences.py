@@ -7,8 +7,8 @@ evidence sentence are always the same span of the story.
 
 Why not spaCy's own boundaries: on 380 FairytaleQA val sections the parser and this rule
 agreed on 259; the parser made a sentence of a lone closing quote ('... too long', '"')
-and split speech from its tag, and the rule before this one split '"Alas, that is my
-father!" said the woman.' after the speech. Speech followed by a lower-case word goes on.
+and split speech from its tag, and the rule before this one split '"Oh, that is my
+brother!" cried the girl.' after the speech. Speech followed by a lower-case word goes on.
 
 The frozen windows of the trained models cut with their own rule
 (:data:`qg_studio.models.prompts.TRAINING_SENTENCE_BREAK`): what they were trained on.
@@ -33,8 +33,8 @@ _LINE_BREAKS = re.compile(rf"{_LINE_BREAK}(?:[ \t]*{_LINE_BREAK})*")
 def unwrapped(text: str) -> str:
     """``text`` with each lone line break (a hard wrap: "\\n", "\\r\\n", or "\\r" as
     some of FairytaleQA's files have it) read as spaces, paragraph breaks kept: what the
-    parser should see. The parser takes a wrap for a word ("At length the dog\\nhit upon an
-    idea" made "dog" the root and "hit" its modifier, so nobody hit upon anything). Of the
+    parser should see. The parser takes a wrap for a word ("At last the goose\\nhit upon a
+    plan" made "goose" the root and "hit" its modifier, so nobody hit upon anything). Of the
     same length, so an offset into one is an offset into the other."""
 
     def one_line(m: re.Match) -> str:
