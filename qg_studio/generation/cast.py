@@ -20,8 +20,8 @@ from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.noun_phrases import name_word
 from qg_studio.reading.noun_phrases import one_of_many
 
-TELLING_APART = lang.words("telling_apart.txt")
-PEOPLE_GROUPS = lang.words("people_groups.txt")  # "the Second Knight" is not "the Knight"
+TELLING_APART = lang.words("telling_apart.txt")  # "the Second Knight" is not "the Knight"
+PEOPLE_GROUPS = lang.words("people_groups.txt")  # "the two children", "the brothers"
 # Words a title joins its characters with ("The Fox Who Lost His Tail").
 TITLE_LINKS = ("and", "or", "who", "that", "which", "of", "in", "at", "on", "with", "the", "a")
 PEOPLE = ("children", "men", "women", "people", "geese", "mice")  # plurals not made with -s
@@ -95,11 +95,11 @@ def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
     # "the two hens" beside "the speckled hen" and "the brown hen": both of them, no third.
     members = Counter(heads[k][0] for k in cast if not heads[k][1])
     cast = [k for k in cast if not (heads[k][1] and members[heads[k][0]] >= 2)]
-    # "the three sparrows" and "the two older sparrows": one flock, told of the most.
     # "Ravi and his little sister Mei … the two children": the children are those two.
     names = [k for k in cast if not heads[k][1] and name_word(first[k])]
     if len(names) >= 2:
         cast = [k for k in cast if not (heads[k][1] and heads[k][0] in PEOPLE_GROUPS)]
+    # "the three sparrows" and "the two older sparrows": one flock, told of the most.
     flocks: set[str] = set()
     for key in list(cast):
         head, plural = heads[key]

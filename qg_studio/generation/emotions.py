@@ -36,12 +36,12 @@ from qg_studio.reading.lexicon import POSSESSIVE_FORM
 from qg_studio.reading.lexicon import REACTIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import SHOWN_BY_WORD
+from qg_studio.reading.lexicon import SPEECH_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import shifts_time
-from qg_studio.reading.speakers import SPEECH_VERBS
 from qg_studio.reading.subjects import possessive
 from qg_studio.reading.subjects import subject_phrase
 from qg_studio.schema import Element

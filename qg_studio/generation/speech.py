@@ -20,9 +20,9 @@ from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.dialogue import is_greeting
 from qg_studio.reading.dialogue import is_vocative
+from qg_studio.reading.lexicon import SPEECH_VERBS
 from qg_studio.reading.noun_phrases import head_noun
 from qg_studio.reading.noun_phrases import mention_text
-from qg_studio.reading.speakers import SPEECH_VERBS
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section

@@ -10,6 +10,7 @@ import re
 
 from qg_studio import lang
 from qg_studio.reading.dialogue import is_greeting
+from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 
@@ -19,7 +20,6 @@ FEMALE = lang.words("female_nouns.txt")
 ANIMATE = MALE | FEMALE | lang.words("animate_nouns.txt")
 MIND_VERBS = lang.words("mind_verbs.txt")
 MINDFUL_VERBS = SAYING_VERBS | MIND_VERBS
-SENSES = lang.words("perceiving_verbs.txt")
 # Entity labels a spaCy model gives a name that is never a character; an animal's name in
 # a fable ("the Heron", "the Monkey") is often labelled ORG or PRODUCT, so those stay in.
 NOT_PERSON_LABELS = (
@@ -92,7 +92,9 @@ def personae(doc) -> set[str]:
     return {
         t.lemma_.lower()
         for t in doc
-        if t.dep_ == "nsubj" and personified(t) and t.head.lemma_.lower() in MINDFUL_VERBS | SENSES
+        if t.dep_ == "nsubj"
+        and personified(t)
+        and t.head.lemma_.lower() in MINDFUL_VERBS | PERCEIVING
     }
 
 

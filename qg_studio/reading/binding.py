@@ -25,8 +25,8 @@ def coarguments(doc, token, mentions, verb_args, name_of) -> set[str]:
     cannot stand for. ``verb_args`` maps a verb to its nouns and pronouns; ``name_of``
     gives the character a name or a named noun is."""
     verb = governor(token)
-    # Its verb's other arguments, and the subject a conjoined verb shares ("they beat
-    # him and scolded him": the second "him" is the first one's, not another).
+    # Its verb's other arguments, and the subject a conjoined verb shares ("they chased
+    # him and shouted at him": the second "him" is the first one's, not another).
     own = {
         i
         for i in verb_args.get(verb, set())

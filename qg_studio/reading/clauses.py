@@ -16,10 +16,10 @@ from qg_studio.reading.animacy import MINDFUL_VERBS
 from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.lexicon import DISCOURSE_ADVERBS
 from qg_studio.reading.lexicon import PERCEIVING
+from qg_studio.reading.lexicon import SPEECH_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.noun_phrases import mention_text
-from qg_studio.reading.speakers import SPEECH_VERBS
 from qg_studio.reading.subjects import SUBJECT_DEPS
 from qg_studio.reading.subjects import subject_phrase
 from qg_studio.reading.subjects import trim

@@ -7,13 +7,15 @@ is called out to, not someone acting.
 from __future__ import annotations
 
 from qg_studio import lang
+from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.lexicon import SPEECH_VERBS
 
 # Greetings and thanks in dialogue are parsed as nouns, even names ("Good-morning,
 # Camel"): none of them is a character.
 GREETINGS = lang.words("greetings.txt")
 QUOTE_MARKS = ('"', "“", "”", "``", "''")
 # Verbs that tell speech a quotation holds ("said", "told", "asked"), the speaker's tag.
-TELLING = lang.words("saying_verbs.txt") | lang.words("speech_verbs.txt")
+TELLING = SAYING_VERBS | SPEECH_VERBS
 
 
 def is_greeting(head) -> bool:

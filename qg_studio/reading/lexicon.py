@@ -56,6 +56,8 @@ WANTS = lang.words("want_verbs.txt")  # "What did the Heron want to do?", not a 
 TAKING_VERBS = lang.words("taking_verbs.txt")  # whose object is most often another's
 # Verbs a question is not asked about: reported speech, and verbs too weak to act.
 SAYING_VERBS = lang.words("saying_verbs.txt")
+# Verbs a speaker's tag tells speech with ("said", "told", "asked").
+SPEECH_VERBS = lang.words("speech_verbs.txt")
 WEAK_VERBS = lang.words("weak_verbs.txt")
 # A state, not a deed ("was tired", "lived by the pond"): no point in time to ask "after".
 STATE_VERBS = lang.words("state_verbs.txt")

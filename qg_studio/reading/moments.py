@@ -12,8 +12,8 @@ from qg_studio.reading.clauses import usable
 from qg_studio.reading.dialogue import tells_speech
 from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.lexicon import SPEECH_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
-from qg_studio.reading.speakers import SPEECH_VERBS
 
 # Verbs whose bare pronoun object says nothing: perceiving, telling, knowing, loving.
 POINTING_VERBS = MINDFUL_VERBS | SPEECH_VERBS | PERCEIVING | {"love", "like", "hate"}

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from qg_studio import lang
 from qg_studio.reading.animacy import PRONOUNS
+from qg_studio.reading.lexicon import SPEECH_VERBS
 from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.noun_phrases import mention_text
-
-SPEECH_VERBS = lang.words("speech_verbs.txt")
 
 
 def speaker(resolver: Resolver, sent) -> str | None:
