@@ -251,3 +251,23 @@ def test_what_never_happened_before_and_what_was_done_long_before_are_no_moments
         )
     )
     assert not [i for i in found if i.question.startswith("Why did Master Anders lie")]
+
+
+def test_whose_stomach_turned_cold_is_who_runs_next():
+    got = _resolved(
+        analyse(
+            '"Have you seen my hat?" her aunt asked. "I cannot go out without it." Juno\'s '
+            "heart sank. She ran all the way back to the pond."
+        )
+    )
+    assert got[-1] == ("She", "Juno")
+
+
+def test_what_someone_waits_for_is_no_purpose_and_its_subject_holds_no_stage():
+    got = _answers(
+        "One cold night a girl named Rosa missed her bus. She sat on a bench, and she waited "
+        "for her mother to come and fetch her. Then she went to the shop to buy bread."
+    )
+    assert not [q for q in got if q.startswith("Why did Rosa wait")]
+    assert got["Where did Rosa go?"] == "to the shop"
+    assert not [q for q in got if "the mother do" in q or "Rosa fetched" in q]

@@ -29,7 +29,6 @@ from qg_studio.generation.speech import speech_items
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.clauses import Clause
-from qg_studio.reading.clauses import for_to
 from qg_studio.reading.clauses import time_of
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.dialogue import tells_speech
@@ -56,6 +55,7 @@ from qg_studio.reading.lexicon import not_felt
 from qg_studio.reading.lexicon import reaction_lemma
 from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import says_nothing
+from qg_studio.reading.noun_phrases import for_to
 from qg_studio.reading.noun_phrases import watched
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness

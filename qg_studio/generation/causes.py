@@ -32,6 +32,7 @@ from qg_studio.reading.moments import across_paragraphs
 from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import no_event
+from qg_studio.reading.noun_phrases import for_to
 from qg_studio.schema import Element
 
 REASON = {"because", "since", "for"}
@@ -164,6 +165,7 @@ def causal_item(section, analysis, clause, context, clause_list):
             and t.pos_ == "VERB"
             and any(c.lower_ == "to" and c.dep_ == "aux" for c in t.children)
             and t.i > clause.head.i + 1
+            and not for_to(t)  # "waited for her father to come": what she waited for
             and clause.head.lemma_ not in WEAK_VERBS | frozenset(lang.function_words("not_aims"))
         ):
             phrase = list(t.subtree)

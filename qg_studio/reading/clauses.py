@@ -19,6 +19,7 @@ from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import SPEECH_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.mentions import Resolver
+from qg_studio.reading.noun_phrases import for_to
 from qg_studio.reading.noun_phrases import mention_text
 from qg_studio.reading.subjects import SUBJECT_DEPS
 from qg_studio.reading.subjects import subject_phrase
@@ -111,19 +112,11 @@ def _is_clause_head(t) -> bool:
         return False
     if t.pos_ not in ("VERB", "AUX"):
         return False
-    if t.dep_ == "conj" and t.head.pos_ not in ("VERB", "AUX"):
-        return False
+    if t.dep_ == "conj" and (t.head.pos_ not in ("VERB", "AUX") or for_to(t.head)):
+        return False  # "waited for her mother to come and fetch her": all one wait
     if t.dep_ == "ccomp":
         return any(c.dep_ in SUBJECT_DEPS for c in t.children)
     return not for_to(t)
-
-
-def for_to(verb) -> bool:
-    """ "waited for him to be cross": what is waited for, no clause of its own; a deed
-    cut from it ("they waited") says something else."""
-    return any(c.dep_ == "mark" and c.lower_ == "for" for c in verb.children) and any(
-        c.dep_ == "aux" and c.lower_ == "to" for c in verb.children
-    )
 
 
 def clauses(sent, resolver: Resolver | None = None) -> list[Clause]:

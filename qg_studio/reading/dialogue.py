@@ -118,3 +118,8 @@ def tells_speech(clause, quoted: set[int]) -> bool:
     before = [t for t in clause.head.doc[clause.head.sent.start : first] if not t.is_space]
     closed = bool(before) and (before[-1].i in quoted or before[-1].text in QUOTE_MARKS)
     return closed and clause.head.lemma_ in TELLING
+
+
+def all_speech(sent, quoted: set[int]) -> bool:
+    """Whether a sentence is all someone's speech, no narration in it."""
+    return all(t.i in quoted or t.is_punct or t.is_space for t in sent)

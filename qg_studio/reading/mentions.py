@@ -21,8 +21,10 @@ from qg_studio.reading.animacy import personified
 from qg_studio.reading.binding import coarguments
 from qg_studio.reading.binding import subject_owner
 from qg_studio.reading.binding import within
+from qg_studio.reading.dialogue import all_speech
 from qg_studio.reading.dialogue import is_vocative
 from qg_studio.reading.dialogue import quoted_tokens
+from qg_studio.reading.lexicon import BODY_PARTS
 from qg_studio.reading.names import named_characters
 from qg_studio.reading.noun_phrases import MENTION_ROLES
 from qg_studio.reading.noun_phrases import SUBJECT_ROLES
@@ -110,17 +112,36 @@ class Resolver:
                 t.lower_ in ("no", "never", "not") and t.i < token.i for t in chunk
             ):
                 continue  # "they kept no dog", "never a bird was seen": nobody to stand for
-            if named is None and (
-                chunk is None or token.pos_ == "PRON" or not self.is_someone(token)
+            # "Kofi's stomach turned cold. He ran back": whose stomach holds the stage, and
+            # one whose heart or face it is, is someone.
+            owns_subject = (
+                token.dep_ == "poss"
+                and token.pos_ in ("NOUN", "PROPN")
+                and token.head.dep_ in SUBJECT_ROLES
+                and token.head.head.dep_ in ("ROOT", "conj")  # not "with the lion's tail chipped"
+                and not self.is_someone(token.head)
+            )
+            bodily = owns_subject and token.head.lemma_.lower() in BODY_PARTS
+            if (
+                named is None
+                and not bodily
+                and (chunk is None or token.pos_ == "PRON" or not self.is_someone(token))
             ):
                 continue
-            if token.dep_ not in MENTION_ROLES or is_vocative(token, self.quoted):
+            if (token.dep_ not in MENTION_ROLES and not owns_subject) or is_vocative(
+                token, self.quoted
+            ):
                 continue
             if token.dep_ == "pobj" and token.head.lower_ == "like":
                 continue  # "rose like a flying bird": a likeness, not someone on stage
             text = noun_mention_text(token, chunk, named)
             if not text:
                 continue
+            if owns_subject:  # "the old miller … the miller's heart sank": one miller
+                text = next(
+                    (m.text for m, _ in reversed(mentions) if head_noun(m.text) == head_noun(text)),
+                    text,
+                )
             # A name the story gave is one someone, whatever tag its final "s" earns
             # ("Tomas cut too quickly" tagged as a plural made "them", his shoes, Tomas).
             plural = (
@@ -135,11 +156,14 @@ class Resolver:
             )
             # "her kite", "Noor's kite": a character's thing, until the story tells its sex.
             owned = any(
-                t.dep_ == "poss" and (t.pos_ == "PRON" or t.pos_ == "PROPN")
+                t.dep_ == "poss" and t.pos_ in ("PRON", "PROPN") and t.i != token.i
                 for t in chunk or [token]
             )
             mentions.append(
-                (Mention(text, gender, plural, token.i, owned and not gender), holds_stage(token))
+                (
+                    Mention(text, gender, plural, token.i, owned and not gender),
+                    holds_stage(token) or owns_subject,
+                )
             )
         self._mentions = mentions
 
@@ -149,7 +173,7 @@ class Resolver:
         last_start = sents[-1].start if sents else 0
         # Sentences of speech put no one off the stage: who called "Watch me, and you will
         # learn something" is who dives after it.
-        told = [s for s in sents if not self._all_speech(s)]
+        told = [s for s in sents if not all_speech(s, self.quoted)]
         recent = told[-STAGE_SENTENCES].start if len(told) >= STAGE_SENTENCES else 0
         latest: dict[str, tuple[Mention, bool]] = {}
         for mention, subject in self._mentions:
@@ -375,20 +399,16 @@ class Resolver:
             # her. "You will learn something." He dove and chased the fish'): the one who
             # held the stage before it, not a thing or creature the speech named.
             held = [m for m, subj in mentions if subj and fits(m) and m.index not in self.quoted]
-            if held and self._after_speech(token):
+            if (
+                held
+                and token.sent.start
+                and all_speech(self.doc[token.sent.start - 1].sent, self.quoted)
+            ):
                 return held[-1]
         for m, _ in reversed(mentions):
             if fits(m):
                 return m
         return None
-
-    def _after_speech(self, token) -> bool:
-        """Whether the sentence before ``token``'s is all someone's speech."""
-        start = token.sent.start
-        return start > 0 and self._all_speech(self.doc[start - 1].sent)
-
-    def _all_speech(self, sent) -> bool:
-        return all(t.i in self.quoted or t.is_punct or t.is_space for t in sent)
 
     def _previous_sentence_start(self, token) -> int:
         sent_start = token.sent.start

@@ -88,6 +88,8 @@ def holds_stage(token) -> bool:
         return False  # "she had watched her mother milk the goats": her mother is watched
     if token.dep_ in SUBJECT_ROLES and _noticed(token.head):
         return False  # "Pip noticed that the man was breathing. He chirped": Pip did
+    if token.dep_ in SUBJECT_ROLES and for_to(token.head):
+        return False  # "she waited for her mother to come. Then she went": she did
     return token.dep_ in SUBJECT_ROLES or (
         token.dep_ == "dobj" and token.head.lemma_.lower() in CAUSING_VERBS
     )
@@ -101,6 +103,14 @@ def watched(verb) -> bool:
         and verb.dep_ in ("ccomp", "xcomp")
         and not any(c.dep_ in ("aux", "mark") for c in verb.children)
         and verb.head.pos_ == "VERB"
+    )
+
+
+def for_to(verb) -> bool:
+    """ "waited for him to be cross": what is waited for, no clause of its own; a deed
+    cut from it ("they waited") says something else."""
+    return any(c.dep_ == "mark" and c.lower_ == "for" for c in verb.children) and any(
+        c.dep_ == "aux" and c.lower_ == "to" for c in verb.children
     )
 
 
