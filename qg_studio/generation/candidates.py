@@ -15,6 +15,7 @@ from qg_studio.generation.causes import feels
 from qg_studio.generation.causes import noticed_item
 from qg_studio.generation.causes import outcome_item
 from qg_studio.generation.causes import when_phrase
+from qg_studio.generation.emotions import as_a_child_says
 from qg_studio.generation.emotions import can_feel
 from qg_studio.generation.emotions import emotion_items
 from qg_studio.generation.emotions import feeling_phrase
@@ -45,7 +46,6 @@ from qg_studio.reading.lexicon import LINKING_VERBS
 from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import REACTIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
-from qg_studio.reading.lexicon import SHOWN_BY_WORD
 from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WANTS
@@ -317,7 +317,7 @@ def _feeling(section, analysis, clause, context, clause_list):
         sent = _sentence_of(analysis, clause)
         start, end = sent.start_char, sent.end_char
         # "began to bleat with fear": a child answers how one felt, "scared", not "fear".
-        named = SHOWN_BY_WORD.get(word, word) if token.pos_ == "NOUN" else word
+        named = as_a_child_says(word, token) if token.pos_ == "NOUN" else word
         answer = REACTIONS.get(token.lemma_.lower(), named)
     return found_item(
         question,

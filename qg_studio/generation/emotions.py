@@ -288,7 +288,7 @@ def _feeling_on_deed(section, analysis, clause) -> QAItem | None:
     answer = (
         felt.said
         if felt.adjective
-        else _as_a_child_says(felt.said, clause.head.doc[max(felt.tokens)])
+        else as_a_child_says(felt.said, clause.head.doc[max(felt.tokens)])
     )
     return found_item(
         question,
@@ -302,7 +302,7 @@ def _feeling_on_deed(section, analysis, clause) -> QAItem | None:
     )
 
 
-def _as_a_child_says(said: str, noun) -> str:
+def as_a_child_says(said: str, noun) -> str:
     """ "in surprise", "in a great rage": as a child says it, "surprised", "angry"; "full
     of fear" reads well as it is (and is the text's own words)."""
     if said.startswith("full "):
@@ -335,7 +335,7 @@ def _felt_before(analysis: Analysis, clause_list: list[Clause], clause: Clause) 
         # "with great joy" reads as a state only as "full of joy".
         noun = clause.head.doc[max(phrase.tokens)]
         said = phrase.said if phrase.said.startswith(("in ", "full ")) else f"full of {noun.lower_}"
-        said = _as_a_child_says(said, noun)
+        said = as_a_child_says(said, noun)
         return Felt(phrase.who, f"{pronoun} {_was(pronoun)} {said}", phrase.span, phrase.tokens)
     earlier = [c for c in clause_list if c.head.i < clause.head.i]
     if not earlier:

@@ -119,13 +119,13 @@ class Resolver:
                 and token.pos_ in ("NOUN", "PROPN")
                 and token.head.dep_ in SUBJECT_ROLES
                 and token.head.head.dep_ in ("ROOT", "conj")  # not "with the lion's tail chipped"
-                and not self.is_someone(token.head)
+                and not self.is_character(token.head)
             )
             bodily = owns_subject and token.head.lemma_.lower() in BODY_PARTS
             if (
                 named is None
                 and not bodily
-                and (chunk is None or token.pos_ == "PRON" or not self.is_someone(token))
+                and (chunk is None or token.pos_ == "PRON" or not self.is_character(token))
             ):
                 continue
             if (token.dep_ not in MENTION_ROLES and not owns_subject) or is_vocative(
@@ -198,7 +198,7 @@ class Resolver:
             aliases=tuple(sorted(self._alias.items())),
         )
 
-    def is_someone(self, token) -> bool:
+    def is_character(self, token) -> bool:
         """An animate noun, or a thing this story made a person ("the River")."""
         return is_animate(token) or (personified(token) and token.lemma_.lower() in self.personae)
 
