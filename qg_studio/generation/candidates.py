@@ -37,8 +37,8 @@ from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import ask_do
 from qg_studio.reading.grammar import ask_subject
 from qg_studio.reading.grammar import finish
-from qg_studio.reading.grammar import span_of
 from qg_studio.reading.grammar import state
+from qg_studio.reading.grammar import vague
 from qg_studio.reading.grammar import words
 from qg_studio.reading.lexicon import BECOMING_VERBS
 from qg_studio.reading.lexicon import FEELINGS
@@ -57,6 +57,7 @@ from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import says_nothing
 from qg_studio.reading.noun_phrases import for_to
 from qg_studio.reading.noun_phrases import watched
+from qg_studio.reading.phrases import span_of
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
 from qg_studio.schema import QAItem
@@ -64,6 +65,7 @@ from qg_studio.schema import Section
 from qg_studio.text.words import words as word_list
 
 WHEN = frozenset(lang.function_words("time_markers"))
+OBJECT_PRONOUNS = {"it", "him", "her", "them"}
 
 
 def find_candidates(
@@ -138,6 +140,8 @@ def _character(section, analysis, clause, context, clause_list):
     if tells_speech(clause, analysis.quoted):
         return None
     question = ask_subject(clause, "Who")
+    if vague(clause, analysis) and OBJECT_PRONOUNS & set(question.lower().rstrip("?").split()):
+        return None  # "Who pushes them together with her nose?": them, read alone, is nothing
     answer = clause.subject_text
     start, end = span_of(clause.subject)
     if who.lower_ in ("he", "she", "they"):
@@ -277,7 +281,9 @@ def _feeling(section, analysis, clause, context, clause_list):
     started = reaction_lemma(clause.head)  # "began to cry": the reaction is its verb's
     # "waited for him to be cross": how they waited for him to feel, not how they felt.
     others = {x.i for t in clause.tail if for_to(t) for x in t.subtree}
-    for t in [clause.head] + [t for t in clause.tail if t.i not in others]:
+    # "He sat there shaking": the -ing word the parse made a clause of its own.
+    depicted = [c for c in clause.head.children if _depicts(c, clause.head)]
+    for t in [clause.head] + [t for t in clause.tail if t.i not in others] + depicted:
         word = None if mocks(t) or not_felt(t) else feeling_word(t.lemma_.lower(), t.text)
         if t.pos_ == "NOUN" and t.lemma_.lower() not in FEELINGS and t.lower_ not in FEELINGS:
             word = None  # a reaction is something done: "stormed out", not "the storm"
@@ -287,6 +293,7 @@ def _feeling(section, analysis, clause, context, clause_list):
             t.i == clause.head.i
             or t.dep_ in ("acomp", "attr", "oprd", "dobj")
             or (t.head.i == clause.head.i and started == t.lemma_.lower())
+            or _depicts(t, clause.head)
             or (t.dep_ == "pobj" and t.pos_ == "NOUN")
         ):
             found = (t, word)
@@ -329,6 +336,17 @@ def _feeling(section, analysis, clause, context, clause_list):
         end,
         0.7 + 0.1 * bool(extra),
         rule="feeling.told",
+    )
+
+
+def _depicts(t, head) -> bool:
+    """ "He sat there shaking", "lay weeping": how one sat is how one felt."""
+    return (
+        t.head.i == head.i
+        and t.i > head.i
+        and t.tag_ == "VBG"
+        and t.dep_ in ("advcl", "xcomp")
+        and not any(c.dep_ in ("nsubj", "dobj") for c in t.children)
     )
 
 

@@ -16,7 +16,7 @@ from qg_studio.reading.clauses import usable
 from qg_studio.reading.grammar import ANSWER_TAIL
 from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import finish
-from qg_studio.reading.grammar import span_of
+from qg_studio.reading.grammar import happened
 from qg_studio.reading.grammar import state
 from qg_studio.reading.grammar import words
 from qg_studio.reading.lexicon import BODILY_STATES
@@ -33,6 +33,7 @@ from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.noun_phrases import for_to
+from qg_studio.reading.phrases import span_of
 from qg_studio.schema import Element
 
 REASON = {"because", "since", "for"}
@@ -256,7 +257,9 @@ def outcome_item(section, analysis, clause, context, clause_list):
         return None  # "What happened? - the Giant said": what he said is the event
     # "When the bell rang, the miller was lying awake": the scene, not what happened.
     if context is not None and context.marker in WHEN_AFTER and not in_progress(clause):
-        question = finish(f"What happened {when_phrase(context)} {state(context, tense_past=True)}")
+        question = finish(
+            f"{happened(context)} {when_phrase(context)} {state(context, tense_past=True)}"
+        )
         answer = state(clause, limit=ANSWER_TAIL)
         start, end = span_of(clause.tokens)
         return found_item(
@@ -264,7 +267,7 @@ def outcome_item(section, analysis, clause, context, clause_list):
         )
     cause = _so_cause(analysis, clause, clause_list)
     if cause is not None:
-        question = finish(f"What happened because {state(cause, tense_past=True)}")
+        question = finish(f"{happened(cause)} because {state(cause, tense_past=True)}")
         start, end = span_of(clause.tokens)
         return found_item(
             question,

@@ -22,7 +22,6 @@ from qg_studio.reading.clauses import Clause
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import finish
-from qg_studio.reading.grammar import span_of
 from qg_studio.reading.grammar import state
 from qg_studio.reading.grammar import words
 from qg_studio.reading.lexicon import BECOMING_VERBS
@@ -42,6 +41,7 @@ from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import shifts_time
+from qg_studio.reading.phrases import span_of
 from qg_studio.reading.subjects import possessive
 from qg_studio.reading.subjects import subject_phrase
 from qg_studio.schema import Element

@@ -22,7 +22,6 @@ from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.grammar import finish
-from qg_studio.reading.grammar import span_of
 from qg_studio.reading.lexicon import CAUSING_VERBS
 from qg_studio.reading.lexicon import DONE_TO
 from qg_studio.reading.lexicon import DONE_TO_THEIRS
@@ -31,6 +30,7 @@ from qg_studio.reading.lexicon import GIFT_GIVING
 from qg_studio.reading.lexicon import LOST_WITH
 from qg_studio.reading.lexicon import REACTIONS
 from qg_studio.reading.moments import in_progress
+from qg_studio.reading.phrases import span_of
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section

@@ -6,13 +6,13 @@ from qg_studio import lang
 from qg_studio.generation.items import span_item
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.grammar import ask
-from qg_studio.reading.grammar import phrase_of
-from qg_studio.reading.grammar import set_off
-from qg_studio.reading.grammar import span_of
 from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import PLACE_PREPOSITIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
+from qg_studio.reading.phrases import phrase_of
+from qg_studio.reading.phrases import set_off
+from qg_studio.reading.phrases import span_of
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 
@@ -20,11 +20,17 @@ WHEN_PREPOSITIONS = lang.function_words("time_prepositions")
 AIMED_VERBS = lang.words("aimed_verbs.txt")
 
 
+def aimed(prep) -> bool:
+    """ "looked up at the high walls", "hooted at the moon": what one looks, calls or
+    leaps at, not where one is."""
+    return prep.lower_ == "at" and prep.head.lemma_.lower() in AIMED_VERBS
+
+
 def _place_phrase(clause: Clause):
     for t in clause.tail:
         if t.dep_ == "prep" and t.head.i == clause.head.i and t.lower_ in PLACE_PREPOSITIONS:
-            if t.lower_ == "at" and clause.head.lemma_ in AIMED_VERBS:
-                continue  # "looked up at the high walls": what she looked at, not where
+            if aimed(t):
+                continue
             objs = [c for c in t.children if c.dep_ == "pobj"]
             if not objs:
                 continue

@@ -23,10 +23,10 @@ from qg_studio.reading.deeds import is_deed
 from qg_studio.reading.dialogue import tells_speech
 from qg_studio.reading.grammar import ANSWER_TAIL
 from qg_studio.reading.grammar import finish
-from qg_studio.reading.grammar import named_other
-from qg_studio.reading.grammar import span_of
 from qg_studio.reading.grammar import state
+from qg_studio.reading.grammar import vague
 from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WANTS
 from qg_studio.reading.lexicon import WEAK_VERBS
@@ -36,6 +36,7 @@ from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import shifts_time
 from qg_studio.reading.noun_phrases import head_noun
+from qg_studio.reading.phrases import span_of
 from qg_studio.schema import Element
 from qg_studio.schema import Evidence
 from qg_studio.schema import QAItem
@@ -45,9 +46,13 @@ from qg_studio.schema import Section
 # The moment a guess starts from is restated whole: a longer event would be cut mid-phrase
 # ("after she let the travellers catch a glimpse of what was").
 MAX_ANCHOR_WORDS = 7
-# A state is no moment to guess from ("after the old Snail lived under a dock leaf");
-# beginning, getting, letting and looking are ("after the Fairies began to drink").
-STATES = WEAK_VERBS - {"begin", "get", "let", "look"}
+# A guess starts where a part ends: a moment with more told after it than this many
+# sentences ("The frogs peeped out" and eight sentences of talk) is no longer the end.
+TOLD_AFTER = 4
+# A state is no moment to guess from ("after the old Snail lived under a dock leaf",
+# "after she needs a bed"); beginning, getting, letting and looking are ("after the
+# Fairies began to drink").
+STATES = (WEAK_VERBS | STATE_VERBS) - {"begin", "get", "let", "look"}
 
 
 def predictions_between(
@@ -70,7 +75,9 @@ def _last_moment(analysis: Analysis):
     deed told after it that no guess can start from ("the Mole pulled it down into his
     tunnel"): what they did next is told, so no guess about them starts before it."""
     passed: set[str] = set()
-    for clause_list in reversed(analysis.sentence_clauses):
+    for told_after, clause_list in enumerate(reversed(analysis.sentence_clauses)):
+        if told_after > TOLD_AFTER:
+            break
         for clause in reversed(clause_list):
             if _a_moment(clause, analysis):
                 return clause, passed
@@ -100,7 +107,7 @@ def _a_moment(c, analysis: Analysis) -> bool:
         and c.marker not in ("before", "until", "till")
         and not _every_time(c)
         and in_tense(c)
-        and not _vague(c, analysis)
+        and not vague(c, analysis)
     )
 
 
@@ -126,6 +133,7 @@ def _guesses(
         for clause in clause_list:
             if not is_deed(clause, next_analysis) or head_noun(clause.subject_text) not in actors:
                 continue
+
             if shifted:
                 moment = event_before(next_analysis, clause_list, clause)
                 reader = next_analysis
@@ -160,24 +168,6 @@ def _guesses(
             )
             if item is not None:
                 yield item
-
-
-def _vague(clause, analysis: Analysis) -> bool:
-    """The moment leans on the text around it: "after he set it down", or "after he waved
-    to him" where the story does not tell who he is, read alone, is no moment a child can
-    place. One it tells is named in the question ("after he waved to the little boy")."""
-    return any(
-        t.dep_ in ("dobj", "pobj", "dative")
-        and t.i not in analysis.quoted
-        and (
-            t.lower_ == "it"
-            or (
-                t.lower_ in ("him", "her", "them")
-                and not named_other(analysis.resolver.resolve(t), clause)
-            )
-        )
-        for t in clause.tail
-    )
 
 
 def _every_time(clause) -> bool:

@@ -113,7 +113,14 @@ def _speaker(analysis: Analysis, verb) -> str | None:
             # the phrase up to its first someone.
             left = [t for t in child.subtree if t.i <= child.i]
             end = next(
-                (t.i for t in left if t.pos_ in ("NOUN", "PROPN") and is_someone(t)), child.i
+                (
+                    t.i
+                    for t in left
+                    if t.pos_ in ("NOUN", "PROPN")
+                    and is_someone(t)
+                    and not (t.dep_ == "compound" and t.head.pos_ == "PROPN")  # "Grandfather Frog"
+                ),
+                child.i,
             )
             return mention_text([t for t in left if t.i <= end])
     return None

@@ -20,6 +20,7 @@ from qg_studio.generation.cast import main_characters
 from qg_studio.generation.cast import named_at
 from qg_studio.generation.items import found_item
 from qg_studio.generation.items import span_item
+from qg_studio.generation.places import aimed
 from qg_studio.generation.predictions import part_end_predictions
 from qg_studio.generation.story_end import ending
 from qg_studio.generation.story_end import lesson
@@ -31,7 +32,7 @@ from qg_studio.reading.deeds import NOT_DEEDS
 from qg_studio.reading.grammar import ANSWER_TAIL
 from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import finish
-from qg_studio.reading.grammar import phrase_of
+from qg_studio.reading.grammar import happened
 from qg_studio.reading.grammar import state
 from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import PLACE_PREPOSITIONS
@@ -40,6 +41,7 @@ from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WANTS
 from qg_studio.reading.moments import done_long_before
 from qg_studio.reading.moments import in_progress
+from qg_studio.reading.phrases import phrase_of
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
@@ -196,6 +198,7 @@ def _where(section: Section, analysis: Analysis, ids, turn=None) -> QAItem | Non
                 or token.lower_ not in PLACE_PREPOSITIONS
                 or token.lower_ in MOTION_PREPOSITIONS
                 or token.i in analysis.quoted
+                or aimed(token)
             ):
                 continue
             # "by gleaning in the fields", "by the name of Old Tom": "by" tells where
@@ -314,7 +317,7 @@ def _turning_point(sections, analyses, ids, found) -> QAItem | None:
         context = [c for c in clause_list if c.marker == "when" and usable(c)]
         if not context:
             return None
-        question = finish(f"What happened when {state(context[0], tense_past=True)}")
+        question = finish(f"{happened(context[0])} when {state(context[0], tense_past=True)}")
         return found_item(
             question,
             state(clause, limit=ANSWER_TAIL),

@@ -24,6 +24,7 @@ from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import ask_do
 from qg_studio.reading.grammar import ask_subject
 from qg_studio.reading.grammar import finish
+from qg_studio.reading.grammar import happened
 from qg_studio.reading.grammar import state
 from qg_studio.schema import Element
 
@@ -109,7 +110,7 @@ def variants(analysis: Analysis, loc: Location, element: Element, answer: str) -
             ("ctx", ctx, w.connective(ctx) if ctx else ""),
         ):
             if clause is not None and usable(clause):
-                out[name] = finish(f"What happened {conn} {state(clause, tense_past=True)}")
+                out[name] = finish(f"{happened(clause)} {conn} {state(clause, tense_past=True)}")
         if who:
             out["to_who"] = finish(f"What happened to {who}")
     elif element == Element.FEELING:

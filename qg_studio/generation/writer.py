@@ -22,6 +22,7 @@ from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import ask_do
 from qg_studio.reading.grammar import ask_subject
 from qg_studio.reading.grammar import finish
+from qg_studio.reading.grammar import happened
 from qg_studio.reading.grammar import state
 from qg_studio.reading.lexicon import FEELINGS
 from qg_studio.reading.lexicon import STATE_VERBS
@@ -255,14 +256,14 @@ def _outcome(analysis: Analysis, loc: Location, answer: str = "") -> str:
         return ""
     ctx = context_clause(analysis, loc, EVENT_MARKERS)
     if ctx is not None:
-        return finish(f"What happened {connective(ctx)} {state(ctx, tense_past=True)}")
+        return finish(f"{happened(ctx)} {connective(ctx)} {state(ctx, tense_past=True)}")
     if c.marker == "so":
         prev = previous_clause(analysis, loc)
         if prev is not None:
-            return finish(f"What happened because {state(prev, tense_past=True)}")
+            return finish(f"{happened(prev)} because {state(prev, tense_past=True)}")
     prev = previous_clause(analysis, loc)
     if prev is not None:
-        return finish(f"What happened after {state(prev, tense_past=True)}")
+        return finish(f"{happened(prev)} after {state(prev, tense_past=True)}")
     return ""
 
 

@@ -107,7 +107,10 @@ def is_animate(head) -> bool:
         return False  # "Snow fell", "Winter had come", not "the North Wind"
     # A fable's "the Beaver" or "the Snail" is an animal whatever entity label the parser
     # guesses for the capital (FAC, LOC, ORG).
-    if head.ent_type_ in ("PERSON", "NORP") or head.lemma_.lower() in ANIMATE:
+    # A name's label on a word in lower case is the parser's guess at a word it took for
+    # a name elsewhere: "the holly bush" labelled a person.
+    labelled = head.ent_type_ in ("PERSON", "NORP") and head.text[:1].isupper()
+    if labelled or head.lemma_.lower() in ANIMATE:
         return True
     if head.pos_ == "PROPN":
         # A name is written with a capital: "the good news" tagged a proper noun is not one.

@@ -97,3 +97,20 @@ def within(doc, token, mention: Mention) -> bool:
         return False
     verb = doc[governor(token)]
     return verb.dep_ != "conj" and doc[governor(doc[mention.index])] in verb.ancestors
+
+
+def things_between(doc, quoted, mentions, token, fits) -> bool:
+    """ "were given a handful of bean seeds … She planted them": things named after the
+    last group that fits are what "them" most likely is, and no one is named for it."""
+    last = next((m for m, _ in reversed(mentions) if fits(m) and m.index < token.i), None)
+    if last is None:
+        return False
+    # What is found, given or had ("apples", "a handful of seeds"), not where one goes
+    # ("came down from the hills").
+    return any(
+        t.tag_ in ("NNS", "NNPS")
+        and not is_animate(t)
+        and t.i not in quoted
+        and (t.dep_ in ("dobj", "nsubj", "nsubjpass", "attr") or t.head.lower_ == "of")
+        for t in doc[max(last.index + 1, 0) : token.i]
+    )

@@ -27,6 +27,7 @@ from qg_studio.reading.subjects import trim
 
 CLAUSE_DEPS = {"ROOT", "conj", "advcl", "ccomp", "parataxis"}
 MARKERS = lang.words("clause_markers.txt")
+INVERTED_VERBS = lang.words("inverted_verbs.txt")
 
 
 @dataclass
@@ -40,6 +41,7 @@ class Clause:
     subject_text: str = ""  # the subject, pronoun resolved
     inherited: bool = False  # subject taken from the clause this one is conjoined to
     resolver: object = None  # the section's pronoun resolver, for object pronouns
+    scene: bool = False  # "in it lay the ring": who is where, no event to count from
 
     @property
     def tokens(self) -> list:
@@ -149,8 +151,8 @@ def build_clause(
         if child.i in head_ids or (child.dep_ == "cc" and _joins_a_clause(child, head_ids)):
             cut.update(c.i for c in child.subtree)
     tokens = _subtree_minus(head, cut)
-    clause = Clause(head=head, resolver=resolver)
-    subj_heads = [c for c in head.children if c.dep_ in SUBJECT_DEPS]
+    clause = Clause(head=head, resolver=resolver, scene=bool(_inverted(head)))
+    subj_heads = [c for c in head.children if c.dep_ in SUBJECT_DEPS] or _inverted(head)
     quoted = getattr(resolver, "quoted", set())
     if len(subj_heads) > 1 and head.i not in quoted:
         # '"Good-morning, Camel," said the Monkey' is parsed with two subjects: the one
@@ -242,6 +244,16 @@ def build_clause(
     return clause
 
 
+def _inverted(head) -> list:
+    """ "Under the bridge lived a troll", "and in it lay the ring": after a fronted place
+    the one who is there comes after the verb, parsed as its object."""
+    if head.lemma_.lower() not in INVERTED_VERBS or not any(
+        c.dep_ == "prep" and c.i < head.i for c in head.children
+    ):
+        return []
+    return [c for c in head.children if c.dep_ == "dobj" and c.i > head.i][:1]
+
+
 def run_on(ccomp) -> bool:
     """ "when he saw her he hissed at her", with no comma, parsed as what he saw: a
     perceiving verb that has its object takes no clause after it, which is the sentence's
@@ -294,6 +306,7 @@ UNUSABLE_SUBJECTS = lang.words("unusable_subjects.txt")
 HYPOTHETICAL = ("might", "may", "mightst")
 UNREAL_VERBS = lang.words("unreal_verbs.txt")
 QUANTIFIERS = ("all", "both", "each")
+NOBODY = lang.function_words("negative_quantifiers")
 STAND_IN_OBJECTS = ("so", "same", "it", "that", "this", "likewise")
 
 
@@ -313,6 +326,8 @@ def usable(clause: Clause) -> bool:
     heads = [t for t in clause.subject if t.dep_ in SUBJECT_DEPS]
     if heads and heads[0].pos_ not in ("NOUN", "PROPN", "PRON", "NUM", "ADJ"):
         return False
+    if heads and (heads[0].lower_ in NOBODY or any(c.lower_ in NOBODY for c in heads[0].children)):
+        return False  # "no frog came near her again": no one did, and no one can be asked
     if any(t.lower_ == "to" for t in clause.aux):
         return False  # "believed the pedlar to have found a key": no event was told
     if any(t.lower_ in HYPOTHETICAL for t in clause.aux):

@@ -16,13 +16,13 @@ from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.dialogue import tells_speech
-from qg_studio.reading.grammar import span_of
 from qg_studio.reading.grammar import state
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.noun_phrases import head_noun
+from qg_studio.reading.phrases import span_of
 
 # What a character does next is told early in the next part: within its first sentences.
 NEXT_PART_SENTENCES = 4

@@ -9,15 +9,18 @@ from __future__ import annotations
 
 from qg_studio import lang
 from qg_studio.reading.animacy import ANIMATE
+from qg_studio.reading.clauses import MARKERS
 from qg_studio.reading.clauses import QUANTIFIERS
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.inflect import do_support
+from qg_studio.reading.inflect import ing_of
 from qg_studio.reading.inflect import is_past_form
 from qg_studio.reading.inflect import lemma_of
 from qg_studio.reading.inflect import past_of
 from qg_studio.reading.lexicon import POSSESSIVE_FORM
 from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.noun_phrases import head_noun
+from qg_studio.reading.phrases import before_joined_deed
 from qg_studio.reading.subjects import as_known
 from qg_studio.reading.subjects import possessive
 from qg_studio.reading.subjects import trim
@@ -29,6 +32,7 @@ _CONTRACT = {"will": "won't", "can": "can't", "shall": "shan't", "am": "am not"}
 MAX_TAIL = 10
 # A restated event is a reminder, not the news: keep it short ("after the fox ran away").
 REMINDER_TAIL = 7
+WEIGHING = lang.function_words("weighing_adverbs")  # not "after she only smiled"
 # A key tells the event whole: "the doctor told her that the water from the well had made
 # her ill", not "… had made".
 ANSWER_TAIL = 16
@@ -158,6 +162,24 @@ def named_other(name: str | None, clause: Clause) -> str | None:
     return None if same else name
 
 
+def vague(clause: Clause, analysis) -> bool:
+    """The moment leans on the text around it: "after he set it down", or "after he waved
+    to him" where the story does not tell who he is, read alone, is no moment a child can
+    place. One it tells is named in the question ("after he waved to the little boy")."""
+    return any(
+        t.dep_ in ("dobj", "pobj", "dative")
+        and t.i not in analysis.quoted
+        and (
+            t.lower_ == "it"
+            or (
+                t.lower_ in ("him", "her", "them")
+                and not named_other(analysis.resolver.resolve(t), clause)
+            )
+        )
+        for t in clause.tail
+    )
+
+
 def finish(text: str) -> str:
     """Capitalise, tidy spaces and end with one question mark."""
     text = " ".join(text.split())
@@ -223,7 +245,7 @@ def ask(
 
 def _asked_tail(clause: Clause, gap: set[int] | None) -> str | None:
     """The predicate as a question tells it, or None when no short cut of it reads whole."""
-    tokens = _before_joined_deed([t for t in clause.tail if t.i not in (gap or set())])
+    tokens = before_joined_deed([t for t in clause.tail if t.i not in (gap or set())])
     # "ran down the slope as fast as his short legs could carry him": a long measure the
     # question need not carry ("jumped as high as he could" reads whole).
     measure = {
@@ -326,6 +348,14 @@ def _one_character(subject: str, same_as: str) -> bool:
     )
 
 
+def happened(clause: Clause) -> str:
+    """ "What happened when …", or "What happens when Hattie comes back?" in a story told
+    in the present."""
+    first = clause.aux[0] if clause.aux else clause.head
+    present = first.tag_ in ("VBZ", "VBP") and not is_past_form(first.text)
+    return "What happens" if present else "What happened"
+
+
 def state(
     clause: Clause,
     skip: set[int] | None = None,
@@ -348,7 +378,14 @@ def state(
         return ""
     subject = clause.subject_text
     if same_as and _one_character(subject, same_as) and resolver is not None:
-        subject = resolver.pronoun_for(same_as) or _by_form(clause) or subject
+        subject = resolver.pronoun_for(same_as) or _by_form(clause) or ""
+        if not subject and not clause.aux and clause.head.pos_ == "VERB":
+            # "What did the old Owl do after sitting on a branch?", not "after the old Owl
+            # sat": a character the story gives no "he" or "she" is not named twice.
+            tail = short_tail([t for t in clause.tail if t.i not in (skip or set())], limit=limit)
+            lemma = lemma_of(clause.head.text, clause.head.lemma_)
+            return " ".join(p for p in (ing_of(lemma), words(tail)) if p).rstrip(" ,;:.!?")
+        subject = subject or clause.subject_text
     elif same_as and resolver is not None and subject.startswith(possessive(same_as) + " "):
         # "What did the heron do until her wings ached?", not "the heron's wings".
         own = POSSESSIVE_FORM.get(resolver.pronoun_for(same_as))
@@ -359,14 +396,23 @@ def state(
     focus = [
         t
         for t in clause.front + clause.subject + clause.aux
-        if t.lower_ in ("only", "even") and t.dep_ == "advmod" and t.i <= first
+        if t.lower_ in ("only", "even")
+        and t.dep_ == "advmod"
+        and t.i <= first
+        and t.nbor().lower_ not in MARKERS  # "Only when he swept did he see": when, not who
     ]
     if focus and not subject.lower().startswith(focus[0].lower_):
         subject = f"{focus[0].lower_} {subject}"
-    aux = words(clause.aux)
+    # "Only when he swept the floor did he put his hand to his neck": "he put", told.
+    inverted = {t.i for t in clause.aux if t.lemma_ == "do" and t.i < first}
+    aux = words([t for t in clause.aux if t.i not in inverted and t.lower_ not in WEIGHING])
     head = clause.head.text
+    if inverted and not clause.negated:
+        head = past_of(lemma_of(clause.head.text, clause.head.lemma_))
     # "watched them go": what was seen, told as the event it is ("when they went").
-    if tense_past and not clause.aux and clause.head.tag_ in ("VBZ", "VBP", "VB"):
+    # A present the story tells in ("she trots along the hedge") stays present: "What does
+    # Hattie do after she trots along the hedge?".
+    elif tense_past and not clause.aux and clause.head.tag_ == "VB":
         head = past_of(lemma_of(clause.head.text, clause.head.lemma_))
     elif not clause.aux and clause.head.tag_ == "VBG":
         # A participle phrase given a subject ("alighting upon the bank") is told as the
@@ -388,58 +434,10 @@ __all__ = [
     "ask_subject",
     "ask_do",
     "state",
+    "happened",
     "words",
     "finish",
     "short_tail",
     "named_other",
-    "phrase_of",
+    "vague",
 ]
-
-
-def _before_joined_deed(tokens: list) -> list:
-    """Words up to an "and" that joins a past deed of its own: "into the river [and
-    drank]", which the tagger took for a noun or an adjective; after "did" it reads
-    "Why did she jump into the river and drank?"."""
-    for n, t in enumerate(tokens[:-1]):
-        after = tokens[n + 1]
-        if t.dep_ == "cc" and (after.tag_ == "VBD" or is_past_form(after.text)):
-            return tokens[:n]
-    return tokens
-
-
-def phrase_of(token) -> list:
-    """A word with the words that hang from it, without an inverted sentence's "there"
-    that the parser may hang on its last noun ("In a village among the hills there hung a
-    bell": the place ends at "hills")."""
-    phrase = list(token.subtree)
-    doc = token.doc
-    phrase = _before_joined_deed(phrase)
-    aside = set_off(token)
-    phrase = [t for t in phrase if t.i not in aside]
-    while (
-        len(phrase) > 1
-        and phrase[-1].lower_ in ("there", "here")
-        and phrase[-1].i + 1 < len(doc)
-        and doc[phrase[-1].i + 1].pos_ in ("VERB", "AUX")
-    ):
-        phrase = phrase[:-1]
-    return phrase
-
-
-def set_off(token) -> set[int]:
-    """ "crawled onto the bank, tired and cross": how one felt, parsed as the bank's, set
-    off by a comma: no part of the place, nor left in a question without its comma."""
-    for t in token.subtree:
-        if t.dep_ == "amod" and t.i > 1 and t.nbor(-1).text == "," and t.head.i < t.i:
-            return {t.i - 1} | {x.i for x in t.subtree}
-    return set()
-
-
-def span_of(tokens: list) -> tuple[int, int]:
-    """The character span of some tokens, edge spaces and punctuation left out
-    (an apostrophe or a hyphen kept)."""
-    tokens = [t for t in tokens if not t.is_space and (not t.is_punct or t.text in "'-")]
-    if not tokens:
-        return 0, 0
-    first, last = min(tokens, key=lambda t: t.i), max(tokens, key=lambda t: t.i)
-    return first.idx, last.idx + len(last.text)

@@ -93,6 +93,24 @@ def past_of(lemma: str) -> str:
     return lemma + "ed"
 
 
+def ing_of(lemma: str) -> str:
+    """ "sit" → "sitting", "hide" → "hiding", "lie" → "lying", "see" → "seeing"."""
+    lemma = lemma.lower()
+    if lemma.endswith("ie"):
+        return lemma[:-2] + "ying"
+    if lemma.endswith("e") and not lemma.endswith(("ee", "oe", "ye")) and lemma != "be":
+        return lemma[:-1] + "ing"
+    if (
+        len(lemma) >= 3
+        and lemma[-1] not in _VOWELS + "wxy"
+        and lemma[-2] in _VOWELS
+        and lemma[-3] not in _VOWELS
+        and len(lemma) <= 4
+    ):
+        return lemma + lemma[-1] + "ing"
+    return lemma + "ing"
+
+
 def third_person_of(lemma: str) -> str:
     lemma = lemma.lower()
     special = {"be": "is", "have": "has", "do": "does", "go": "goes"}

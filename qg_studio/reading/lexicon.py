@@ -88,12 +88,17 @@ def reaction_lemma(head) -> str:
     return ""
 
 
+# Sentences before a shiver read for the cold, wet or hunger that would explain it: "That
+# night a storm blew … It shook the bush … his leaves flew away. ¶ He sat shivering".
+COLD_BEFORE = 3
+
+
 def _cold_about(head) -> bool:
-    """Cold, wet or hunger told in the reaction's sentence or the two before it."""
+    """Cold, wet or hunger told in the reaction's sentence or the few before it."""
     doc, start = head.doc, head.sent.start
-    before = doc[max(0, start - 1)].sent.start if start else 0
-    earlier = doc[max(0, before - 1)].sent.start if before else 0
-    return any(t.lemma_.lower() in BODILY_CONTEXT for t in doc[earlier : head.sent.end])
+    for _ in range(COLD_BEFORE):
+        start = doc[start - 1].sent.start if start else 0
+    return any(t.lemma_.lower() in BODILY_CONTEXT for t in doc[start : head.sent.end])
 
 
 def not_felt(head) -> bool:
@@ -101,8 +106,10 @@ def not_felt(head) -> bool:
     that says something ('"Look at him," laughed the Hare' mocks as often as it is glad)."""
     if head.lemma_.lower() == "laugh" and any(t.is_quote for t in head.sent):
         return True
-    if head.lemma_.lower() in SHAKING and _cold_about(head):
-        return True
+    if head.lemma_.lower() in SHAKING and (
+        _cold_about(head) or any(c.dep_ == "dobj" for c in head.children)
+    ):
+        return True  # "shook his head", "shook the tree": a deed, not a shiver
     return shouted(head) or any(
         c.dep_ == "prep"
         and c.lower_ in ("with", "from")

@@ -20,6 +20,7 @@ from qg_studio.reading.animacy import personae
 from qg_studio.reading.animacy import personified
 from qg_studio.reading.binding import coarguments
 from qg_studio.reading.binding import subject_owner
+from qg_studio.reading.binding import things_between
 from qg_studio.reading.binding import within
 from qg_studio.reading.dialogue import all_speech
 from qg_studio.reading.dialogue import is_vocative
@@ -118,13 +119,17 @@ class Resolver:
                 token.dep_ == "poss"
                 and token.pos_ in ("NOUN", "PROPN")
                 and token.head.dep_ in SUBJECT_ROLES
-                and token.head.head.dep_ in ("ROOT", "conj")  # not "with the lion's tail chipped"
+                and token.head.head.dep_
+                in ("ROOT", "conj", "ccomp", "advcl")  # not "with the lion's tail chipped"
                 and not self.is_character(token.head)
             )
-            bodily = owns_subject and token.head.lemma_.lower() in BODY_PARTS
+            # "the Squirrel's nest tumbled. All his leaves flew away": one whose thing it is.
+            owner = owns_subject and (
+                token.head.lemma_.lower() in BODY_PARTS or self.is_character(token)
+            )
             if (
                 named is None
-                and not bodily
+                and not owner
                 and (chunk is None or token.pos_ == "PRON" or not self.is_character(token))
             ):
                 continue
@@ -212,25 +217,11 @@ class Resolver:
         """The character's name when ``token`` is it, or a noun it was given to."""
         if token.text in self.names:
             return token.text
-        if token.pos_ in ("NOUN", "PROPN") and token.tag_ in ("NN", "NNP"):
+        # "Grandfather Frog" is not the frog called Bubba.
+        titled = any(c.dep_ == "compound" and c.text[:1].isupper() for c in token.children)
+        if token.pos_ in ("NOUN", "PROPN") and token.tag_ in ("NN", "NNP") and not titled:
             return self._alias.get(token.lemma_.lower()) or self._alias.get(token.lower_)
         return None
-
-    def _things_between(self, mentions, token, fits) -> bool:
-        """ "were given a handful of bean seeds … She planted them": things named after the
-        last group that fits are what "them" most likely is, and no one is named for it."""
-        last = next((m for m, _ in reversed(mentions) if fits(m) and m.index < token.i), None)
-        if last is None:
-            return False
-        # What is found, given or had ("apples", "a handful of seeds"), not where one goes
-        # ("came down from the hills").
-        return any(
-            t.tag_ in ("NNS", "NNPS")
-            and not is_animate(t)
-            and t.i not in self.quoted
-            and (t.dep_ in ("dobj", "nsubj", "nsubjpass", "attr") or t.head.lower_ == "of")
-            for t in self.doc[max(last.index + 1, 0) : token.i]
-        )
 
     def _said_again(self, mentions, kind: str, token) -> Mention | None:
         """ "Her little brother Sami watched her work": a "her" said again in one sentence
@@ -340,7 +331,7 @@ class Resolver:
         if (
             kind == "p"
             and token.dep_ in ("dobj", "pobj")
-            and self._things_between(mentions, token, fits)
+            and things_between(self.doc, self.quoted, mentions, token, fits)
         ):
             return None
         # "He had a wife and a dog. One winter his wife died": a subject's owner, like a

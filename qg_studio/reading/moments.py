@@ -34,6 +34,7 @@ def event_before(
         and c.head.lemma_ not in SAYING_VERBS
         and not tells_speech(c, analysis.quoted)
         and c.head.i not in {t.i for t in clause.tokens}
+        and not c.scene
     ]
     same = [c for c in earlier if usable(c)]
     if same:
@@ -53,12 +54,16 @@ def event_before(
             and not tells_speech(c, analysis.quoted)
             and c.head.pos_ == "VERB"
             and len(c.tail) <= 16
+            and not c.scene
         ]
         # The sentence's own events, not what is embedded in them ("asked her how
         # she had found her way": the asking happened, the finding is reported).
         main = [c for c in prior if c.head.dep_ in ("ROOT", "conj")]
-        if main or prior:
-            found = (main or prior)[-1]
+        # "Bubba did not stop swimming until he reached the stone": what happened is the
+        # reaching; what did not happen is no moment.
+        told = [c for c in main or prior if not c.negated] or [c for c in prior if not c.negated]
+        if told or main or prior:
+            found = (told or main or prior)[-1]
             # "but she had watched him ring the bell a hundred times": what had been
             # done long before is the background, not the moment just before; "she heard
             # this" names nothing a child can place.

@@ -86,6 +86,10 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
             and not any(c.pos_ == "PROPN" for c in t.children)
         ):
             give(t.head, t.text)
+    for t in doc:
+        noun = _kind_after(t)
+        if noun is not None:
+            give(noun, t.text)
     # A name that thinks or speaks is someone, even one labelled a place ("St. Paul"
     # is a city to the parser): "St. Paul thought ..., for he did not know ...".
     names |= {
@@ -99,6 +103,29 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
     }
     names |= _capitalised_names(doc)
     return names, {k: v for k, v in alias.items() if k not in doubled}
+
+
+def _kind_after(name):
+    """The noun set after a name that says what kind of creature it is: "Hattie the
+    hedgehog knows", "Bubba, a young frog, swam away" (not "Tom saw the fox")."""
+    if name.pos_ != "PROPN" or not name.text[:1].isupper() or name.i + 1 >= len(name.doc):
+        return None
+    window = name.doc[name.i + 1 : name.i + 5]
+    if window[0].text == ",":
+        window = window[1:]
+    if not len(window) or window[0].dep_ != "det" or window[0].lower_ not in ("the", "a", "an"):
+        return None
+    noun = window[0].head
+    if (
+        noun.i not in {w.i for w in window}
+        or not is_animate(noun)
+        or noun.lemma_.lower() not in ANIMATE
+    ):
+        return None
+    apposed = noun.dep_ == "appos" and noun.head.i == name.i
+    # "Hattie the hedgehog knows", parsed as two subjects of one verb.
+    paired = noun.dep_ == name.dep_ == "nsubj" and noun.head.i == name.head.i
+    return noun if apposed or paired else None
 
 
 def _capitalised_names(doc) -> set[str]:

@@ -90,6 +90,12 @@ def holds_stage(token) -> bool:
         return False  # "Pip noticed that the man was breathing. He chirped": Pip did
     if token.dep_ in SUBJECT_ROLES and for_to(token.head):
         return False  # "she waited for her mother to come. Then she went": she did
+    if (
+        token.dep_ in SUBJECT_ROLES
+        and token.head.dep_ == "relcl"
+        and not is_animate(token.head.head)
+    ):
+        return False  # "she gathered feathers that a pigeon had dropped": she holds it
     return token.dep_ in SUBJECT_ROLES or (
         token.dep_ == "dobj" and token.head.lemma_.lower() in CAUSING_VERBS
     )
@@ -183,7 +189,7 @@ def noun_mention_text(token, chunk, named: str | None) -> str:
     bare = [c for c in token.children if c.dep_ == "det" and c.i < token.i] + [token]
     tokens = [
         t
-        for t in chunk or bare
+        for t in _split_before(token) + list(chunk or bare)
         if not (t.dep_ == "poss" and t.pos_ == "PRON") and t.i not in lead_in
     ]
     whole = chunk is not None and all(t.pos_ == "PROPN" or t.is_punct for t in tokens)
@@ -194,6 +200,23 @@ def noun_mention_text(token, chunk, named: str | None) -> str:
     if text[0].islower() and lead.dep_ not in ("det", "poss") and not text.startswith("the "):
         text = "the " + text  # not "the the little fish" of "one little fish"
     return text
+
+
+def _split_before(token) -> list:
+    """ "a grey Heron landed", parsed as two subjects ("a grey" and "Heron"): the words
+    the parse split off the name's front."""
+    before = token.doc[token.i - 1] if token.i > 0 else None
+    if (
+        before is None
+        or before.dep_ != token.dep_
+        or before.head.i != token.head.i
+        or before.pos_ not in ("NOUN", "ADJ")
+        or token.pos_ != "PROPN"
+        or any(c.dep_ == "det" for c in token.children)
+        or not any(c.dep_ == "det" for c in before.children)
+    ):
+        return []
+    return list(before.subtree)
 
 
 def own_thing(thing) -> bool:
