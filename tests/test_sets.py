@@ -853,13 +853,14 @@ def test_a_group_of_attendants_is_who_they_are():
     # "When her servants heard the story, they …": they are the servants, not the
     # grandparents named before.
     text = (
-        "Her kind grandparents lived in the cottage by the mill. When her servants heard "
-        "the story, they were sorry and wept."
+        "The princess ran away from the palace. Her kind grandparents lived in the cottage "
+        "by the mill. When her servants heard the story, they were sorry and wept."
     )
     asked = _answers(text)
-    assert asked["What happened when her servants heard the story?"] == (
+    assert asked["What happened when the princess' servants heard the story?"] == (
         "the servants were sorry and wept"
     )
+    assert asked["How did the servants feel when they heard the story?"] == "sorry"
 
 
 @pytest.mark.parametrize(

@@ -38,11 +38,11 @@ from qg_studio.reading.grammar import ask_do
 from qg_studio.reading.grammar import ask_subject
 from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import state
-from qg_studio.reading.grammar import vague
 from qg_studio.reading.grammar import words
 from qg_studio.reading.lexicon import BECOMING_VERBS
 from qg_studio.reading.lexicon import FEELINGS
 from qg_studio.reading.lexicon import LINKING_VERBS
+from qg_studio.reading.lexicon import NARRATOR
 from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import REACTIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
@@ -58,6 +58,7 @@ from qg_studio.reading.moments import says_nothing
 from qg_studio.reading.noun_phrases import for_to
 from qg_studio.reading.noun_phrases import watched
 from qg_studio.reading.phrases import span_of
+from qg_studio.reading.reference import vague
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
 from qg_studio.schema import QAItem
@@ -257,6 +258,12 @@ def _object(section, analysis, clause, context, clause_list):
         return None  # "saw the sail blow away": what was seen is an event, not a thing
     question = ask(clause, "What", gap={t.i for t in phrase})
     start, end = span_of(phrase)
+    if any(t.lower_ in NARRATOR for t in phrase):
+        # "What did the narrator keep wide? – their arms", not "my arms".
+        answer = words(phrase, resolver=analysis.resolver)
+        return found_item(
+            question, answer, Element.ACTION, True, section, start, end, 0.55, rule="action.object"
+        )
     return span_item(question, Element.ACTION, section, (start, end), 0.55, rule="action.object")
 
 
@@ -275,8 +282,8 @@ def _time_phrase(clause: Clause) -> str:
 def _feeling(section, analysis, clause, context, clause_list):
     if feeling_phrase(clause) is not None:
         return None  # "ran home, full of fear": the deed is the moment (emotions.py)
-    if not can_feel(analysis, clause):
-        return None
+    if not can_feel(analysis, clause) or clause.negated:
+        return None  # "I am not afraid of bees any more": no feeling to ask after
     found = None
     started = reaction_lemma(clause.head)  # "began to cry": the reaction is its verb's
     # "waited for him to be cross": how they waited for him to feel, not how they felt.

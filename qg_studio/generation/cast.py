@@ -53,6 +53,7 @@ def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
                     continue
                 if (
                     not is_someone(head)
+                    and clause.subject_text != "the narrator"
                     and not analysis.resolver.is_character(head)
                     and head.lemma_.lower() not in voiced
                     and head.text not in analysis.resolver.names

@@ -11,6 +11,7 @@ from qg_studio.generation.emotions import mocks
 from qg_studio.generation.emotions import sets_off
 from qg_studio.generation.items import found_item
 from qg_studio.reading.analysis import Analysis
+from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.grammar import ANSWER_TAIL
@@ -199,6 +200,9 @@ def causal_item(section, analysis, clause, context, clause_list):
             return None  # the reason is explicit; the finder above asks it
         if any(t.lower_ in ("too", "also") for t in clause.aux + clause.tail):
             return None  # "The smaller frog was tired too": as the other was, not for it
+        # "snarled back at him until he was hoarse": a time that comes after is no cause.
+        if context is not None and context.marker in ("until", "till", "before"):
+            context = None
         # Else the event that set off the feeling or the reaction is the one told just before.
         cause = context if context is not None else event_before(analysis, clause_list, clause)
         if context is None and (
@@ -207,6 +211,8 @@ def causal_item(section, analysis, clause, context, clause_list):
             or across_paragraphs(analysis, cause, clause)
         ):
             return None
+        if cause is not None and cause.head.lemma_ == "be" and not _about_someone(cause):
+            return None  # "When the bowl was half empty, she smiled": a time, not why
         felt = on_deed.said if on_deed is not None else (feel[0].lower_ if feel else "")
         if BODILY_STATES & set(felt.split()) and cause.subject_text != clause.subject_text:
             return None  # tired from what one did, not from what another did just before
@@ -281,6 +287,11 @@ def outcome_item(section, analysis, clause, context, clause_list):
             rule="outcome.so",
         )
     return None
+
+
+def _about_someone(clause: Clause) -> bool:
+    head = clause.subject_head
+    return head is None or is_someone(head)
 
 
 def _so_cause(analysis: Analysis, clause: Clause, clause_list: list[Clause]) -> Clause | None:

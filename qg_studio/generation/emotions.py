@@ -66,7 +66,7 @@ def can_feel(analysis: Analysis, clause: Clause) -> bool:
     head = clause.subject_head
     if head is None:
         return True
-    if not (is_someone(head) or analysis.resolver.name_of(head)):
+    if not (is_someone(head) or analysis.resolver.name_of(head) or analysis.resolver.resolve(head)):
         return False  # "How did the Princess' commands feel?": only someone feels
     # "How did Upstairs feel?": a capital is not a name.
     return not (

@@ -18,6 +18,7 @@ from qg_studio.schema import QAItem
 
 WHEN_PREPOSITIONS = lang.function_words("time_prepositions")
 AIMED_VERBS = lang.words("aimed_verbs.txt")
+FAR = ("far", "away", "off", "beyond")
 
 
 def aimed(prep) -> bool:
@@ -64,6 +65,9 @@ def setting_item(section, analysis, clause, context, clause_list) -> QAItem | No
     ):
         return None  # "from one room to the other": asking one end garbles the other
     phrase = phrase_of(prep)
+    # "had come from a city far away": how far is the place's, though parsed as the verb's.
+    while phrase[-1].i + 1 < len(prep.doc) and prep.doc[phrase[-1].i + 1].lower_ in FAR:
+        phrase.append(prep.doc[phrase[-1].i + 1])
     gap = {t.i for t in phrase} | set_off(prep)
     if any(
         t.dep_ == "cc" and t.i not in gap and t.head.pos_ != "VERB" and t.head.head == clause.head

@@ -24,7 +24,6 @@ from qg_studio.reading.dialogue import tells_speech
 from qg_studio.reading.grammar import ANSWER_TAIL
 from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import state
-from qg_studio.reading.grammar import vague
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
@@ -37,6 +36,7 @@ from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import shifts_time
 from qg_studio.reading.noun_phrases import head_noun
 from qg_studio.reading.phrases import span_of
+from qg_studio.reading.reference import vague
 from qg_studio.schema import Element
 from qg_studio.schema import Evidence
 from qg_studio.schema import QAItem

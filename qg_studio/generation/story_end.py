@@ -81,6 +81,7 @@ def moral_line(section: Section) -> tuple[int, int] | None:
     generic = bool(subject) and (
         subject[0].dep_ == "csubj"  # "Being slow is no shame"
         or subject[0].tag_ in ("NNS",)
+        or subject[0].pos_ == "ADJ"  # "Even the smallest can do …", "The wise listen"
         or subject[0].lower_ in lang.function_words("generic_subjects")
         or any(c.lower_ in lang.function_words("generic_determiners") for c in subject[0].subtree)
         or bare

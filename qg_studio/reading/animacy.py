@@ -62,12 +62,21 @@ def _gender(head) -> str:
     # A title or rank set before a name tells its sex: "Mr. Oduya", "Farmer Giles".
     titles = [c for c in head.children if c.dep_ == "compound" and c.i < head.i]
     for word in (head, *titles):
-        said = {word.lemma_.lower().rstrip("."), word.lower_.rstrip(".")}
-        if said & MALE:
-            return "m"
-        if said & FEMALE:
-            return "f"
+        kind = noun_gender(word.lemma_.rstrip(".")) or noun_gender(word.text.rstrip("."))
+        if kind:
+            return kind
     return ""
+
+
+def noun_gender(word: str) -> str:
+    """ "m" or "f" for a noun that tells a sex ("miller", "queen"; a trade's "ferryman",
+    "washerwoman"), else ""."""
+    low = word.lower()
+    if low in MALE:
+        return "m"
+    if low in FEMALE or re.search(r"\w{3}woman$", low):
+        return "f"
+    return "m" if re.search(r"\w{3}man$", low) else ""
 
 
 def personified(head) -> bool:

@@ -319,6 +319,8 @@ def usable(clause: Clause) -> bool:
     if low in UNUSABLE_SUBJECTS or low in PRONOUNS or len(subj.split()) > 8:
         return False
     first, *rest = low.split()
+    if first in ("his", "her", "its", "their") and rest:
+        return False  # "Where were their crews asleep?": whose, the story did not tell
     if first in PRONOUNS and all(w in QUANTIFIERS or w in PRONOUNS for w in rest):
         # "they both", "they all": a pronoun the story did not resolve; "he she": two
         # subjects the parser ran together.
@@ -340,6 +342,8 @@ def usable(clause: Clause) -> bool:
         return False  # "wishing she had taken the Minnow": she had not
     if _foretold(clause):
         return False  # "told him he would only tear the paper": said, not done
+    if head.dep_ == "ccomp" and head.head.lemma_ in SPEECH_VERBS:
+        return False  # "told his mother that a terrible beast lived there": said, not told as so
     if clause.marker in ("as", "than") and head.head.pos_ in ("ADV", "ADJ"):
         return False  # "as fast as his legs could carry him": a measure, not an event
     if clause.marker in ("as", "than") and _likened(head):
@@ -407,6 +411,8 @@ def _gapped(verb) -> bool:
     parse reads as two objects, or as an object joined to a name and then a second
     object; a question cut from it asks "What did she give Pip the other half?"."""
     objects = [c for c in verb.children if c.dep_ == "dobj"]
+    if not objects and any(c.dep_ == "conj" and c.pos_ in ("NOUN", "PROPN") for c in verb.children):
+        return True  # "a Sparrow paid, and a family of Finches": more who did it, verb left out
     # Two objects with an "and" between them ("sang it her song" has none, and stays).
     between = verb.doc[objects[0].i + 1 : objects[-1].i] if len(objects) > 1 else []
     if any(t.dep_ == "cc" for t in between):

@@ -114,6 +114,8 @@ def tells_speech(clause, quoted: set[int]) -> bool:
     and its words are no deed."""
     if any(t.i in quoted for t in clause.tail):
         return True
+    if clause.head.i not in quoted and any(t.i in quoted for t in clause.subject):
+        return True  # '"A good friend!" sang the valley': the words parsed as who sang
     first = min((t.i for t in clause.subject), default=clause.head.i)
     before = [t for t in clause.head.doc[clause.head.sent.start : first] if not t.is_space]
     closed = bool(before) and (before[-1].i in quoted or before[-1].text in QUOTE_MARKS)

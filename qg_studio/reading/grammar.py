@@ -7,6 +7,8 @@ after ...?" questions.
 
 from __future__ import annotations
 
+import re
+
 from qg_studio import lang
 from qg_studio.reading.animacy import ANIMATE
 from qg_studio.reading.clauses import MARKERS
@@ -17,11 +19,12 @@ from qg_studio.reading.inflect import ing_of
 from qg_studio.reading.inflect import is_past_form
 from qg_studio.reading.inflect import lemma_of
 from qg_studio.reading.inflect import past_of
+from qg_studio.reading.lexicon import NARRATOR
 from qg_studio.reading.lexicon import POSSESSIVE_FORM
 from qg_studio.reading.mentions import Resolver
-from qg_studio.reading.noun_phrases import head_noun
+from qg_studio.reading.noun_phrases import governor
 from qg_studio.reading.phrases import before_joined_deed
-from qg_studio.reading.subjects import as_known
+from qg_studio.reading.reference import named_other
 from qg_studio.reading.subjects import possessive
 from qg_studio.reading.subjects import trim
 from qg_studio.text.parse import gap
@@ -91,16 +94,27 @@ def _clean_end(cut: list) -> list:
 OBJECT_PRONOUNS = {"him", "her", "them"}
 
 
-def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = None) -> str:
+def words(
+    tokens: list,
+    skip: set[int] | None = None,
+    clause: Clause | None = None,
+    resolver: Resolver | None = None,
+) -> str:
     """The tokens as text; with ``clause``, an object pronoun that stands for someone
-    other than the subject is named ("Who had woken the owl up?")."""
+    other than the subject is named ("Who had woken the owl up?"); with a ``resolver``
+    (or a clause), the narrator's "me" and "my" are named ("gave the narrator a jar")."""
     skip = skip or set()
     kept = trim([t for t in tokens if t.i not in skip and not t.is_space])
+    teller = resolver or (clause.resolver if clause is not None else None)
     resolver = clause.resolver if clause is not None else None
     parts = []
     named_at = -1
     for t in kept:
         text = t.text + gap(t)
+        told = teller.resolve(t) if teller is not None and t.lower_ in NARRATOR else None
+        if told:
+            parts.append(_narrators(t, told) + gap(t))
+            continue
         if t.i == named_at + 1 and t.lower_ in QUANTIFIERS:
             continue  # "listened to them both": not "to the two squirrels both"
         if (
@@ -138,6 +152,17 @@ def words(tokens: list, skip: set[int] | None = None, clause: Clause | None = No
     return text.strip(" ,;:-")
 
 
+def _narrators(t, told: str) -> str:
+    """ "gave me a jar" → "gave the narrator a jar"; "I waved my arms" → "their arms", the
+    narrator's own, not "the narrator waved the narrator's arms"."""
+    if t.lower_ not in ("my", "mine"):
+        return told
+    verb = t.doc[governor(t)]
+    if any(c.dep_ in ("nsubj", "nsubjpass") and c.lower_ == "i" for c in verb.children):
+        return "their"
+    return possessive(told)
+
+
 _TAKING_HOME = ("bring", "carry", "drive", "lead", "see", "send", "take", "walk")
 
 
@@ -147,36 +172,6 @@ def _taken_home(t) -> bool:
         and t.lower_ in ("her", "them", "him")
         and t.head.lower_ == "home"
         and t.head.head.lemma_ in _TAKING_HOME
-    )
-
-
-def named_other(name: str | None, clause: Clause) -> str | None:
-    """The character a pronoun stands for, as a question names them, unless it is the
-    clause's own subject ("How did the three Hares feel about their long legs?")."""
-    if not name:
-        return None
-    name = as_known(name)
-    subject = clause.subject_text.lower()
-    # "the wretched cat raised her tail": her own, though named "the cat" before.
-    same = name.lower() in subject or head_noun(name) == head_noun(subject)
-    return None if same else name
-
-
-def vague(clause: Clause, analysis) -> bool:
-    """The moment leans on the text around it: "after he set it down", or "after he waved
-    to him" where the story does not tell who he is, read alone, is no moment a child can
-    place. One it tells is named in the question ("after he waved to the little boy")."""
-    return any(
-        t.dep_ in ("dobj", "pobj", "dative")
-        and t.i not in analysis.quoted
-        and (
-            t.lower_ == "it"
-            or (
-                t.lower_ in ("him", "her", "them")
-                and not named_other(analysis.resolver.resolve(t), clause)
-            )
-        )
-        for t in clause.tail
     )
 
 
@@ -343,8 +338,14 @@ def _one_character(subject: str, same_as: str) -> bool:
     """ "the Magpie who loved shiny things" is "the Magpie" told more of; "the brown goat"
     is not "the goat"."""
     rest = subject[len(same_as) :].split()
-    return subject == same_as or (
-        subject.startswith(same_as + " ") and rest[0].lower() in ("who", "that", "which")
+    # "the princess' servants" are "the servants" named with whose they are (not "the
+    # farmer's son" and "the miller's son").
+    owned = re.compile(r"^the [\w ]+?'s? (?=\w)")
+    one_owned = bool(owned.match(subject)) != bool(owned.match(same_as))
+    return (
+        subject == same_as
+        or (subject.startswith(same_as + " ") and rest[0].lower() in ("who", "that", "which"))
+        or (one_owned and owned.sub("the ", subject) == owned.sub("the ", same_as))
     )
 
 
@@ -423,6 +424,7 @@ def state(
     tail = words(
         short_tail([t for t in clause.tail if t.i not in (skip or set())], limit=limit),
         clause=clause if name_objects else None,
+        resolver=clause.resolver,
     )
     text = " ".join(p for p in (subject, aux, head, tail) if p)
     return " ".join(text.split()).rstrip(" ,;:.!?")
@@ -438,6 +440,4 @@ __all__ = [
     "words",
     "finish",
     "short_tail",
-    "named_other",
-    "vague",
 ]

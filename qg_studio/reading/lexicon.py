@@ -62,6 +62,7 @@ WEAK_VERBS = lang.words("weak_verbs.txt")
 # A state, not a deed ("was tired", "lived by the pond"): no point in time to ask "after".
 STATE_VERBS = lang.words("state_verbs.txt")
 DISCOURSE_ADVERBS = lang.words("discourse_adverbs.txt")
+NARRATOR = lang.function_words("narrator_pronouns")  # "I held my breath": who tells it
 
 
 def feeling_word(lemma: str, text: str) -> str | None:

@@ -26,6 +26,8 @@ from qg_studio.reading.dialogue import all_speech
 from qg_studio.reading.dialogue import is_vocative
 from qg_studio.reading.dialogue import quoted_tokens
 from qg_studio.reading.lexicon import BODY_PARTS
+from qg_studio.reading.lexicon import NARRATOR
+from qg_studio.reading.names import given_genders
 from qg_studio.reading.names import named_characters
 from qg_studio.reading.noun_phrases import MENTION_ROLES
 from qg_studio.reading.noun_phrases import SUBJECT_ROLES
@@ -74,6 +76,7 @@ class Resolver:
         self.names = names | before.names
         self.personae = personae(doc) | before.personae
         self._alias = {**dict(before.aliases), **alias}
+        self._gender = {**given_genders(alias), **self._gender}
         self._verb_args: dict[int, set[int]] = {}
         for token in doc:
             if token.pos_ in ("NOUN", "PROPN", "PRON"):
@@ -396,10 +399,12 @@ class Resolver:
                 and all_speech(self.doc[token.sent.start - 1].sent, self.quoted)
             ):
                 return held[-1]
-        for m, _ in reversed(mentions):
-            if fits(m):
-                return m
-        return None
+        # "… a bucket of crabs!" ¶ … "Their engines were cold": what a speech named is no
+        # one the narration points back to past the sentence after it.
+        heard = set() if token.i in self.quoted else self.quoted
+        floor = self._previous_sentence_start(token)
+        fitting = [m for m, _ in mentions if fits(m) and (m.index >= floor or m.index not in heard)]
+        return fitting[-1] if fitting else None
 
     def _previous_sentence_start(self, token) -> int:
         sent_start = token.sent.start
@@ -408,7 +413,10 @@ class Resolver:
         return self.doc[sent_start - 1].sent.start
 
     def resolve(self, token) -> str | None:
-        """The mention ``token`` (a third-person pronoun) most likely stands for."""
+        """The mention ``token`` (a third-person pronoun) most likely stands for; "the
+        narrator" for "I" or "my" outside quotation marks."""
+        if token.lower_ in NARRATOR and token.i not in self.quoted:
+            return "the narrator"
         return self._resolved.get(token.i)
 
     def pronoun_for(self, mention: str) -> str | None:

@@ -15,6 +15,7 @@ from qg_studio.reading.animacy import NOT_CHARACTERS
 from qg_studio.reading.animacy import PLACES
 from qg_studio.reading.animacy import TIMES_AND_WEATHER
 from qg_studio.reading.animacy import is_animate
+from qg_studio.reading.animacy import noun_gender
 
 NAMING_WORDS = ("named", "called")
 # Nouns for someone a name can follow: "brother Sami", "Farmer Giles", "aunt Rosa".
@@ -90,6 +91,9 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
         noun = _kind_after(t)
         if noun is not None:
             give(noun, t.text)
+        named = _name_told(t)
+        if named is not None:
+            give(*named)
     # A name that thinks or speaks is someone, even one labelled a place ("St. Paul"
     # is a city to the parser): "St. Paul thought ..., for he did not know ...".
     names |= {
@@ -103,6 +107,11 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
     }
     names |= _capitalised_names(doc)
     return names, {k: v for k, v in alias.items() if k not in doubled}
+
+
+def given_genders(alias: dict[str, str]) -> dict[str, str]:
+    """ "an old fisherman named Jory": Jory is a he before any "he" says so."""
+    return {name: noun_gender(noun) for noun, name in alias.items() if noun_gender(noun)}
 
 
 def _kind_after(name):
@@ -126,6 +135,28 @@ def _kind_after(name):
     # "Hattie the hedgehog knows", parsed as two subjects of one verb.
     paired = noun.dep_ == name.dep_ == "nsubj" and noun.head.i == name.head.i
     return noun if apposed or paired else None
+
+
+def _name_told(name):
+    """ "A new girl joined the class. Her name was Yusra": the name, and the one named
+    last before it whom "her" can stand for."""
+    be = name.head
+    subject = next((c for c in be.children if c.dep_ == "nsubj"), None)
+    if (
+        name.dep_ != "attr"
+        or not name.text[:1].isupper()
+        or be.lemma_ != "be"
+        or subject is None
+        or subject.lower_ != "name"
+        or not any(c.dep_ == "poss" and c.lower_ in ("his", "her") for c in subject.children)
+    ):
+        return None
+    owner = next(c.lower_ for c in subject.children if c.dep_ == "poss")
+    kind = "m" if owner == "his" else "f"
+    for noun in reversed(name.doc[: subject.i]):
+        if noun.pos_ == "NOUN" and is_animate(noun) and noun_gender(noun.lemma_) in ("", kind):
+            return noun, name.text
+    return None
 
 
 def _capitalised_names(doc) -> set[str]:

@@ -13,6 +13,7 @@ from qg_studio.reading.lexicon import BODY_PARTS
 from qg_studio.reading.lexicon import CAUSING_VERBS
 from qg_studio.reading.lexicon import OWN_OBJECTS
 from qg_studio.reading.lexicon import PERCEIVING
+from qg_studio.reading.lexicon import SPEECH_VERBS
 from qg_studio.reading.lexicon import TAKING_VERBS
 from qg_studio.text.parse import gap
 
@@ -121,8 +122,11 @@ def for_to(verb) -> bool:
 
 
 def _noticed(verb) -> bool:
-    """What someone saw, heard or knew was so: a clause under a verb of seeing or mind."""
-    return verb.dep_ == "ccomp" and verb.head.lemma_.lower() in PERCEIVING | MIND_VERBS
+    """What someone saw, heard, knew or told was so: a clause under a verb of seeing, mind
+    or saying ("told his mother that a terrible beast lived in the valley")."""
+    return (
+        verb.dep_ == "ccomp" and verb.head.lemma_.lower() in PERCEIVING | MIND_VERBS | SPEECH_VERBS
+    )
 
 
 def name_word(text: str) -> str:

@@ -74,6 +74,10 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
         if all(t.pos_ == "PROPN" or t.is_punct for t in tokens):
             return mention_text(tokens)
         return resolver.name_of(heads[0])
+    if len(tokens) == 1 and resolver is not None and tokens[0].lower_ == "i":
+        name = resolver.resolve(tokens[0])  # "the narrator" outside quotation marks
+        if name:
+            return name
     if len(tokens) == 1 and tokens[0].lower_ in PRONOUNS and resolver is not None:
         name = resolver.resolve(tokens[0])
         if name:
@@ -89,7 +93,7 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
             return who
     parts = []
     for t in tokens:
-        if t.dep_ == "poss" and t.lower_ in ("his", "her", "their") and resolver is not None:
+        if t.dep_ == "poss" and t.lower_ in ("his", "her", "their", "my") and resolver is not None:
             name = resolver.resolve(t)
             if name:
                 parts.append(possessive(as_known(name)) + gap(t))

@@ -1,0 +1,153 @@
+"""What is said, named or listed in ways the rules had misread: a man known by his trade
+before his name ("an old fisherman named Jory"), a creature a speech names, a claim one
+character tells another, a list of who did the same with the verb left out, a moral
+whose subject is an adjective ("Even the smallest …"), the words of a speech parsed as
+who spoke. Each on sentences written for this project."""
+
+from __future__ import annotations
+
+from qg_studio.generation.embedded import EmbeddedGenerator
+from qg_studio.generation.story_end import moral_line
+from qg_studio.reading.analysis import analyse
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import Section
+
+
+def _answers(text: str) -> dict[str, str]:
+    items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
+    return {i.question: i.answer for i in items}
+
+
+def _resolved(text: str, words=("he", "his", "him", "she", "her", "their")):
+    analysis = analyse(text)
+    return [(t.text, analysis.resolver.resolve(t)) for t in analysis.doc if t.lower_ in words]
+
+
+def test_a_name_given_to_a_man_by_his_trade_is_a_he():
+    got = _resolved(
+        "By the quay lay a little rowing boat that belonged to an old ferryman named "
+        "Sorrel. The big ships laughed at her. One night a girl slipped from the rocks. "
+        "Sorrel heard the splash from his cottage. He ran down to the boat."
+    )
+    assert got == [("her", None), ("his", "Sorrel"), ("He", "Sorrel")]
+
+
+def test_a_creature_a_speech_names_is_not_whom_later_narration_means():
+    got = _resolved(
+        'The big barges laughed at the raft. "What can you carry? A bucket of eels!" '
+        "The raft said nothing. That night the river rose. The barges could not move. "
+        "Their ropes were tangled and their lamps were out.",
+        words=("their",),
+    )
+    assert got == [("Their", None), ("their", None)]
+    got = _answers(
+        'The big barges laughed at the raft. "What can you carry? A bucket of eels!" '
+        "The raft said nothing. That night the river rose. The barges could not move. "
+        "Their sailors were asleep in the town."
+    )
+    assert not [q for q in got if "eels" in q or "their sailors" in q.lower()]
+
+
+def test_a_claim_one_tells_another_is_not_told_as_so():
+    text = (
+        "The little Fox ran home with his tail between his legs and told his mother that "
+        "a giant lived in the cave. His mother listened and then laughed softly."
+    )
+    got = _answers(text)
+    assert not [q for q in got if "giant" in q]
+    assert ("His", "the little Fox") in _resolved(text, words=("his",))
+
+
+def test_others_who_did_the_same_are_not_what_was_done():
+    got = _answers(
+        "The Pigeon was hot, so he paid. Soon a Sparrow paid, and a family of Finches, and "
+        "an old Crow who grumbled about the price."
+    )
+    assert not [q for q in got if "paid a family" in q]
+
+
+def test_a_time_that_comes_after_is_no_reason():
+    got = _answers(
+        "The Cub ran up and down the cliff, barking and snarling, and the valley barked "
+        "and snarled back at him until he was hoarse."
+    )
+    assert not [q for q, a in got.items() if q.startswith("Why") and "hoarse" in a]
+
+
+def test_the_words_of_a_speech_are_not_who_said_them():
+    got = _answers(
+        'The Cub lifted his nose and called out, "You are a good friend!" "A good '
+        'friend!" sang the valley. The Cub looked at his mother in surprise.'
+    )
+    assert not [q for q in got if q.startswith("Who sang")]
+
+
+def test_a_moral_whose_subject_is_an_adjective_is_the_lesson():
+    text = (
+        "The fishermen painted the little boat a bright new red, and the big ships did "
+        "not laugh at her again.\n\nEven the smallest can do what the biggest cannot."
+    )
+    start, end = moral_line(Section(1, text))
+    assert text[start:end] == "Even the smallest can do what the biggest cannot."
+
+
+def test_a_story_told_by_i_asks_about_the_narrator():
+    text = (
+        "Every summer I stayed with my aunt by the lake. I was afraid of the water. "
+        '"Stand still and float," my aunt told me. I wanted to run back to the shore, but '
+        "I kept my arms wide and lay back. The water held me up. My aunt clapped."
+    )
+    got = _answers(text)
+    asked = " ".join(f"{q} {a}" for q, a in got.items())
+    assert " me " not in f" {asked} " and " my " not in f" {asked} "
+    assert not [q for q in got if "aunt want" in q]  # "I wanted to run": not the aunt's
+    assert got["Where did the narrator stay with their aunt?"] == "by the lake"
+    assert got["What did the narrator keep wide?"] == "their arms"
+    from qg_studio.generation.cast import main_characters
+
+    assert main_characters([analyse(text)]) == ["the narrator", "the narrator's aunt"]
+
+
+def test_her_name_was_names_the_one_just_met():
+    from qg_studio.generation.cast import main_characters
+
+    text = (
+        "On the first day of term a new girl joined the class. Her name was Noor, and she "
+        "sat at the back. A boy called Sami waved to her. Noor did not wave back. Sami "
+        "rolled a ball to Noor, and Noor kicked it back."
+    )
+    assert main_characters([analyse(text)]) == ["Noor", "Sami"]
+
+
+def test_a_cook_may_be_a_she():
+    got = _resolved(
+        "The King called the royal cook and commanded her to make the Prince eat his "
+        "beans. The cook tried everything. She made bean pies and bean cakes.",
+        words=("she", "her"),
+    )
+    assert got == [("her", "the royal cook"), ("She", "the cook")]
+
+
+def test_how_far_a_place_is_stays_with_the_place():
+    got = _answers(
+        "A new boy sat at the back of the class. He had come from a town far away, and he "
+        "knew nobody."
+    )
+    assert got["Where had the new boy come from?"] == "from a town far away"
+
+
+def test_how_a_thing_was_when_someone_smiled_is_not_why():
+    got = _answers(
+        "The girl fed the old man one spoonful at a time. When the bowl was half empty, the "
+        "old man smiled and thanked her."
+    )
+    assert not [q for q, a in got.items() if q.startswith("Why") and "bowl" in a]
+
+
+def test_a_feeling_said_not_to_be_is_not_asked():
+    got = _answers(
+        "Mina was afraid of the dark. Every night she slept with a lamp. One night the lamp "
+        "went out. Mina lay still and listened. Now Mina is not afraid of the dark any more."
+    )
+    assert [a for q, a in got.items() if q.startswith("How did Mina feel")] == ["afraid"]
+    assert not [q for q in got if q.startswith("How does Mina feel")]
