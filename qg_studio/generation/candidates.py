@@ -325,8 +325,16 @@ def _feeling(section, analysis, clause, context, clause_list):
             return None
     question = finish(f"How {verb} {clause.subject_text} feel {extra}")
     if shown:
-        start, end = token.idx, token.idx + len(token.text)
-        answer = token.text
+        # "felt both glad and sad": both feelings are the answer.
+        more = [
+            c
+            for c in token.children
+            if c.dep_ == "conj" and c.pos_ == "ADJ" and c.lower_ in FEELINGS
+        ]
+        last = more[-1] if more else token
+        start, end = token.idx, last.idx + len(last.text)
+        named = [t.text for t in [token, *more]]
+        answer = " and ".join([", ".join(named[:-1]), named[-1]] if more else named)
     else:
         sent = _sentence_of(analysis, clause)
         start, end = sent.start_char, sent.end_char

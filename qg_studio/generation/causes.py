@@ -69,6 +69,19 @@ def _a_state(clause) -> bool:
     )
 
 
+def _likewise(clause) -> bool:
+    """ "went on his way, exactly as he had meant to", "as he always did": how, not why."""
+    head = clause.head
+    exact = any(
+        c.dep_ == "advmod" and c.lower_ in ("exactly", "just", "precisely") for c in head.children
+    )
+    left_out = head.lemma_ == "do" or any(
+        c.lower_ == "to" and not list(c.children) for c in head.children
+    )
+    done = [c for c in head.children if c.dep_ in ("dobj", "xcomp") and c.lower_ != "to"]
+    return exact or (left_out and not done)
+
+
 INDEFINITE = frozenset(lang.function_words("indefinite_subjects"))
 
 
@@ -101,14 +114,20 @@ def so_that(clause: Clause, clause_list: list[Clause]):
     return (told, mark) if told is not None and told.subject_text else None
 
 
-def causal_item(section, analysis, clause, context, clause_list):
-    # "X because Y": Y answers why X.
-    if clause.marker in REASON or (
+def gives_reason(clause: Clause) -> bool:
+    """ "because he was cold", "…, as she was tired": a clause that tells why."""
+    return clause.marker in REASON or (
         clause.marker == "as"
         and clause.head.dep_ == "advcl"
         and clause.head.i > clause.head.head.i
         and _a_state(clause)
-    ):
+        and not _likewise(clause)
+    )
+
+
+def causal_item(section, analysis, clause, context, clause_list):
+    # "X because Y": Y answers why X.
+    if gives_reason(clause):
         host = _host(clause_list, clause)
         if (
             host is None
@@ -191,7 +210,8 @@ def causal_item(section, analysis, clause, context, clause_list):
     # acted so (implicit: the text does not say "because").
     feel = [t for t in clause.tail if t.dep_ == "acomp" and t.lower_ in FEELINGS]
     lemma = reaction_lemma(clause.head)
-    reacts = bool(lemma) and lemma not in NO_WHY and not mocks(clause.head)
+    # "but he did not complain": no reaction to ask why of.
+    reacts = bool(lemma) and lemma not in NO_WHY and not mocks(clause.head) and not clause.negated
     on_deed = feeling_adjective(clause)  # "trudged home very sad"
     if (clause.head.lemma_ == "be" and feel) or reacts or on_deed:
         if any(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from qg_studio import lang
 from qg_studio.generation.items import span_item
+from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.grammar import ask
 from qg_studio.reading.lexicon import PLACE_NOUNS
@@ -25,6 +26,17 @@ def aimed(prep) -> bool:
     """ "looked up at the high walls", "hooted at the moon": what one looks, calls or
     leaps at, not where one is."""
     return prep.lower_ == "at" and prep.head.lemma_.lower() in AIMED_VERBS
+
+
+def without_company(phrase: list) -> list:
+    """ "by a barn with a Goat": who is there is no part of where."""
+    company = {
+        x.i
+        for t in phrase
+        if t.lower_ == "with" and any(is_animate(o) for o in t.children)
+        for x in t.subtree
+    }
+    return [t for t in phrase if t.i not in company]
 
 
 def _place_phrase(clause: Clause):

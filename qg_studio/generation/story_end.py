@@ -199,7 +199,12 @@ def _told(sent, analysis: Analysis) -> str:
         if not named and t.lower_ in PRONOUNS and t.dep_ in ("nsubj", "nsubjpass"):
             name = analysis.resolver.resolve(t)
             # "Bramble said that he ...": named already, the pronoun reads better.
-            if name and name not in sent.doc.text[sent.start_char : t.idx]:
+            before = sent.doc.text[sent.start_char : t.idx].lower()
+            if (
+                name
+                and name.lower() not in before
+                and name.lower().removeprefix("the ") not in before
+            ):
                 text = name
             named = True
         words.append(text + gap(t))

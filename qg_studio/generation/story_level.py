@@ -18,9 +18,11 @@ from qg_studio import lang
 from qg_studio.generation.cast import character_key
 from qg_studio.generation.cast import main_characters
 from qg_studio.generation.cast import named_at
+from qg_studio.generation.causes import gives_reason
 from qg_studio.generation.items import found_item
 from qg_studio.generation.items import span_item
 from qg_studio.generation.places import aimed
+from qg_studio.generation.places import without_company
 from qg_studio.generation.predictions import part_end_predictions
 from qg_studio.generation.story_end import ending
 from qg_studio.generation.story_end import lesson
@@ -207,7 +209,7 @@ def _where(section: Section, analysis: Analysis, ids, turn=None) -> QAItem | Non
                 c.dep_ == "pobj" and _place(c) for c in token.children
             ):
                 continue
-            phrase = phrase_of(token)
+            phrase = without_company(phrase_of(token))
             nouns = [t for t in phrase if t.pos_ in ("NOUN", "PROPN")]
             # "At the edge of Fernwood Forest": a place anywhere in the phrase; a door or
             # a corner is where a scene happens, not the story.
@@ -387,6 +389,8 @@ def _why_act(sections, analyses, cast, ids, found) -> QAItem | None:
                 or not clause.tail
                 or any(t.dep_ == "neg" for t in clause.aux)
                 or _as_always(clause)
+                # "The goat stayed home, as she was tired": the text tells why itself.
+                or any(gives_reason(c) for c in analysis.sentence_clauses[index])
             ):
                 continue
             # The event just before: earlier in this sentence ("When a fox came sniffing,

@@ -110,7 +110,7 @@ def _subtree_minus(token, cut: set[int]) -> list:
 
 
 def _is_clause_head(t) -> bool:
-    if t.dep_ not in CLAUSE_DEPS:
+    if t.dep_ not in CLAUSE_DEPS or _from_to(t):
         return False
     if t.pos_ not in ("VERB", "AUX"):
         return False
@@ -119,6 +119,18 @@ def _is_clause_head(t) -> bool:
     if t.dep_ == "ccomp":
         return any(c.dep_ in SUBJECT_DEPS for c in t.children)
     return not for_to(t)
+
+
+def _from_to(t) -> bool:
+    """ "went from flower to flower", the second "flower" parsed as a verb: a way, no clause."""
+    doc = t.doc
+    return (
+        t.tag_ == "VB"
+        and t.i >= 3
+        and doc[t.i - 1].lower_ == "to"
+        and doc[t.i - 2].lower_ == t.lower_
+        and doc[t.i - 3].lower_ == "from"
+    )
 
 
 def clauses(sent, resolver: Resolver | None = None) -> list[Clause]:
@@ -150,6 +162,10 @@ def build_clause(
             continue
         if child.i in head_ids or (child.dep_ == "cc" and _joins_a_clause(child, head_ids)):
             cut.update(c.i for c in child.subtree)
+        elif _from_to(child):  # "from flower to flower and carried …": the deed joined on
+            for c in child.children:
+                if c.i in head_ids or (c.dep_ == "cc" and _joins_a_clause(c, head_ids)):
+                    cut.update(x.i for x in c.subtree)
     tokens = _subtree_minus(head, cut)
     clause = Clause(head=head, resolver=resolver, scene=bool(_inverted(head)))
     subj_heads = [c for c in head.children if c.dep_ in SUBJECT_DEPS] or _inverted(head)
@@ -229,7 +245,9 @@ def build_clause(
         owner = first.head if head.tag_ == "VBD" and first.tag_ == "VB" else None
         while owner is not None and owner.pos_ not in ("VERB", "AUX") and owner.head.i != owner.i:
             owner = owner.head
-        for prior in reversed(earlier or []):
+        # "Lin watched her go and felt glad": the verb joined to, not a clause inside it.
+        joined_to = [c for c in earlier or [] if c.head.i == first.i]
+        for prior in (joined_to if owner is None else []) or list(reversed(earlier or [])):
             if owner is not None and prior.head.i != owner.i:
                 continue
             if prior.head.i == head.head.i or prior.head.i < head.i:

@@ -377,6 +377,7 @@ class Resolver:
                 kind in "mf"
                 and known
                 and last.gender == ""
+                and last.text.startswith("the ")  # "Felix was sad, but he …": a name is a he
                 and any(m.text == last.text and m.index < last.index for m, _ in mentions)
                 and not within(self.doc, token, last)
             ):

@@ -1,0 +1,102 @@
+"""Clauses joined, contrasted or compared in ways the rules had misread: "Felix was
+disappointed, but he did not complain", "watched her go and felt both glad and sad",
+"exactly as he had meant to", "went from flower to flower and carried …", and an ending
+that names its character twice. Each on sentences written for this project."""
+
+from __future__ import annotations
+
+from qg_studio.generation.embedded import EmbeddedGenerator
+from qg_studio.pipeline import story_candidates
+from qg_studio.reading.analysis import analyse
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import Section
+
+
+def _answers(text: str) -> dict[str, str]:
+    items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
+    return {i.question: i.answer for i in items}
+
+
+def test_a_name_joined_by_but_is_the_he_after_it():
+    analysis = analyse(
+        "Tomas got the sunny trees, and Felix got the shady ones. Tomas was pleased, and he "
+        "lay in the shade all summer. Felix was disappointed, but he did not complain. He "
+        "pruned his trees."
+    )
+    he = [(t.text, analysis.resolver.resolve(t)) for t in analysis.doc if t.lower_ == "he"]
+    assert he == [("he", "Tomas"), ("he", "Felix"), ("He", "Felix")]
+
+
+def test_what_one_did_not_do_is_no_reaction_to_ask_why_of():
+    got = _answers(
+        "Tomas got the sunny trees, and Felix got the shady ones. Felix was disappointed, "
+        "but he did not complain."
+    )
+    assert not [q for q in got if q.startswith("Why didn't")]
+
+
+def test_a_verb_joined_after_what_one_watched_is_the_watchers():
+    got = _answers(
+        "In the spring the Crane spread her wings and flew away over the fields. Lin "
+        "watched her go and felt both glad and sad."
+    )
+    assert got["How did Lin feel when the Crane went?"] == "glad and sad"
+
+
+def test_as_one_had_meant_to_is_how_not_why():
+    got = _answers(
+        "When the wind dropped, the Tortoise put out his head and went on his way, exactly "
+        "as he had meant to. The Goat stayed in the barn, as she had always done."
+    )
+    assert not [q for q in got if q.startswith("Why")]
+
+
+def test_from_place_to_place_is_a_way_and_the_deed_after_it_is_its_own():
+    got = _answers(
+        "The Bee flew to the meadow. All day she went from flower to flower and carried "
+        "the sweet nectar back to her hive."
+    )
+    assert got["What did the Bee do after she went from flower to flower?"] == (
+        "carried the sweet nectar back to her hive"
+    )
+
+
+def test_a_reason_the_text_gives_is_not_replaced_by_the_event_before():
+    sections = [
+        Section(
+            1,
+            "A Tortoise lived by a barn with a Goat. One windy day the Goat laughed at the "
+            "Tortoise for being slow. Then a storm came. When the wind dropped, the Tortoise "
+            "went on his way. The Goat stayed in the barn, as she was afraid of the wind.",
+        )
+    ]
+    items = story_candidates(sections)
+    whys = {i.question: i.answer for i in items if i.question.startswith("Why did the Goat")}
+    assert not [a for a in whys.values() if "Tortoise" in a]
+
+
+def test_an_ending_names_its_character_once():
+    sections = [
+        Section(
+            1,
+            "A Spider spun her web across a door, and a gardener walked through it. The next "
+            "morning the Bee came by. The Spider was already spinning a new web. The Bee "
+            'said, "Everyone must work in the end." The Spider did not answer, but she spun '
+            "a little faster.",
+        )
+    ]
+    items = story_candidates(sections)
+    endings = [i.answer for i in items if i.rule == "story.ending"]
+    assert endings == ["The Spider did not answer, but she spun a little faster"]
+
+
+def test_who_is_at_a_place_is_no_part_of_where_the_story_is():
+    sections = [
+        Section(
+            1,
+            "A Tortoise lived by a barn with a Goat. One windy day the Goat laughed at the "
+            "Tortoise for being slow.",
+        )
+    ]
+    where = [i.answer for i in story_candidates(sections) if i.rule == "story.where"]
+    assert where == ["by a barn"]
