@@ -151,3 +151,47 @@ def test_a_feeling_said_not_to_be_is_not_asked():
     )
     assert [a for q, a in got.items() if q.startswith("How did Mina feel")] == ["afraid"]
     assert not [q for q in got if q.startswith("How does Mina feel")]
+
+
+def test_a_name_given_to_one_mouse_is_not_the_oldest_mouses():
+    got = _answers(
+        "The mice held a meeting behind the flour sacks. A young mouse named Pim sat at "
+        "the back. The oldest mouse spoke first and told them about the cat. Pim listened."
+    )
+    assert not [q for q, a in got.items() if q.startswith("What did Pim") and "spoke" in a]
+    assert [q for q in got if q.startswith("What did the oldest mouse do")]
+
+
+def test_a_closing_line_about_anyone_is_the_lesson():
+    text = (
+        "After that the birds did not need to ask her every year.\n\nKnowledge kept to "
+        "oneself helps no one for long."
+    )
+    start, end = moral_line(Section(1, text))
+    assert text[start:end] == "Knowledge kept to oneself helps no one for long."
+
+
+def test_what_one_wondered_is_not_told_as_so():
+    got = _answers(
+        "A rich merchant wanted to know whether the people of his village were lazy or kind. "
+        "Early one morning he rolled a large stone into the road and hid behind a hedge."
+    )
+    assert not [q for q in got if q.startswith("Who was lazy")]
+
+
+def test_a_name_keeps_its_title():
+    got = _answers(
+        "Every evening old Mr. Finch walked through the town with a ladder on his shoulder. "
+        "At every corner he climbed up and lit the lamp. The children followed Mr. Finch. "
+        "One evening Mr. Finch slipped on the wet cobbles."
+    )
+    assert [q for q in got if "Mr. Finch" in q]
+    assert not [q for q in got if " Finch" in q and "Mr. Finch" not in q]
+
+
+def test_a_feeling_noun_is_answered_as_a_child_says_it():
+    got = _answers(
+        "Mr. Finch slipped on the wet cobbles and hurt his ankle. He sat down on the step "
+        "and looked at the dark street in dismay."
+    )
+    assert "dismayed" in got.values()

@@ -17,10 +17,10 @@ from qg_studio.reading.animacy import ANIMATE
 from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.lexicon import TELLING_APART
 from qg_studio.reading.noun_phrases import name_word
 from qg_studio.reading.noun_phrases import one_of_many
 
-TELLING_APART = lang.words("telling_apart.txt")  # "the Second Knight" is not "the Knight"
 PEOPLE_GROUPS = lang.words("people_groups.txt")  # "the two children", "the brothers"
 # Words a title joins its characters with ("The Fox Who Lost His Tail").
 TITLE_LINKS = ("and", "or", "who", "that", "which", "of", "in", "at", "on", "with", "the", "a")

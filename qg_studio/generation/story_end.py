@@ -31,6 +31,9 @@ GESTURES = lang.words("gesture_verbs.txt")
 _MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
 
 
+ANYONE = lang.function_words("anyone_words")
+
+
 def moral_line(section: Section) -> tuple[int, int] | None:
     """The span of a fable's closing moral: a last paragraph of one short sentence that
     states a general truth ("Those who laugh at others may one day need their help."),
@@ -58,7 +61,7 @@ def moral_line(section: Section) -> tuple[int, int] | None:
     if not roots:
         return None
     root = roots[0]
-    if _advice(root) or _impersonal(root):
+    if _advice(root) or _impersonal(root) or _about_anyone(doc):
         return begin, begin + len(last)
     # "A kind deed is remembered ...": a passive's "is" says the present as well.
     aux = [c for c in root.children if c.dep_ in ("aux", "auxpass")]
@@ -89,6 +92,11 @@ def moral_line(section: Section) -> tuple[int, int] | None:
     if present and generic:
         return begin, begin + len(last)
     return None
+
+
+def _about_anyone(doc) -> bool:
+    """ "Knowledge kept to oneself helps no one for long": said of anyone, in the present."""
+    return any(t.lower_ in ANYONE for t in doc) and any(t.tag_ in ("VBZ", "VBP", "MD") for t in doc)
 
 
 def _advice(root) -> bool:

@@ -63,6 +63,7 @@ WEAK_VERBS = lang.words("weak_verbs.txt")
 STATE_VERBS = lang.words("state_verbs.txt")
 DISCOURSE_ADVERBS = lang.words("discourse_adverbs.txt")
 NARRATOR = lang.function_words("narrator_pronouns")  # "I held my breath": who tells it
+TELLING_APART = lang.words("telling_apart.txt")  # "the Second Knight" is not "the Knight"
 
 
 def feeling_word(lemma: str, text: str) -> str | None:

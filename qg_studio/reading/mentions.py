@@ -29,6 +29,7 @@ from qg_studio.reading.lexicon import BODY_PARTS
 from qg_studio.reading.lexicon import NARRATOR
 from qg_studio.reading.names import given_genders
 from qg_studio.reading.names import named_characters
+from qg_studio.reading.names import told_apart
 from qg_studio.reading.noun_phrases import MENTION_ROLES
 from qg_studio.reading.noun_phrases import SUBJECT_ROLES
 from qg_studio.reading.noun_phrases import Mention
@@ -62,7 +63,8 @@ class Resolver:
         self._plural: set[str] = set()  # mentions of more than one: "they"
         # A fable's animals have no gender until the text gives one ("the Heron ... she");
         # once it has, "he" can no longer mean her.
-        self._gender: dict[str, str] = dict(before.genders)
+        names, alias = named_characters(doc)  # "a badger named Bramble": one character
+        self._gender: dict[str, str] = {**given_genders(alias), **dict(before.genders)}
         self._pronoun.update(before.pronouns)
         # (mention, was a subject); the section before's cast first, at indices below 0.
         mentions: list[tuple[Mention, bool]] = [
@@ -71,12 +73,9 @@ class Resolver:
         ]
         # The first sentence's "sentence before" is the last one of the section before.
         self._first_window = -sum(c.last_sentence for c in before.characters)
-        # "a badger named Bramble": the name and "the badger" are one character.
-        names, alias = named_characters(doc)
         self.names = names | before.names
         self.personae = personae(doc) | before.personae
         self._alias = {**dict(before.aliases), **alias}
-        self._gender = {**given_genders(alias), **self._gender}
         self._verb_args: dict[int, set[int]] = {}
         for token in doc:
             if token.pos_ in ("NOUN", "PROPN", "PRON"):
@@ -220,9 +219,11 @@ class Resolver:
         """The character's name when ``token`` is it, or a noun it was given to."""
         if token.text in self.names:
             return token.text
-        # "Grandfather Frog" is not the frog called Bubba.
-        titled = any(c.dep_ == "compound" and c.text[:1].isupper() for c in token.children)
-        if token.pos_ in ("NOUN", "PROPN") and token.tag_ in ("NN", "NNP") and not titled:
+        if (
+            token.pos_ in ("NOUN", "PROPN")
+            and token.tag_ in ("NN", "NNP")
+            and not told_apart(token)
+        ):
             return self._alias.get(token.lemma_.lower()) or self._alias.get(token.lower_)
         return None
 

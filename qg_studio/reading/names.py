@@ -16,6 +16,7 @@ from qg_studio.reading.animacy import PLACES
 from qg_studio.reading.animacy import TIMES_AND_WEATHER
 from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.animacy import noun_gender
+from qg_studio.reading.lexicon import TELLING_APART
 
 NAMING_WORDS = ("named", "called")
 # Nouns for someone a name can follow: "brother Sami", "Farmer Giles", "aunt Rosa".
@@ -107,6 +108,16 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
     }
     names |= _capitalised_names(doc)
     return names, {k: v for k, v in alias.items() if k not in doubled}
+
+
+def told_apart(noun) -> bool:
+    """A noun told apart from the one a name was given to: "Grandfather Frog" is not the
+    frog called Bubba, nor "the oldest mouse" the young one."""
+    return any(
+        (c.dep_ == "compound" and c.text[:1].isupper())
+        or (c.dep_ == "amod" and (c.tag_ == "JJS" or c.lower_ in TELLING_APART))
+        for c in noun.children
+    )
 
 
 def given_genders(alias: dict[str, str]) -> dict[str, str]:

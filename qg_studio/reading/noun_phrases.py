@@ -197,6 +197,8 @@ def noun_mention_text(token, chunk, named: str | None) -> str:
         if not (t.dep_ == "poss" and t.pos_ == "PRON") and t.i not in lead_in
     ]
     whole = chunk is not None and all(t.pos_ == "PROPN" or t.is_punct for t in tokens)
+    if named and not whole:
+        named = titled_name(token) or named
     text = (mention_text(tokens) if named and whole else named) or mention_text(tokens)
     if not text:
         return ""
@@ -221,6 +223,14 @@ def _split_before(token) -> list:
     ):
         return []
     return list(before.subtree)
+
+
+def titled_name(token) -> str | None:
+    """ "old Mr. Finch" is "Mr. Finch": a name with the title set before it, without "old"."""
+    titles = [c for c in token.children if c.pos_ == "PROPN" and c.dep_ == "compound"]
+    if not titles or titles[-1].i != token.i - 1:
+        return None
+    return mention_text([*titles, token])
 
 
 def own_thing(thing) -> bool:

@@ -7,6 +7,7 @@ from qg_studio import lang
 from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.noun_phrases import mention_text
+from qg_studio.reading.noun_phrases import titled_name
 from qg_studio.reading.speakers import speaker
 from qg_studio.text.parse import gap
 
@@ -73,7 +74,7 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
         # question, whole where the text says the name whole ("St. Paul").
         if all(t.pos_ == "PROPN" or t.is_punct for t in tokens):
             return mention_text(tokens)
-        return resolver.name_of(heads[0])
+        return titled_name(heads[0]) or resolver.name_of(heads[0])
     if len(tokens) == 1 and resolver is not None and tokens[0].lower_ == "i":
         name = resolver.resolve(tokens[0])  # "the narrator" outside quotation marks
         if name:
