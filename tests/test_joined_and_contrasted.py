@@ -53,10 +53,10 @@ def test_as_one_had_meant_to_is_how_not_why():
 
 def test_from_place_to_place_is_a_way_and_the_deed_after_it_is_its_own():
     got = _answers(
-        "The Bee flew to the meadow. All day she went from flower to flower and carried "
+        "The Honeybee flew to the meadow. All day she went from flower to flower and carried "
         "the sweet nectar back to her hive."
     )
-    assert got["What did the Bee do after she went from flower to flower?"] == (
+    assert got["What did the Honeybee do after she went from flower to flower?"] == (
         "carried the sweet nectar back to her hive"
     )
 
@@ -100,3 +100,40 @@ def test_who_is_at_a_place_is_no_part_of_where_the_story_is():
     ]
     where = [i.answer for i in story_candidates(sections) if i.rule == "story.where"]
     assert where == ["by a barn"]
+
+
+def test_a_thing_that_runs_out_after_a_fronted_way_is_what_ran():
+    got = _answers(
+        "The Fox bit into the painted egg. The shell cracked, and out ran a mouthful of "
+        "paint. The Fox spat and coughed. Then the Fox ran home to his den."
+    )
+    assert not [q for q in got if q.startswith("What did the shell")]
+
+
+def test_a_habit_is_no_moment_for_a_feeling_or_a_why():
+    got = _answers(
+        "The Magpie told the whole wood what had really happened. After that, whenever "
+        "the Fox boasted, someone would ask him about the egg."
+    )
+    assert not [q for q in got if q.startswith(("Why did the Fox boast", "How did the Fox"))]
+
+
+def test_a_windowsill_is_no_setting_of_a_story():
+    sections = [
+        Section(
+            1,
+            "In the spring the farmer's wife set a basket of painted eggs on the kitchen "
+            "windowsill. A hungry Fox was passing the farmhouse. He snatched the biggest egg "
+            "and ran into the wood.",
+        )
+    ]
+    where = [i.answer for i in story_candidates(sections) if i.rule == "story.where"]
+    assert "on the kitchen windowsill" not in where
+
+
+def test_a_question_never_ends_on_a_preposition_whose_object_was_cut():
+    got = _answers(
+        "One Saturday old Mr. Okafor knocked on the door of the flat. Mila followed him up "
+        "the last flight of stairs and through a small metal door. She stopped in surprise."
+    )
+    assert not [q for q in got if q.rstrip("?").split()[-1] in ("through", "up", "onto")]

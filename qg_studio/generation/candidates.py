@@ -282,8 +282,8 @@ def _time_phrase(clause: Clause) -> str:
 def _feeling(section, analysis, clause, context, clause_list):
     if feeling_phrase(clause) is not None:
         return None  # "ran home, full of fear": the deed is the moment (emotions.py)
-    if not can_feel(analysis, clause) or clause.negated:
-        return None  # "I am not afraid of bees any more": no feeling to ask after
+    if not can_feel(analysis, clause) or clause.negated or clause.marker == "whenever":
+        return None  # "I am not afraid of bees any more", "whenever he boasted": no moment
     found = None
     started = reaction_lemma(clause.head)  # "began to cry": the reaction is its verb's
     # "waited for him to be cross": how they waited for him to feel, not how they felt.

@@ -210,8 +210,15 @@ def causal_item(section, analysis, clause, context, clause_list):
     # acted so (implicit: the text does not say "because").
     feel = [t for t in clause.tail if t.dep_ == "acomp" and t.lower_ in FEELINGS]
     lemma = reaction_lemma(clause.head)
-    # "but he did not complain": no reaction to ask why of.
-    reacts = bool(lemma) and lemma not in NO_WHY and not mocks(clause.head) and not clause.negated
+    # "but he did not complain": no reaction to ask why of; "whenever the Fox boasted": a
+    # habit, set off by no one moment.
+    reacts = (
+        bool(lemma)
+        and lemma not in NO_WHY
+        and not mocks(clause.head)
+        and not clause.negated
+        and clause.marker != "whenever"
+    )
     on_deed = feeling_adjective(clause)  # "trudged home very sad"
     if (clause.head.lemma_ == "be" and feel) or reacts or on_deed:
         if any(

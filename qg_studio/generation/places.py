@@ -20,12 +20,23 @@ from qg_studio.schema import QAItem
 WHEN_PREPOSITIONS = lang.function_words("time_prepositions")
 AIMED_VERBS = lang.words("aimed_verbs.txt")
 FAR = ("far", "away", "off", "beyond")
+SCENE_PLACES = lang.words("scene_places.txt")
 
 
 def aimed(prep) -> bool:
     """ "looked up at the high walls", "hooted at the moon": what one looks, calls or
     leaps at, not where one is."""
     return prep.lower_ == "at" and prep.head.lemma_.lower() in AIMED_VERBS
+
+
+def scene(prep, nouns) -> bool:
+    """ "at his door", "on the kitchen windowsill": where a scene happens."""
+    objects = [c for c in prep.children if c.dep_ == "pobj"] + nouns[:1]
+    return any(t.lemma_.lower() in SCENE_PLACES for t in objects)
+
+
+def a_place(token) -> bool:
+    return token.lemma_.lower() in PLACE_NOUNS or token.ent_type_ in ("GPE", "LOC", "FAC")
 
 
 def without_company(phrase: list) -> list:
@@ -56,7 +67,7 @@ def _place_phrase(clause: Clause):
                 if t.lower_ in WHEN_PREPOSITIONS:
                     return "When", t
                 continue
-            if obj.lemma_.lower() in PLACE_NOUNS or obj.ent_type_ in ("GPE", "LOC", "FAC"):
+            if a_place(obj):
                 return "Where", t
     return None
 

@@ -21,7 +21,9 @@ from qg_studio.generation.cast import named_at
 from qg_studio.generation.causes import gives_reason
 from qg_studio.generation.items import found_item
 from qg_studio.generation.items import span_item
+from qg_studio.generation.places import a_place
 from qg_studio.generation.places import aimed
+from qg_studio.generation.places import scene
 from qg_studio.generation.places import without_company
 from qg_studio.generation.predictions import part_end_predictions
 from qg_studio.generation.story_end import ending
@@ -36,7 +38,6 @@ from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import happened
 from qg_studio.reading.grammar import state
-from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import PLACE_PREPOSITIONS
 from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
@@ -52,7 +53,6 @@ from qg_studio.schema import Section
 TURNS = lang.words("turn_openers.txt")  # "One day, ...": where the story turns
 # Seeing, saying, being and going: not acting on the story's turn.
 NON_ACTION_VERBS = lang.words("non_action_verbs.txt")
-SCENE_PLACES = lang.words("scene_places.txt")
 # Where someone goes or comes from is not where the story takes place ("from school").
 MOTION_PREPOSITIONS = lang.function_words("motion_prepositions")
 
@@ -206,14 +206,14 @@ def _where(section: Section, analysis: Analysis, ids, turn=None) -> QAItem | Non
             # "by gleaning in the fields", "by the name of Old Tom": "by" tells where
             # only when what follows is a place itself ("by the river").
             if token.lower_ == "by" and not any(
-                c.dep_ == "pobj" and _place(c) for c in token.children
+                c.dep_ == "pobj" and a_place(c) for c in token.children
             ):
                 continue
             phrase = without_company(phrase_of(token))
             nouns = [t for t in phrase if t.pos_ in ("NOUN", "PROPN")]
             # "At the edge of Fernwood Forest": a place anywhere in the phrase; a door or
             # a corner is where a scene happens, not the story.
-            if not any(_place(t) for t in nouns) or nouns[0].lemma_.lower() in SCENE_PLACES:
+            if not any(a_place(t) for t in nouns) or scene(token, nouns):
                 continue
             if len(phrase) > 10:
                 continue
@@ -228,10 +228,6 @@ def _where(section: Section, analysis: Analysis, ids, turn=None) -> QAItem | Non
                 rule="story.where",
             )
     return None
-
-
-def _place(token) -> bool:
-    return token.lemma_.lower() in PLACE_NOUNS or token.ent_type_ in ("GPE", "LOC", "FAC")
 
 
 def _want(sections, analyses, cast, ids) -> QAItem | None:

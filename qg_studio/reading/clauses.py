@@ -28,6 +28,7 @@ from qg_studio.reading.subjects import trim
 CLAUSE_DEPS = {"ROOT", "conj", "advcl", "ccomp", "parataxis"}
 MARKERS = lang.words("clause_markers.txt")
 INVERTED_VERBS = lang.words("inverted_verbs.txt")
+WAYS = ("out", "in", "up", "down", "away", "off", "over")  # "out ran a mouthful of paint"
 
 
 @dataclass
@@ -265,9 +266,11 @@ def build_clause(
 def _inverted(head) -> list:
     """ "Under the bridge lived a troll", "and in it lay the ring": after a fronted place
     the one who is there comes after the verb, parsed as its object."""
-    if head.lemma_.lower() not in INVERTED_VERBS or not any(
-        c.dep_ == "prep" and c.i < head.i for c in head.children
-    ):
+    fronted = any(
+        (c.dep_ == "prep" or (c.dep_ in ("advmod", "prt") and c.lower_ in WAYS)) and c.i < head.i
+        for c in head.children
+    )
+    if head.lemma_.lower() not in INVERTED_VERBS or not fronted:
         return []
     return [c for c in head.children if c.dep_ == "dobj" and c.i > head.i][:1]
 

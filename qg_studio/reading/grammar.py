@@ -83,6 +83,8 @@ def _clean_end(cut: list) -> list:
             c.dep_ == "advcl" and c.i >= end and any(m.lower_ in ("as", "than") for m in c.children)
             for c in t.children
         )
+        # "up the stairs and through" without "a small door": a preposition without its object.
+        cut_off = cut_off or (t.pos_ == "ADP" and not any(c.i < end for c in t.children))
         return t.dep_ in _NEEDS_NEXT or t.is_punct or t.head.i >= end or cut_off
 
     while len(cut) > 2 and hangs(cut[-1]):
