@@ -66,7 +66,7 @@ from qg_studio.schema import Section
 from qg_studio.text.words import words as word_list
 
 WHEN = frozenset(lang.function_words("time_markers"))
-OBJECT_PRONOUNS = {"it", "him", "her", "them"}
+LEANING = {"it", "him", "her", "them"}  # a bare object a question leans on
 
 
 def find_candidates(
@@ -141,7 +141,7 @@ def _character(section, analysis, clause, context, clause_list):
     if tells_speech(clause, analysis.quoted):
         return None
     question = ask_subject(clause, "Who")
-    if vague(clause, analysis) and OBJECT_PRONOUNS & set(question.lower().rstrip("?").split()):
+    if vague(clause, analysis) and LEANING & set(question.lower().rstrip("?").split()):
         return None  # "Who pushes them together with her nose?": them, read alone, is nothing
     answer = clause.subject_text
     start, end = span_of(clause.subject)

@@ -108,7 +108,7 @@ def words(
     skip = skip or set()
     kept = trim([t for t in tokens if t.i not in skip and not t.is_space])
     teller = resolver or (clause.resolver if clause is not None else None)
-    resolver = clause.resolver if clause is not None else None
+    naming = clause.resolver if clause is not None else None  # objects named for the clause
     parts = []
     named_at = -1
     for t in kept:
@@ -120,28 +120,28 @@ def words(
         if t.i == named_at + 1 and t.lower_ in QUANTIFIERS:
             continue  # "listened to them both": not "to the two squirrels both"
         if (
-            resolver is not None
+            naming is not None
             and t.lower_ in OBJECT_PRONOUNS
             # "helped him take the coins": "him" is the subject of "take", an object still
             and t.dep_ in ("dobj", "pobj", "dative", "iobj", "nsubj")
         ):
-            name = named_other(resolver.resolve(t), clause)
+            name = named_other(naming.resolve(t), clause)
             if name:
                 text = name + gap(t)
                 named_at = t.i
-        elif resolver is not None and _taken_home(t):
+        elif naming is not None and _taken_home(t):
             # "carried her home": her, taken home, not her home.
-            name = named_other(resolver.resolve(t), clause)
+            name = named_other(naming.resolve(t), clause)
             if name:
                 text = name + gap(t)
         elif (
-            resolver is not None
+            naming is not None
             and t.dep_ == "poss"
             and t.lower_ in ("his", "her", "their")
             and t.head.lower_ != "own"  # "gave Liesel a lamb of her own" names her already
         ):
             # "knocked at his door": whose door, when it is not the asker's own.
-            name = named_other(resolver.resolve(t), clause)
+            name = named_other(naming.resolve(t), clause)
             if name:
                 text = possessive(name) + gap(t)
         parts.append(text)
@@ -336,18 +336,20 @@ def _by_form(clause: Clause) -> str:
     return "it"
 
 
+_OWNED = re.compile(r"^the [\w ]+?'s? (?=\w)")  # "the princess' ", "the miller's "
+
+
 def _one_character(subject: str, same_as: str) -> bool:
     """ "the Magpie who loved shiny things" is "the Magpie" told more of; "the brown goat"
     is not "the goat"."""
     rest = subject[len(same_as) :].split()
     # "the princess' servants" are "the servants" named with whose they are (not "the
     # farmer's son" and "the miller's son").
-    owned = re.compile(r"^the [\w ]+?'s? (?=\w)")
-    one_owned = bool(owned.match(subject)) != bool(owned.match(same_as))
+    one_owned = bool(_OWNED.match(subject)) != bool(_OWNED.match(same_as))
     return (
         subject == same_as
         or (subject.startswith(same_as + " ") and rest[0].lower() in ("who", "that", "which"))
-        or (one_owned and owned.sub("the ", subject) == owned.sub("the ", same_as))
+        or (one_owned and _OWNED.sub("the ", subject) == _OWNED.sub("the ", same_as))
     )
 
 

@@ -121,8 +121,8 @@ class Resolver:
                 token.dep_ == "poss"
                 and token.pos_ in ("NOUN", "PROPN")
                 and token.head.dep_ in SUBJECT_ROLES
-                and token.head.head.dep_
-                in ("ROOT", "conj", "ccomp", "advcl")  # not "with the lion's tail chipped"
+                # a verb's own subject, not "with the lion's tail chipped"
+                and token.head.head.dep_ in ("ROOT", "conj", "ccomp", "advcl")
                 and not self.is_character(token.head)
             )
             # "the Squirrel's nest tumbled. All his leaves flew away": one whose thing it is.
