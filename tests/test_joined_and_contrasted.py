@@ -137,3 +137,15 @@ def test_a_question_never_ends_on_a_preposition_whose_object_was_cut():
         "the last flight of stairs and through a small metal door. She stopped in surprise."
     )
     assert not [q for q in got if q.rstrip("?").split()[-1] in ("through", "up", "onto")]
+
+
+def test_the_floor_of_a_forest_is_the_forest():
+    sections = [
+        Section(
+            1,
+            "Every autumn a Squirrel buried acorns in the forest floor, beside roots and near "
+            "the big grey rock. When winter came, she could find only a few of them.",
+        )
+    ]
+    where = [i.answer for i in story_candidates(sections) if i.rule == "story.where"]
+    assert where == ["in the forest floor"]

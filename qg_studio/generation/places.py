@@ -21,6 +21,7 @@ WHEN_PREPOSITIONS = lang.function_words("time_prepositions")
 AIMED_VERBS = lang.words("aimed_verbs.txt")
 FAR = ("far", "away", "off", "beyond")
 SCENE_PLACES = lang.words("scene_places.txt")
+OPEN_PLACES = lang.words("open_places.txt")
 
 
 def aimed(prep) -> bool:
@@ -30,9 +31,15 @@ def aimed(prep) -> bool:
 
 
 def scene(prep, nouns) -> bool:
-    """ "at his door", "on the kitchen windowsill": where a scene happens."""
+    """ "at his door", "on the kitchen windowsill": where a scene happens; "in the forest
+    floor" is the forest."""
     objects = [c for c in prep.children if c.dep_ == "pobj"] + nouns[:1]
-    return any(t.lemma_.lower() in SCENE_PLACES for t in objects)
+    outdoors = any(
+        c.dep_ == "compound" and c.lemma_.lower() in OPEN_PLACES
+        for t in objects
+        for c in t.children
+    )
+    return not outdoors and any(t.lemma_.lower() in SCENE_PLACES for t in objects)
 
 
 def a_place(token) -> bool:
