@@ -33,6 +33,7 @@ from qg_studio.reading.clauses import Clause
 from qg_studio.reading.clauses import time_of
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.dialogue import tells_speech
+from qg_studio.reading.grammar import OBJECT_PRONOUNS
 from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import ask_do
 from qg_studio.reading.grammar import ask_subject
@@ -66,7 +67,7 @@ from qg_studio.schema import Section
 from qg_studio.text.words import words as word_list
 
 WHEN = frozenset(lang.function_words("time_markers"))
-LEANING = {"it", "him", "her", "them"}  # a bare object a question leans on
+LEANING = {"it"} | OBJECT_PRONOUNS  # a bare object a question leans on
 
 
 def find_candidates(

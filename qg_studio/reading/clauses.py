@@ -161,15 +161,14 @@ def build_clause(
         # or "Why did the girl think?" says nothing.
         if child.dep_ == "ccomp" and child.i > head.i and not run_on(child):
             continue
-        if child.i in head_ids or (child.dep_ == "cc" and _joins_a_clause(child, head_ids)):
-            cut.update(c.i for c in child.subtree)
-        elif _from_to(child):  # "from flower to flower and carried …": the deed joined on
-            for c in child.children:
-                if c.i in head_ids or (c.dep_ == "cc" and _joins_a_clause(c, head_ids)):
-                    cut.update(x.i for x in c.subtree)
+        # "from flower to flower and carried …": the deed joined on the way is cut too.
+        for c in [child, *(child.children if _from_to(child) else ())]:
+            if c.i in head_ids or (c.dep_ == "cc" and _joins_a_clause(c, head_ids)):
+                cut.update(x.i for x in c.subtree)
     tokens = _subtree_minus(head, cut)
-    clause = Clause(head=head, resolver=resolver, scene=bool(_inverted(head)))
-    subj_heads = [c for c in head.children if c.dep_ in SUBJECT_DEPS] or _inverted(head)
+    inverted = _inverted(head)
+    clause = Clause(head=head, resolver=resolver, scene=bool(inverted))
+    subj_heads = [c for c in head.children if c.dep_ in SUBJECT_DEPS] or inverted
     quoted = getattr(resolver, "quoted", set())
     if len(subj_heads) > 1 and head.i not in quoted:
         # '"Good-morning, Camel," said the Monkey' is parsed with two subjects: the one

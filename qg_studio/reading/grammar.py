@@ -382,14 +382,18 @@ def state(
     if not clause.subject_text:
         return ""
     subject = clause.subject_text
+    tail = words(
+        short_tail([t for t in clause.tail if t.i not in (skip or set())], limit=limit),
+        clause=clause if name_objects else None,
+        resolver=clause.resolver,
+    )
     if same_as and _one_character(subject, same_as) and resolver is not None:
         subject = resolver.pronoun_for(same_as) or _by_form(clause) or ""
         if not subject and not clause.aux and clause.head.pos_ == "VERB":
             # "What did the old Owl do after sitting on a branch?", not "after the old Owl
             # sat": a character the story gives no "he" or "she" is not named twice.
-            tail = short_tail([t for t in clause.tail if t.i not in (skip or set())], limit=limit)
             lemma = lemma_of(clause.head.text, clause.head.lemma_)
-            return " ".join(p for p in (ing_of(lemma), words(tail)) if p).rstrip(" ,;:.!?")
+            return " ".join(p for p in (ing_of(lemma), tail) if p).rstrip(" ,;:.!?")
         subject = subject or clause.subject_text
     elif same_as and resolver is not None and subject.startswith(possessive(same_as) + " "):
         # "What did the heron do until her wings ached?", not "the heron's wings".
@@ -425,11 +429,6 @@ def state(
         head = past_of(lemma_of(clause.head.text, clause.head.lemma_))
     if clause.head.lower_ == "'s":
         head = "is"
-    tail = words(
-        short_tail([t for t in clause.tail if t.i not in (skip or set())], limit=limit),
-        clause=clause if name_objects else None,
-        resolver=clause.resolver,
-    )
     text = " ".join(p for p in (subject, aux, head, tail) if p)
     return " ".join(text.split()).rstrip(" ,;:.!?")
 

@@ -75,11 +75,12 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
         if all(t.pos_ == "PROPN" or t.is_punct for t in tokens):
             return mention_text(tokens)
         return titled_name(heads[0]) or resolver.name_of(heads[0])
-    if len(tokens) == 1 and resolver is not None and tokens[0].lower_ == "i":
-        name = resolver.resolve(tokens[0])  # "the narrator" outside quotation marks
-        if name:
-            return name
-    if len(tokens) == 1 and tokens[0].lower_ in PRONOUNS and resolver is not None:
+    # "I" outside quotation marks resolves to "the narrator".
+    if (
+        len(tokens) == 1
+        and (tokens[0].lower_ in PRONOUNS or tokens[0].lower_ == "i")
+        and resolver is not None
+    ):
         name = resolver.resolve(tokens[0])
         if name:
             return as_known(name)
