@@ -6,18 +6,21 @@ QG Studio add their commands without editing a shared file.
 
 from __future__ import annotations
 
-import signal
+# Ctrl-C before main() takes over (while Python is still importing) ends quietly too. The
+# built-in _signal, not signal: importing signal builds its enums, a tenth of a second on a
+# busy machine in which a Ctrl-C would still print a traceback.
+import _signal
 import sys
 
-# Ctrl-C before main() takes over (while Python is still importing) ends quietly too.
-signal.signal(
-    signal.SIGINT, lambda *_: (print("qg-studio: interrupted", file=sys.stderr), sys.exit(130))
+_signal.signal(
+    _signal.SIGINT, lambda *_: (print("qg-studio: interrupted", file=sys.stderr), sys.exit(130))
 )
 
 import argparse  # noqa: E402
 import importlib  # noqa: E402
 import os  # noqa: E402
 import pkgutil  # noqa: E402
+import signal  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 
 from qg_studio.cli.common import UserError  # noqa: E402
@@ -81,7 +84,22 @@ def main(argv: list[str] | None = None) -> int:
         print("qg-studio: interrupted", file=sys.stderr)
         return 130
     except Exception as exc:
+        if _interrupted(exc):
+            print("qg-studio: interrupted", file=sys.stderr)
+            return 130
         return _report(exc)
+
+
+def _interrupted(exc: BaseException) -> bool:
+    # Python 3.11 wraps a Ctrl-C that lands while a class is being made (a dataclass
+    # field's __set_name__ during an import) in a RuntimeError; it is still the user's Ctrl-C.
+    seen: set[int] = set()
+    while exc is not None and id(exc) not in seen:
+        if isinstance(exc, KeyboardInterrupt):
+            return True
+        seen.add(id(exc))
+        exc = exc.__cause__ or exc.__context__
+    return False
 
 
 def _report(exc: Exception) -> int:
