@@ -13,6 +13,8 @@ from qg_studio import lang
 from qg_studio.generation.items import found_item
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import PRONOUNS
+from qg_studio.reading.lexicon import DISCOURSE_ADVERBS
+from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.moments import done_long_before
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
@@ -28,6 +30,12 @@ LESSON_CONFIDENCE = 0.9
 # before them tells the middle, and keying "How does the story end?" with it is wrong.
 ENDING_REACH = 3
 GESTURES = lang.words("gesture_verbs.txt")
+LINKS = tuple(tuple(p.split()) for p in lang.words("closing_links.txt")) + tuple(
+    (w,) for w in DISCOURSE_ADVERBS
+)
+# Words of a fronted time that tell a habit ("Sometimes, on moonlit nights, …"): the
+# ending is then how things went on, and the time is part of it.
+_HABIT = ("sometimes", "often", "every", "always", "each", "nights", "days", "evenings")
 _MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
 
 
@@ -181,8 +189,6 @@ def ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
             # The gesture the closing words are said with, or who says them, watching
             # ("An old Badger had watched it all from his burrow").
             continue
-        # The sentence as the story tells it (a clause rebuilt from the parse loses what
-        # reported speech and "whenever" clauses say), its first "he"/"she" named.
         return found_item(
             "How does the story end?",
             _told(sent, analysis),
@@ -199,14 +205,16 @@ def ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
 
 
 def _told(sent, analysis: Analysis) -> str:
-    words, named = [], False
-    for t in sent:
-        if t.is_space:
-            continue
+    """The sentence as the story tells it (a clause rebuilt from the parse loses what
+    reported speech and "whenever" clauses say), each one a "he" or "she" stands for named
+    where the sentence has not named them yet ("… and he was fat and cheerful when the
+    Heron arrived")."""
+    words = []
+    tokens = [t for t in sent if not t.is_space]
+    for t in _without_links(tokens) or tokens:
         text = t.text
-        if not named and t.lower_ in PRONOUNS and t.dep_ in ("nsubj", "nsubjpass"):
+        if t.lower_ in PRONOUNS and t.dep_ in ("nsubj", "nsubjpass"):
             name = analysis.resolver.resolve(t)
-            # "Bramble said that he ...": named already, the pronoun reads better.
             before = sent.doc.text[sent.start_char : t.idx].lower()
             if (
                 name
@@ -214,10 +222,54 @@ def _told(sent, analysis: Analysis) -> str:
                 and name.lower().removeprefix("the ") not in before
             ):
                 text = name
-            named = True
         words.append(text + gap(t))
-    told = "".join(words).strip().rstrip(".!")
+    told = "".join(words).strip().rstrip(".!").rstrip(" ,")
     return told[:1].upper() + told[1:]
+
+
+def _without_links(tokens: list) -> list:
+    """The sentence without what links it to the one before: a word such as "Then" or
+    "Instead", a fronted time ("The next morning,") and a closing "after that"."""
+    while True:
+        link = _link_at(tokens, 0)
+        if link:
+            tokens = tokens[link:]
+        elif (time := _fronted_time(tokens)) is not None:
+            tokens = tokens[time:]
+        else:
+            break
+        while tokens and tokens[0].text == ",":
+            tokens = tokens[1:]
+    end = len(tokens)
+    while end and tokens[end - 1].is_punct:
+        end -= 1
+    # Closing, only a link of a few words: "… home soon" or "… it instead" say more.
+    for link in (k for k in LINKS if len(k) > 1 or k == ("afterwards",)):
+        if end > len(link) and _link_at(tokens, end - len(link)) == len(link):
+            return tokens[: end - len(link)] + tokens[end:]
+    return tokens
+
+
+def _link_at(tokens: list, at: int) -> int:
+    """The length of the link that starts at ``at``, or 0."""
+    said = [t.lower_ for t in tokens[at : at + 3]]
+    return next((len(link) for link in LINKS if tuple(said[: len(link)]) == link), 0)
+
+
+def _fronted_time(tokens: list) -> int | None:
+    """Past the comma of a one-off time that opens the sentence ("The next morning,", "That
+    evening,"), or None."""
+    comma = next((i for i, t in enumerate(tokens[:7]) if t.text == ","), None)
+    if comma is None:
+        return None
+    head = tokens[:comma]
+    if (
+        any(t.pos_ in ("VERB", "AUX") for t in head)
+        or any(t.lower_ in _HABIT for t in head)
+        or not any(t.lower_ in TIME_WORDS for t in head)
+    ):
+        return None
+    return comma + 1
 
 
 def lesson(section: Section, moral, ids) -> QAItem | None:

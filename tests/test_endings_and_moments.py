@@ -1,0 +1,47 @@
+"""How a story ends and what comes after what, where the rules had read a link as part
+of the event: "The next morning, …", "Then …", "… after that", a "she" left unnamed in the
+ending's key. Each on sentences written for this project."""
+
+from __future__ import annotations
+
+from qg_studio.pipeline import story_candidates
+from qg_studio.schema import Section
+
+
+def _ending(text: str) -> str:
+    items = story_candidates([Section(1, text)])
+    return next(i.answer for i in items if i.question == "How does the story end?")
+
+
+OPENING = (
+    "A Miller lived beside a mill stream with his old grey donkey. Every day the donkey "
+    "carried the sacks of flour up the hill to the village. One winter the donkey fell "
+    "ill, and the Miller carried the sacks himself. He fed the donkey warm mash and sat "
+    "with him every night. "
+)
+
+
+def test_the_ending_is_what_happened_not_when_after_what():
+    got = _ending(OPENING + "The next morning, the donkey stood up and brayed for his breakfast.")
+    assert got == "The donkey stood up and brayed for his breakfast"
+    got = _ending(OPENING + "Then the donkey stood up and brayed for his breakfast.")
+    assert got == "The donkey stood up and brayed for his breakfast"
+    got = _ending(OPENING + "The donkey never carried a sack up the hill alone after that.")
+    assert got == "The donkey never carried a sack up the hill alone"
+
+
+def test_a_time_that_tells_a_habit_stays_in_the_ending():
+    got = _ending(OPENING + "Sometimes, on summer evenings, the Miller rode the donkey home.")
+    assert got == "Sometimes, on summer evenings, the Miller rode the donkey home"
+
+
+def test_everyone_a_pronoun_stands_for_in_the_ending_is_named():
+    got = _ending(
+        "A Beaver and a Heron lived by the lake. The Beaver built a warm lodge before the "
+        "frost, but the Heron only fished and sang. When the lake froze, the Heron had "
+        "nowhere to go. The Beaver had room for two, and he was glad of company when she "
+        "knocked at his door."
+    )
+    assert got == (
+        "The Beaver had room for two, and he was glad of company when the Heron knocked at his door"
+    )
