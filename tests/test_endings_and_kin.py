@@ -1,10 +1,12 @@
-"""How a story ends and what comes after what, where the rules had read a link as part
-of the event: "The next morning, …", "Then …", "… after that", a "she" left unnamed in the
-ending's key. Each on sentences written for this project."""
+"""How a story ends, where the rules had read a link as part of the event ("The next
+morning, …", "Then …", "… after that") or left a "she" unnamed in the key; and the words
+a child's story names its family by ("grandson", "Mum", "Grandpa"). Each on sentences
+written for this project."""
 
 from __future__ import annotations
 
 from qg_studio.pipeline import story_candidates
+from qg_studio.reading.analysis import analyse
 from qg_studio.schema import Section
 
 
@@ -45,3 +47,19 @@ def test_everyone_a_pronoun_stands_for_in_the_ending_is_named():
     assert got == (
         "The Beaver had room for two, and he was glad of company when the Heron knocked at his door"
     )
+
+
+def test_the_family_a_childs_story_names_are_someone():
+    analysis = analyse(
+        "One rainy afternoon the fisherman's granddaughter came to visit. She was only six. "
+        "Later her grandpa came in from the boat, and he shook the rain from his coat. Her "
+        "mum had gone to the market. When she came back, her arms were full of apples."
+    )
+    got = [
+        (t.text, analysis.resolver.resolve(t)) for t in analysis.doc if t.lower_ in ("she", "he")
+    ]
+    assert got == [
+        ("She", "the fisherman's granddaughter"),
+        ("he", "the grandpa"),
+        ("she", "the mum"),
+    ]
