@@ -55,6 +55,7 @@ from qg_studio.reading.lexicon import feeling_word
 from qg_studio.reading.lexicon import not_felt
 from qg_studio.reading.lexicon import reaction_lemma
 from qg_studio.reading.moments import event_before
+from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import says_nothing
 from qg_studio.reading.noun_phrases import for_to
 from qg_studio.reading.noun_phrases import watched
@@ -201,8 +202,10 @@ def _action(section, analysis, clause, context, clause_list):
         ):
             # A state is no moment to count from: not "after he was slow and careful", not
             # "after an old Snail lived under a dock leaf"; nor is what never happened:
-            # not "after he had never seen her like".
-            extra = f"after {state(before, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text)}"
+            # not "after he had never seen her like". What was going on is the while of it
+            # ("while the wind was blowing"), and what one was doing, doing when it happened.
+            since = "while" if in_progress(before) else "when" if in_progress(clause) else "after"
+            extra = f"{since} {state(before, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text)}"
     question = ask_do(clause, extra=extra)
     vp = [clause.head] + clause.tail
     start, end = span_of(vp)

@@ -1,0 +1,36 @@
+"""What was going on when something happened is its while, not a moment to count from:
+not "What did the boy do after the wind was blowing?". On sentences written for this
+project."""
+
+from __future__ import annotations
+
+from qg_studio.generation.embedded import EmbeddedGenerator
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import Section
+
+
+def _answers(text: str) -> dict[str, str]:
+    items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
+    return {i.question: i.answer for i in items}
+
+
+def test_what_was_going_on_is_the_while_of_a_deed():
+    got = _answers(
+        "The goose left her nest by the pond. The fox was watching from the reeds. The "
+        "goose waddled to the water's edge."
+    )
+    assert got["What did the goose do while the fox was watching from the reeds?"] == (
+        "waddled to the water's edge"
+    )
+    assert not [q for q in got if "after the fox was watching" in q]
+
+
+def test_what_one_was_doing_is_asked_at_when_it_happened():
+    got = _answers(
+        "The farmer's niece climbed onto the pig's wall. The pig was eating its supper. The "
+        "girl fell into the mud."
+    )
+    assert (
+        got["What was the pig doing when the farmer's niece climbed onto the pig's wall?"]
+        == "eating its supper"
+    )
