@@ -256,7 +256,7 @@ RULES = _rules(
         "implicit",
         '"The Goat was jealous of the oats. She told the Donkey to play sick." -> '
         '"Why did the Goat tell the Donkey to play sick? – she was jealous of the oats"',
-        "story_level",
+        "why_act",
     ),
     Rule(
         "story.ending",

@@ -1,0 +1,37 @@
+"""Why a main character acts once the story turns: not their age, and not the event
+before when the text has just said what they wanted. On sentences written for this
+project."""
+
+from __future__ import annotations
+
+from qg_studio.generation.embedded import EmbeddedGenerator
+from qg_studio.pipeline import story_candidates
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import Section
+
+STORY = (
+    "Every day the old potter opened his shop and swept the floor. One rainy morning the "
+    "potter's grandson came to stay. He was only four{wanted}. He climbed onto the "
+    "potter's stool, and the boy knocked a jug off the shelf. The potter swept up the "
+    "pieces and showed him how to make a cup of his own."
+)
+
+
+def _whys(text: str) -> list[tuple[str, str]]:
+    """Every why-question any rule asks, the embedded engine's and the story's own."""
+    sections = [Section(1, text)]
+    items = EmbeddedGenerator().generate(sections, GenerationRequest(count=None))
+    items += story_candidates(sections)
+    return [(i.question, i.answer) for i in items if i.question.startswith("Why")]
+
+
+def test_how_old_one_is_is_no_reason_for_a_deed():
+    got = _whys(STORY.format(wanted=""))
+    assert not [a for _, a in got if "only four" in a]
+
+
+def test_what_one_wanted_is_why_not_the_event_before():
+    got = _whys(STORY.format(wanted=", and he wanted to help"))
+    assert [a for q, a in got if q.startswith("Why did the potter's grandson climb")] == [
+        "the potter's grandson wanted to help"
+    ]
