@@ -121,6 +121,31 @@ def test_a_set_asks_the_proposer_no_more_than_its_budget(tiny):
     assert 1 in ids and max(ids) >= 5
 
 
+def test_a_proposed_question_about_someone_the_story_never_names_is_dropped(tiny, monkeypatch):
+    import qg_studio.models.causal_lm as causal_lm
+    from qg_studio.generation.proposer import LMProposer
+
+    base, _, adapter = tiny
+    written = [
+        "What did the crow-owl bring every morning?\nanswer: berries",
+        "What did the prince bring the owl?\nanswer: berries",
+        "What did the crow bring the owl every morning?\nanswer: berries",
+        "Who are the two main characters of the story?\nanswer: the owl and the crow",
+    ]
+    monkeypatch.setattr(
+        causal_lm,
+        "generate",
+        lambda loaded, prompts, decode: [[(w, 0.8) for w in written]] * len(prompts),
+    )
+    items = LMProposer(model=str(adapter), base=str(base)).generate(
+        [Section(id=1, text=OWL)], GenerationRequest(count=2)
+    )
+    assert {i.question for i in items} == {
+        "What did the crow bring the owl every morning?",
+        "Who are the two main characters of the story?",
+    }
+
+
 def test_an_adapter_not_trained_to_propose_is_refused_in_one_line(tiny):
     from qg_studio.generation.proposer import LMProposer
     from qg_studio.models.registry import ModelError

@@ -19,6 +19,7 @@ from typing import Sequence
 
 from qg_studio.answer_kind import answer_kind
 from qg_studio.generation import QuestionGenerator
+from qg_studio.generation.smollm_writer import unfounded
 from qg_studio.models.prompts import QAG_WINDOW_WORDS
 from qg_studio.models.prompts import as_question
 from qg_studio.models.prompts import lm_qag_prompt
@@ -30,6 +31,7 @@ from qg_studio.schema import Explicitness
 from qg_studio.schema import GenerationRequest
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
+from qg_studio.schema import section_texts
 from qg_studio.scores import ItemScores
 
 ENGINE = "proposer"
@@ -143,7 +145,11 @@ class LMProposer(QuestionGenerator):
                     key = (section.id, item.question.lower())
                     if key not in best or best[key].scores.confidence < confidence:
                         best[key] = item
-        return list(best.values())
+        # Someone or something the story never names ("Mother Goose-Daughter") is the
+        # model's own: such a question cannot be answered from the story.
+        items = list(best.values())
+        strangers = unfounded([i.question for i in items], section_texts(sections))
+        return [item for item, made_up in zip(items, strangers) if not made_up]
 
 
 def spread_prompts(windows: int, pairs: int, budget: int | None) -> list[tuple[int, int]]:

@@ -19,10 +19,12 @@ from __future__ import annotations
 
 import copy
 import dataclasses
+import re
 from typing import Any
 from typing import Callable
 from typing import Sequence
 
+from qg_studio import lang
 from qg_studio.generation import QuestionGenerator
 from qg_studio.generation import WriteTarget
 from qg_studio.models.prompts import QG_WINDOW_WORDS
@@ -39,6 +41,8 @@ from qg_studio.schema import section_texts
 from qg_studio.scores import ItemScores
 
 ENGINE = "smollm"
+STORY_WORDS = lang.function_words("story_words")
+_HYPHENED = re.compile(r"\b[A-Za-z]+(?:-[A-Za-z]+)+\b")
 
 
 class CausalLMGenerator(QuestionGenerator):
@@ -214,7 +218,10 @@ def _told_there(slot: QAItem, by_id: dict[int, Section]) -> str:
 def unfounded(questions: Sequence[str], told: str | Sequence[str]) -> list[list[str]]:
     """Per question, the nouns it uses that ``told`` (one text for all, or one per
     question) never does, by stem, so "kings" is told by "king": someone or something the
-    model made up, or brought in from another part of the story."""
+    model made up, or brought in from another part of the story. A word joined by hyphens
+    is one word ("Mother Goose-Daughter", "the fish-heron"), made up unless the text
+    writes it so; the words of a question about the story itself ("the two main
+    characters of the story") are no one."""
     from qg_studio.text.parse import get_nlp
     from qg_studio.text.words import stem
     from qg_studio.text.words import words as word_list
@@ -223,7 +230,9 @@ def unfounded(questions: Sequence[str], told: str | Sequence[str]) -> list[list[
     vocabularies = {text: {stem(w.removesuffix("'s")) for w in word_list(text)} for text in texts}
 
     def known(token, vocabulary) -> bool:
-        return any(stem(w) in vocabulary for w in (token.lower_, token.lemma_.lower()))
+        return token.lower_ in STORY_WORDS or any(
+            stem(w) in vocabulary for w in (token.lower_, token.lemma_.lower())
+        )
 
     return [
         [
@@ -231,6 +240,7 @@ def unfounded(questions: Sequence[str], told: str | Sequence[str]) -> list[list[
             for t in doc
             if t.pos_ in ("NOUN", "PROPN") and t.is_alpha and not known(t, vocabularies[text])
         ]
+        + [w for w in _HYPHENED.findall(doc.text) if w.lower() not in text.lower()]
         for doc, text in zip(get_nlp().pipe(list(questions), batch_size=32), texts)
     ]
 
