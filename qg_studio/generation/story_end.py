@@ -16,6 +16,7 @@ from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.lexicon import DISCOURSE_ADVERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.moments import done_long_before
+from qg_studio.reading.subjects import possessive
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
@@ -30,6 +31,7 @@ LESSON_CONFIDENCE = 0.9
 # before them tells the middle, and keying "How does the story end?" with it is wrong.
 ENDING_REACH = 3
 GESTURES = lang.words("gesture_verbs.txt")
+OWNERS = ("his", "her", "their")
 LINKS = tuple(tuple(p.split()) for p in lang.words("closing_links.txt")) + tuple(
     (w,) for w in DISCOURSE_ADVERBS
 )
@@ -213,15 +215,18 @@ def _told(sent, analysis: Analysis) -> str:
     tokens = [t for t in sent if not t.is_space]
     for t in _without_links(tokens) or tokens:
         text = t.text
-        if t.lower_ in PRONOUNS and t.dep_ in ("nsubj", "nsubjpass"):
+        subject = t.dep_ in ("nsubj", "nsubjpass")
+        # "Her grandmother laughed": whose grandmother, named as the subject's owner.
+        owner = t.dep_ == "poss" and t.head.dep_ in ("nsubj", "nsubjpass")
+        if (subject and t.lower_ in PRONOUNS) or (owner and t.lower_ in OWNERS):
             name = analysis.resolver.resolve(t)
-            before = sent.doc.text[sent.start_char : t.idx].lower()
+            before = "".join(words).lower()
             if (
                 name
                 and name.lower() not in before
                 and name.lower().removeprefix("the ") not in before
             ):
-                text = name
+                text = possessive(name) if owner else name
         words.append(text + gap(t))
     told = "".join(words).strip().rstrip(".!").rstrip(" ,")
     return told[:1].upper() + told[1:]
@@ -257,19 +262,24 @@ def _link_at(tokens: list, at: int) -> int:
 
 
 def _fronted_time(tokens: list) -> int | None:
-    """Past the comma of a one-off time that opens the sentence ("The next morning,", "That
-    evening,"), or None."""
-    comma = next((i for i, t in enumerate(tokens[:7]) if t.text == ","), None)
-    if comma is None:
-        return None
-    head = tokens[:comma]
+    """Past a one-off time that opens the sentence ("The next morning,", "That evening he"),
+    or None."""
+    end = next((i for i, t in enumerate(tokens[:7]) if t.text == ","), None)
+    if end is None:
+        # "The next morning he crowed again": the phrase the verb's noun of time heads.
+        when = next((t for t in tokens[:4] if t.dep_ == "npadvmod"), None)
+        if when is None or when.left_edge.i != tokens[0].i:
+            return None
+        end = when.right_edge.i - tokens[0].i + 1
+    head = tokens[:end]
     if (
-        any(t.pos_ in ("VERB", "AUX") for t in head)
+        end >= len(tokens) - 1
+        or any(t.pos_ in ("VERB", "AUX") for t in head)
         or any(t.lower_ in _HABIT for t in head)
         or not any(t.lower_ in TIME_WORDS for t in head)
     ):
         return None
-    return comma + 1
+    return end
 
 
 def lesson(section: Section, moral, ids) -> QAItem | None:

@@ -83,7 +83,8 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
             t.pos_ == "PROPN"
             and t.dep_ == "appos"
             and t.text[:1].isupper()
-            and t.head.pos_ == "NOUN"
+            # the noun tagged a proper one too at times ("his grey kitten, Smoke")
+            and (t.head.pos_ == "NOUN" or t.head.lemma_.lower() in ANIMATE)
             and is_animate(t.head)
             and not any(c.pos_ == "PROPN" for c in t.children)
         ):
