@@ -153,7 +153,7 @@ def test_the_gesture_the_closing_words_are_said_with_is_not_the_ending():
     assert ending(
         "The Cat climbed onto the roof and left the Dog below. The Dog barked all night. "
         'Then he turned and trotted home to his kennel. "Cats," he grumbled.'
-    ) == ["Then the Dog turned and trotted home to his kennel"]
+    ) == ["The Dog turned and trotted home to his kennel"]
 
 
 def test_what_a_look_or_a_shout_is_aimed_at_is_no_place():

@@ -1802,7 +1802,7 @@ def test_a_story_that_closes_in_speech_is_not_given_its_middle_as_its_ending():
         text + "\n\nThat night the Squirrel took the ring, and the Magpie never boasted again."
     )
     told = ending(Section(1, closing), analyse(closing), None, [1])
-    assert told is not None and told.answer.startswith("That night the Squirrel took the ring")
+    assert told is not None and told.answer.startswith("The Squirrel took the ring")
 
 
 def test_whom_a_character_watches_act_is_someone_else():
