@@ -54,6 +54,7 @@ from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.lexicon import feeling_word
 from qg_studio.reading.lexicon import not_felt
 from qg_studio.reading.lexicon import reaction_lemma
+from qg_studio.reading.moments import contrasted
 from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import says_nothing
@@ -323,7 +324,7 @@ def _feeling(section, analysis, clause, context, clause_list):
         # "She sat on a stone and cried": asking "when she cried" gives the answer
         # away, so the question points at the moment before.
         prior = event_before(analysis, clause_list, clause)
-        if prior is not None and not feels(prior):
+        if prior is not None and not feels(prior) and not contrasted(prior, clause):
             extra = f"when {state(prior, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text)}"
         elif not shown:
             return None

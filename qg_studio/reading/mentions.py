@@ -40,9 +40,8 @@ from qg_studio.reading.noun_phrases import holds_stage
 from qg_studio.reading.noun_phrases import name_word
 from qg_studio.reading.noun_phrases import noun_mention_text
 from qg_studio.reading.noun_phrases import own_thing
-from qg_studio.reading.stage import STAGE_SENTENCES
-from qg_studio.reading.stage import OnStage
 from qg_studio.reading.stage import Stage
+from qg_studio.reading.stage import on_stage
 
 
 class Resolver:
@@ -125,9 +124,17 @@ class Resolver:
                 and token.head.head.dep_ in ("ROOT", "conj", "ccomp", "advcl")
                 and not self.is_character(token.head)
             )
+            # "a storm tore three feathers from the Peacock's tail. He hid": whose thing a
+            # deed was done to is on stage too, behind the one who did it.
+            owns_object = (
+                token.dep_ == "poss"
+                and token.head.dep_ in ("dobj", "pobj")
+                and self.is_character(token)
+            )
             # "the Squirrel's nest tumbled. All his leaves flew away": one whose thing it is.
-            owner = owns_subject and (
-                token.head.lemma_.lower() in BODY_PARTS or self.is_character(token)
+            owner = owns_object or (
+                owns_subject
+                and (token.head.lemma_.lower() in BODY_PARTS or self.is_character(token))
             )
             if (
                 named is None
@@ -135,16 +142,16 @@ class Resolver:
                 and (chunk is None or token.pos_ == "PRON" or not self.is_character(token))
             ):
                 continue
-            if (token.dep_ not in MENTION_ROLES and not owns_subject) or is_vocative(
-                token, self.quoted
-            ):
+            if (
+                token.dep_ not in MENTION_ROLES and not owns_subject and not owns_object
+            ) or is_vocative(token, self.quoted):
                 continue
             if token.dep_ == "pobj" and token.head.lower_ == "like":
                 continue  # "rose like a flying bird": a likeness, not someone on stage
             text = noun_mention_text(token, chunk, named)
             if not text:
                 continue
-            if owns_subject:  # "the old miller … the miller's heart sank": one miller
+            if owns_subject or owns_object:  # "the old miller … the miller's heart": one miller
                 text = next(
                     (m.text for m, _ in reversed(mentions) if head_noun(m.text) == head_noun(text)),
                     text,
@@ -176,28 +183,8 @@ class Resolver:
 
     def stage(self) -> Stage:
         """The characters on stage where this section ends, latest last, for the next."""
-        sents = [s for s in self.doc.sents if s.text.strip()]
-        last_start = sents[-1].start if sents else 0
-        # Sentences of speech put no one off the stage: who called "Watch me, and you will
-        # learn something" is who dives after it.
-        told = [s for s in sents if not all_speech(s, self.quoted)]
-        recent = told[-STAGE_SENTENCES].start if len(told) >= STAGE_SENTENCES else 0
-        latest: dict[str, tuple[Mention, bool]] = {}
-        for mention, subject in self._mentions:
-            latest.pop(mention.text, None)
-            if mention.index < recent:
-                continue
-            # A "they" opening a section is most often two characters named apart (on val
-            # a carried group was right 6 times of 17); one named only in speech ('"Fetch
-            # the lantern," called the keeper') is no one the narration goes on about.
-            if not mention.plural and mention.index not in self.quoted:
-                latest[mention.text] = (mention, subject)
-        cast = list(latest.values())
         return Stage(
-            characters=tuple(
-                OnStage(m.text, m.gender, m.plural, m.owned, subject, m.index >= last_start)
-                for m, subject in cast
-            ),
+            characters=on_stage(self._mentions, self.doc, self.quoted),
             genders=tuple(sorted(self._gender.items())),
             pronouns=tuple(sorted(self._pronoun.items())),
             names=frozenset(self.names),

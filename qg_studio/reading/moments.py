@@ -5,6 +5,7 @@ before), and a sentence that moves the story on in time. Apart from the clause b
 
 from __future__ import annotations
 
+from qg_studio import lang
 from qg_studio.reading.animacy import MINDFUL_VERBS
 from qg_studio.reading.animacy import WEATHER
 from qg_studio.reading.clauses import Clause
@@ -16,6 +17,7 @@ from qg_studio.reading.lexicon import SPEECH_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 
 # Verbs whose bare pronoun object says nothing: perceiving, telling, knowing, loving.
+CONTRASTS = lang.function_words("contrast_openers")
 POINTING_VERBS = MINDFUL_VERBS | SPEECH_VERBS | PERCEIVING | {"love", "like", "hate"}
 
 
@@ -75,6 +77,17 @@ def across_paragraphs(analysis, before: Clause, clause: Clause) -> bool:
     """Whether a paragraph break stands between two clauses: what the paragraph before
     ends on comes before, but is seldom why ("…noticed a maid. ¶ He ate his supper")."""
     return "\n" in analysis.text[before.end_char : clause.start_char]
+
+
+def contrasted(before: Clause, clause: Clause) -> bool:
+    """Whether ``clause`` opens a sentence that sets itself against what came before ("The
+    hens gave him the best corn. But the old Goose only smiled"): no reaction to it."""
+    first = next((t for t in clause.head.sent if not t.is_punct and not t.is_space), None)
+    return (
+        first is not None
+        and first.lower_ in CONTRASTS
+        and before.end_char <= clause.head.sent.start_char
+    )
 
 
 def done_long_before(verb) -> bool:

@@ -1,0 +1,37 @@
+"""A sentence set against the one before ("But the old Owl only blinked") is no reaction
+to it, and whose thing a deed was done to ("tore three feathers from the Peacock's tail")
+is someone a "he" after it can stand for. On sentences written for this project."""
+
+from __future__ import annotations
+
+from qg_studio.generation.embedded import EmbeddedGenerator
+from qg_studio.reading.analysis import analyse
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import Section
+
+
+def _answers(text: str) -> dict[str, str]:
+    items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
+    return {i.question: i.answer for i in items}
+
+
+def test_what_a_but_sets_against_the_sentence_before_is_no_reaction_to_it():
+    got = _answers(
+        "The young rabbits were dazzled by the Peacock, and they brought him the ripest "
+        "berries. But the old Owl only smiled and said nothing."
+    )
+    assert not [q for q in got if "Owl" in q and q.startswith(("Why", "How"))]
+    # Without the "But", the smile answers what came before.
+    got = _answers("The young rabbits brought the old Owl the ripest berries. The old Owl smiled.")
+    assert got["Why did the old Owl smile?"] == (
+        "the young rabbits brought the old Owl the ripest berries"
+    )
+
+
+def test_whose_thing_a_deed_was_done_to_is_whom_the_next_he_means():
+    analysis = analyse(
+        "The Peacock spread his tail every morning. The old Owl only blinked. One day a storm "
+        "tore three feathers from the Peacock's tail. He hid in the bushes all week."
+    )
+    he = [analysis.resolver.resolve(t) for t in analysis.doc if t.text == "He"]
+    assert he == ["the Peacock"]
