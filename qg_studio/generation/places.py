@@ -67,8 +67,9 @@ def _place_phrase(clause: Clause):
                 continue
             obj = objs[0]
             if obj.lower_ in TIME_WORDS or obj.ent_type_ in ("DATE", "TIME"):
-                # "woke in time", "came on time": not late, no time to ask about.
-                if obj.lower_ == "time" and not list(obj.children):
+                # "woke in time", "came on time": not late; "one at a time": how many;
+                # no time to ask about.
+                if obj.lower_ == "time" and all(c.lower_ == "a" for c in obj.children):
                     continue
                 # "in winter", "on the third day"; "by one day" is no time a child can say.
                 if t.lower_ in WHEN_PREPOSITIONS:

@@ -32,6 +32,7 @@ def trim(tokens: list) -> list:
 KNOWN_ALREADY = lang.function_words("known_determiners")
 # A counted group a pronoun stands for ("Three young Hares"): "the three young Hares".
 COUNTS = lang.function_words("group_counts")
+FLOATING = ("each", "all", "both")  # a quantifier after its noun: "the bees each"
 
 
 def as_known(name: str) -> str:
@@ -65,6 +66,9 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
         and tokens[0].pos_ != "DET"
     ):
         tokens = tokens[1:]
+    # "The other bees each flew home": each of them is the bees.
+    while len(tokens) > 1 and tokens[-1].lower_ in FLOATING and tokens[-2].pos_ == "NOUN":
+        tokens = tokens[:-1]
     if not tokens:
         return ""
     heads = [t for t in tokens if t.dep_ in SUBJECT_DEPS]
@@ -106,8 +110,10 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
         # and out of the story's flow, "these five men" are "the five men".
         parts[0] = "the "
     elif len(tokens) > 1 and tokens[0].dep_ == "nummod" and tokens[0].pos_ == "NUM":
-        # "Three young Hares lived in a meadow": "the three young Hares" in a question.
-        parts[0] = "the " + tokens[0].lower_ + gap(tokens[0])
+        # "Three young Hares lived in a meadow": "the three young Hares" in a question;
+        # "One young Ant" is one as "a young Ant" is: "the young Ant".
+        one = tokens[0].lower_ == "one"
+        parts[0] = "the " + ("" if one else tokens[0].lower_ + gap(tokens[0]))
     text = "".join(parts).strip()
     for q in ('"', "“", "”", "‘", "’"):
         text = text.replace(q, "")
