@@ -83,12 +83,10 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
             t.pos_ == "PROPN"
             and t.dep_ == "appos"
             and t.text[:1].isupper()
-            # the noun tagged a proper one too at times ("his grey kitten, Smoke")
-            and (t.head.pos_ == "NOUN" or t.head.lemma_.lower() in ANIMATE)
-            and is_animate(t.head)
+            and _named_noun(t) is not None
             and not any(c.pos_ == "PROPN" for c in t.children)
         ):
-            give(t.head, t.text)
+            give(_named_noun(t), t.text)
     for t in doc:
         noun = _kind_after(t)
         if noun is not None:
@@ -169,6 +167,23 @@ def _name_told(name):
         if noun.pos_ == "NOUN" and is_animate(noun) and noun_gender(noun.lemma_) in ("", kind):
             return noun, name.text
     return None
+
+
+def _named_noun(name):
+    """The animal or person a name set after a comma names: the noun it is set beside,
+    tagged a proper one too at times ("his grey kitten, Smoke"), or the one whose phrase
+    that noun is in ("a boy from her class, Leo"; "the daughter of the miller, Mira")."""
+    chain = [name.head]
+    while chain[-1].dep_ == "pobj" and chain[-1].head.dep_ == "prep" and len(chain) < 3:
+        chain.append(chain[-1].head.head)
+    return next(
+        (
+            noun
+            for noun in reversed(chain)
+            if (noun.pos_ == "NOUN" or noun.lemma_.lower() in ANIMATE) and is_animate(noun)
+        ),
+        None,
+    )
 
 
 def _capitalised_names(doc) -> set[str]:
