@@ -149,3 +149,15 @@ def test_the_floor_of_a_forest_is_the_forest():
     ]
     where = [i.answer for i in story_candidates(sections) if i.rule == "story.where"]
     assert where == ["in the forest floor"]
+
+
+def test_the_way_home_is_no_setting_of_a_story():
+    sections = [
+        Section(
+            1,
+            "One afternoon, on the way home from the market, Pavel lost his cap. He looked for "
+            "it in the ditch and under the hedge. At home his sister laughed at him.",
+        )
+    ]
+    where = [i.answer for i in story_candidates(sections) if i.rule == "story.where"]
+    assert not [w for w in where if "way" in w]
