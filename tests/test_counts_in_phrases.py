@@ -31,3 +31,8 @@ def test_a_quantifier_after_the_noun_is_not_part_of_who():
 def test_one_at_a_time_is_how_many_not_when():
     got = _answers("When the rain stopped, the young Bee carried the drops home one at a time.")
     assert not [q for q in got if q.startswith("When")]
+
+
+def test_many_named_again_are_the_ones_named():
+    got = _answers("Many clever owls came to the oak. They read the old maps and argued all night.")
+    assert got["What did the clever owls read?"] == "the old maps"

@@ -161,3 +161,8 @@ def test_the_way_home_is_no_setting_of_a_story():
     ]
     where = [i.answer for i in story_candidates(sections) if i.rule == "story.where"]
     assert not [w for w in where if "way" in w]
+
+
+def test_a_second_object_after_but_is_not_left_in_the_question():
+    got = _answers("After the storm the Willow had lost a few leaves, but nothing more.")
+    assert not [q for q in got if q.startswith("What") and "nothing more" in q]

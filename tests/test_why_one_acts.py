@@ -35,3 +35,11 @@ def test_what_one_wanted_is_why_not_the_event_before():
     assert [a for q, a in got if q.startswith("Why did the potter's grandson climb")] == [
         "the potter's grandson wanted to help"
     ]
+
+
+def test_what_one_did_not_say_is_no_reason():
+    got = _whys(
+        "An Oak and a Willow grew by a river. One autumn a storm tore a branch from the Oak. "
+        "The Oak said nothing for a long time. At last he spoke quietly to the Willow."
+    )
+    assert not [a for _, a in got if "said nothing" in a]

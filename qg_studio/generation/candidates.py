@@ -261,6 +261,8 @@ def _object(section, analysis, clause, context, clause_list):
     phrase = list(objs[0].subtree)
     if len(phrase) > 8 or any(t.tag_ == "VB" and t.pos_ == "VERB" for t in phrase):
         return None  # "saw the sail blow away": what was seen is an event, not a thing
+    if any(c.dep_ == "conj" and c.pos_ in ("NOUN", "PRON", "PROPN") for c in clause.head.children):
+        return None  # "lost a few leaves, but nothing more": a second object, left behind
     question = ask(clause, "What", gap={t.i for t in phrase})
     start, end = span_of(phrase)
     if any(t.lower_ in NARRATOR for t in phrase):

@@ -23,6 +23,7 @@ from qg_studio.schema import QAItem
 
 # Seeing, saying, being and going: not acting on the story's turn.
 NON_ACTION_VERBS = lang.words("non_action_verbs.txt")
+NOBODY = lang.function_words("negative_quantifiers")
 
 
 def _own_deed(cause, clause) -> bool:
@@ -55,6 +56,8 @@ def _background(cause) -> bool:
         or done_long_before(cause.head)
         # "She was only six": how old one is, no moment that sets a deed off.
         or (cause.head.lemma_ == "be" and any(t.like_num for t in cause.tail))
+        # "The Oak said nothing for a long time": what was not done sets nothing off.
+        or any(t.dep_ == "dobj" and t.lower_ in NOBODY for t in cause.tail)
     )
 
 

@@ -32,15 +32,16 @@ def trim(tokens: list) -> list:
 KNOWN_ALREADY = lang.function_words("known_determiners")
 # A counted group a pronoun stands for ("Three young Hares"): "the three young Hares".
 COUNTS = lang.function_words("group_counts")
+VAGUE_COUNTS = lang.function_words("vague_counts")
 FLOATING = ("each", "all", "both")  # a quantifier after its noun: "the bees each"
 
 
 def as_known(name: str) -> str:
     """A character named as a question names them: "these five men" are "the five men",
-    "Three young Hares" "the three young Hares"."""
+    "Three young Hares" "the three young Hares", "Many wise men" "the wise men"."""
     first, _, rest = name.partition(" ")
-    if rest and first.lower() in KNOWN_ALREADY:
-        return f"the {rest}"
+    if rest and (first.lower() in KNOWN_ALREADY or first.lower() in VAGUE_COUNTS):
+        return f"the {rest}"  # "They read old books": the wise men, not "Many wise men"
     if rest and first.lower() in COUNTS:
         return f"the {first.lower()} {rest}"
     return name
