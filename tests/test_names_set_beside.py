@@ -21,3 +21,61 @@ def test_a_name_after_a_phrase_names_the_one_the_phrase_is_about():
     asked = [i.question for i in items]
     assert "What was Ilka doing when she came to the gate?" in asked
     assert not [q for q in asked if "the girl" in q]
+
+
+def test_a_name_set_beside_the_one_told_apart_is_its_own():
+    analysis = analyse(
+        "Marek looked after his aunt's goats. The youngest kid, Pepper, liked to wander, so "
+        "she wore a bell. One evening Pepper was missing. He searched until dark."
+    )
+    got = [
+        (t.text, analysis.resolver.resolve(t)) for t in analysis.doc if t.lower_ in ("she", "he")
+    ]
+    assert got == [("she", "Pepper"), ("He", "Marek")]
+
+
+def test_one_missing_or_one_that_only_could_is_not_whom_the_next_he_means():
+    from qg_studio.pipeline import story_candidates
+
+    text = (
+        "Tadeusz was a goatherd who looked after his uncle's goats in the high hills.\n\n"
+        "One evening a cold mist came down the valley. Tadeusz was frightened. The hills "
+        "had steep cliffs, and a goat could slip and never climb back. He stood very still "
+        "and listened.\n\n"
+        "Far away, he heard a little bell. He walked toward it slowly and found the kid on "
+        "a ledge."
+    )
+    guesses = [
+        (i.question, i.answer)
+        for i in story_candidates([Section(1, text)])
+        if i.rule == "prediction.next_deed"
+    ]
+    assert guesses == [
+        ("What will Tadeusz do after he stood very still?", "Tadeusz walked toward it slowly")
+    ]
+    analysis = analyse(
+        "Marek called the goats, and they came to him. But the youngest kid was missing. He "
+        "stood still and listened."
+    )
+    assert [analysis.resolver.resolve(t) for t in analysis.doc if t.text == "He"] == ["Marek"]
+
+
+def test_a_name_the_section_tells_holds_in_each_paragraph_a_guess_is_read_from():
+    from qg_studio.pipeline import story_candidates
+
+    text = (
+        "Tomasz was a shepherd boy on the high moor. The smallest goat, Pepper, wore a bell "
+        "because she liked to wander.\n\n"
+        "One evening a thick fog rolled in. Tomasz could not see his own feet. He called the "
+        "goats, but Pepper was missing. He stood very still and held his breath.\n\n"
+        "Far away, he heard a faint bell. He walked toward it slowly. At last Tomasz found "
+        "Pepper on a rock and carried her home."
+    )
+    guesses = [
+        (i.question, i.answer)
+        for i in story_candidates([Section(1, text)])
+        if i.rule == "prediction.next_deed"
+    ]
+    assert guesses == [
+        ("What will Tomasz do after he held his breath?", "Tomasz walked toward it slowly")
+    ]

@@ -173,6 +173,7 @@ def _action(section, analysis, clause, context, clause_list):
         or _grows(clause)
         or watched(clause.head)
         or clause.head.lemma_ in WANTS  # "What did Maren do? – wanted her beans to grow"
+        or clause.head.lemma_ in STATE_VERBS  # "What did Milo do? – loved it", "wore a bell"
         or says_nothing(clause)  # "What did the Queen do? – heard this"
     ):
         return None

@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterator
 from collections.abc import Sequence
+from dataclasses import replace
 from itertools import islice
 
 from qg_studio.generation.items import found_item
@@ -37,6 +38,7 @@ from qg_studio.reading.moments import shifts_time
 from qg_studio.reading.noun_phrases import head_noun
 from qg_studio.reading.phrases import span_of
 from qg_studio.reading.reference import vague
+from qg_studio.reading.stage import Stage
 from qg_studio.schema import Element
 from qg_studio.schema import Evidence
 from qg_studio.schema import QAItem
@@ -198,8 +200,17 @@ def _paragraph_predictions(section: Section, analysis: Analysis) -> list[QAItem]
         (m.start(), m.end()) for m in re.finditer(r"[^\n]+(?:\n(?!\s*\n)[^\n]+)*", section.text)
     ]
     # Each paragraph is read after the ones before it, as the section is: "past her" in
-    # the second names the Snail the first told of.
-    read = dict(zip(spans, analyse_many([section.text[a:b] for a, b in spans], analysis.before)))
+    # the second names the Snail the first told of. What the whole section tells of who is
+    # who holds in each paragraph: "Tomasz", said once in each, is a name all the same.
+    told = analysis.resolver.stage()
+    known = replace(
+        analysis.before or Stage(),
+        names=told.names,
+        aliases=told.aliases,
+        genders=told.genders,
+        personae=told.personae,
+    )
+    read = dict(zip(spans, analyse_many([section.text[a:b] for a, b in spans], known)))
     spans = [s for s in spans if len(section.text[s[0] : s[1]].split()) >= 12]
     out: list[QAItem] = []
     for (a0, a1), (b0, b1) in zip(spans, spans[1:]):

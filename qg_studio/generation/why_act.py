@@ -56,8 +56,18 @@ def _background(cause) -> bool:
         or done_long_before(cause.head)
         # "She was only six": how old one is, no moment that sets a deed off.
         or (cause.head.lemma_ == "be" and any(t.like_num for t in cause.tail))
-        # "The Oak said nothing for a long time": what was not done sets nothing off.
+        # "The Oak said nothing for a long time": what was not done sets nothing off, nor
+        # what only could be ("a lamb could fall into one and never come out").
         or any(t.dep_ == "dobj" and t.lower_ in NOBODY for t in cause.tail)
+        or cause.negated
+        or any(t.tag_ == "MD" for t in cause.aux)
+        # a verb joined to a "could" with no helper of its own shares it ("could fall …
+        # and never come out"); "could not dive, and soon he was thin" tells what was.
+        or (
+            cause.head.dep_ == "conj"
+            and cause.head.tag_ == "VB"
+            and any(t.tag_ == "MD" for t in cause.head.head.children)
+        )
     )
 
 

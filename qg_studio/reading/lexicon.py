@@ -30,6 +30,7 @@ BODILY_CONTEXT = frozenset(_CUES["bodily_context"])
 BODILY_STATES = frozenset(_CUES["bodily_states"])
 # "This angered the fox": a verb's lemma and how the one it acts on feels.
 CAUSING_VERBS: dict[str, str] = _CUES["causing_verbs"]
+ABSENT = lang.function_words("absent_words")  # "was missing": not on the stage
 # "she grew afraid" (becoming), "she looked sad" (linking): how someone is, not a deed.
 BECOMING_VERBS = frozenset(_CUES["becoming_verbs"])
 LINKING_VERBS = frozenset(_CUES["linking_verbs"])

@@ -33,6 +33,7 @@ from qg_studio.reading.names import told_apart
 from qg_studio.reading.noun_phrases import MENTION_ROLES
 from qg_studio.reading.noun_phrases import SUBJECT_ROLES
 from qg_studio.reading.noun_phrases import Mention
+from qg_studio.reading.noun_phrases import absent
 from qg_studio.reading.noun_phrases import governor
 from qg_studio.reading.noun_phrases import group_member
 from qg_studio.reading.noun_phrases import head_noun
@@ -114,6 +115,8 @@ class Resolver:
                 t.lower_ in ("no", "never", "not") and t.i < token.i for t in chunk
             ):
                 continue  # "they kept no dog", "never a bird was seen": nobody to stand for
+            if absent(token):
+                continue
             # "Kofi's stomach turned cold. He ran back": whose stomach holds the stage, and
             # one whose heart or face it is, is someone.
             owns_subject = (
@@ -126,10 +129,15 @@ class Resolver:
             )
             # "a storm tore three feathers from the Peacock's tail. He hid": whose thing a
             # deed was done to is on stage too, behind the one who did it.
+            # Only where no one does it: "who mended his uncle's nets" is the boy's deed.
             owns_object = (
                 token.dep_ == "poss"
                 and token.head.dep_ in ("dobj", "pobj")
                 and self.is_character(token)
+                and not any(
+                    c.dep_ in SUBJECT_ROLES and (c.pos_ == "PRON" or self.is_character(c))
+                    for c in doc[governor(token)].children
+                )
             )
             # "the Squirrel's nest tumbled. All his leaves flew away": one whose thing it is.
             owner = owns_object or (
@@ -206,6 +214,11 @@ class Resolver:
         """The character's name when ``token`` is it, or a noun it was given to."""
         if token.text in self.names:
             return token.text
+        # "The smallest lamb, Button, wore a bell": the name set beside it is its own,
+        # though "the smallest" tells one lamb apart from others.
+        beside = [c.text for c in token.children if c.dep_ == "appos" and c.text in self.names]
+        if beside:
+            return beside[0]
         if (
             token.pos_ in ("NOUN", "PROPN")
             and token.tag_ in ("NN", "NNP")

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from qg_studio.reading.animacy import MIND_VERBS
 from qg_studio.reading.animacy import is_animate
+from qg_studio.reading.lexicon import ABSENT
 from qg_studio.reading.lexicon import BODY_PARTS
 from qg_studio.reading.lexicon import CAUSING_VERBS
 from qg_studio.reading.lexicon import OWN_OBJECTS
@@ -100,6 +101,22 @@ def holds_stage(token) -> bool:
     return token.dep_ in SUBJECT_ROLES or (
         token.dep_ == "dobj" and token.head.lemma_.lower() in CAUSING_VERBS
     )
+
+
+def absent(token) -> bool:
+    """The subject of "was missing", "was gone", or any one of a kind that only could do
+    something ("a goat could slip"): no one there, so no one a "he" or "she" after it
+    stands for ("But the youngest kid was missing. He stood still": not the kid)."""
+    if token.dep_ not in SUBJECT_ROLES:
+        return False
+    verb = token.head
+    missing = verb.lemma_ == "be" and any(
+        c.dep_ in ("acomp", "advmod", "attr") and c.lower_ in ABSENT for c in verb.children
+    )
+    anyone = any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in token.children) and any(
+        c.tag_ == "MD" for c in verb.children
+    )
+    return missing or anyone
 
 
 def watched(verb) -> bool:
