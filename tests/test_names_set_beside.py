@@ -79,3 +79,23 @@ def test_a_name_the_section_tells_holds_in_each_paragraph_a_guess_is_read_from()
     assert guesses == [
         ("What will Tomasz do after he held his breath?", "Tomasz walked toward it slowly")
     ]
+
+
+def test_a_first_name_tells_a_sex_as_a_noun_can():
+    analysis = analyse(
+        "One rainy evening Amira found a thin brown dog under the bus shelter. He had no "
+        "collar. She carried him home in her coat."
+    )
+    got = [
+        (t.text, analysis.resolver.resolve(t))
+        for t in analysis.doc
+        if t.lower_ in ("he", "she", "him")
+    ]
+    assert got == [("He", "the thin brown dog"), ("She", "Amira"), ("him", "the thin brown dog")]
+
+
+def test_a_fables_the_willow_is_no_first_name():
+    from qg_studio.reading.animacy import given_name_gender
+
+    doc = analyse("The Willow bent low. Willow laughed.").doc
+    assert [given_name_gender(t) for t in doc if t.text == "Willow"] == ["", "f"]

@@ -16,6 +16,8 @@ from qg_studio.reading.lexicon import TIME_WORDS
 
 # The nouns are data files under qg_studio/lang/en/ (one word a line).
 MALE = lang.words("male_nouns.txt")
+# "Amira found a thin brown dog. He had no collar": a first name tells a sex, as a noun can.
+GIVEN_NAMES = {row["name"]: row["sex"] for row in lang.table("given_names.tsv")}
 FEMALE = lang.words("female_nouns.txt")
 ANIMATE = MALE | FEMALE | lang.words("animate_nouns.txt")
 MIND_VERBS = lang.words("mind_verbs.txt")
@@ -65,7 +67,15 @@ def _gender(head) -> str:
         kind = noun_gender(word.lemma_.rstrip(".")) or noun_gender(word.text.rstrip("."))
         if kind:
             return kind
-    return ""
+    return given_name_gender(head)
+
+
+def given_name_gender(token) -> str:
+    """ "m" or "f" for a first name used as one, bare ("Amira"), by the sex nearly every
+    child given it was; "" for "the Willow" of a fable or a name the list lacks."""
+    if not token.text[:1].isupper() or any(c.dep_ == "det" for c in token.children):
+        return ""
+    return GIVEN_NAMES.get(token.lower_, "")
 
 
 def noun_gender(word: str) -> str:
