@@ -52,3 +52,34 @@ def test_whose_thing_someone_does_something_to_is_not_whom_a_later_he_means():
 def test_what_one_has_or_wears_is_not_what_one_did():
     got = _answers("Milo had a blue kite, and he loved it. He wore his red scarf to the park.")
     assert not [q for q in got if q.startswith("What did Milo do")]
+
+
+def test_her_before_a_word_for_kin_is_whose_kin_the_story_told():
+    analysis = analyse(
+        "One night Noor's father woke to a noise in the yard. A vixen was digging under "
+        "the fence. When her father ran out with a lamp, the vixen fled."
+    )
+    hers = [analysis.resolver.resolve(t) for t in analysis.doc if t.lower_ == "her"]
+    assert hers == ["Noor"]
+
+
+def test_every_one_of_them_is_no_one_a_he_stands_for():
+    analysis = analyse(
+        "A young Frog kept watch by the pond. When he croaked, every frog dived to the "
+        "bottom. The next day they asked the young Frog to keep watch, and he did."
+    )
+    assert [analysis.resolver.resolve(t) for t in analysis.doc if t.lower_ == "he"] == [
+        "the young Frog",
+        "the young Frog",
+    ]
+
+
+def test_a_he_said_again_as_a_subject_is_the_first_hes():
+    analysis = analyse(
+        "A young Frog lived by the palace. Every day he watched the king walk with a crown "
+        "on his head, and every day he wished for one too."
+    )
+    got = [
+        (t.text, analysis.resolver.resolve(t)) for t in analysis.doc if t.lower_ in ("he", "his")
+    ]
+    assert got == [("he", "the young Frog"), ("his", "the king"), ("he", "the young Frog")]

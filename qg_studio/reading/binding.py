@@ -10,6 +10,7 @@ these with recency, gender and number.
 
 from __future__ import annotations
 
+from qg_studio import lang
 from qg_studio.reading.animacy import _gender
 from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.noun_phrases import SUBJECT_ROLES
@@ -18,6 +19,9 @@ from qg_studio.reading.noun_phrases import governor
 from qg_studio.reading.noun_phrases import head_noun
 from qg_studio.reading.noun_phrases import mention_text
 from qg_studio.reading.noun_phrases import own_verb
+
+# The family one is known by ("Amira's father"): a later "her father" is hers.
+KIN = lang.words("kin_nouns.txt")
 
 
 def coarguments(doc, token, mentions, verb_args, name_of) -> set[str]:
@@ -114,3 +118,24 @@ def things_between(doc, quoted, mentions, token, fits) -> bool:
         and (t.dep_ in ("dobj", "nsubj", "nsubjpass", "attr") or t.head.lower_ == "of")
         for t in doc[max(last.index + 1, 0) : token.i]
     )
+
+
+def kin_owner(token, mentions) -> Mention | None:
+    """ "One night Amira's father woke. … When her father ran out": a "her" before a word
+    for kin the story gave an owner ("Amira's father") is that owner, though others were
+    named since."""
+    if token.dep_ != "poss" or token.head.lemma_.lower() not in KIN:
+        return None
+    owners = [
+        t
+        for t in token.doc[: token.i]
+        if t.dep_ == "poss" and t.pos_ in ("PROPN", "NOUN") and t.head.lemma_ == token.head.lemma_
+    ]
+    if not owners:
+        return None
+    said = mention_text([owners[-1]])
+    kind = {"his": "m", "her": "f"}.get(token.lower_, "")
+    known = [m for m, _ in mentions if m.index < token.i and m.text == said]
+    if known and known[-1].gender not in ("", kind):
+        return None
+    return known[-1] if known else Mention(said, kind, False, owners[-1].i)

@@ -4,9 +4,8 @@ Questions are read without the story beside them, so "Why did he go?" must becom
 "Why did the fisherman go?". A greedy recency rule with gender and number checks is
 right most of the time in fairy-tale prose, where one or two characters hold the stage.
 
-Sections are parsed one at a time, but a story does not restart at a section break: a
-section's pronouns go on from the characters on stage where the one before ended
-(:mod:`qg_studio.reading.stage`).
+Sections are parsed one at a time; a section's pronouns go on from the characters on
+stage where the one before ended (:mod:`qg_studio.reading.stage`).
 """
 
 from __future__ import annotations
@@ -19,6 +18,7 @@ from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.animacy import personae
 from qg_studio.reading.animacy import personified
 from qg_studio.reading.binding import coarguments
+from qg_studio.reading.binding import kin_owner
 from qg_studio.reading.binding import subject_owner
 from qg_studio.reading.binding import things_between
 from qg_studio.reading.binding import within
@@ -89,6 +89,7 @@ class Resolver:
                 found = (
                     self._said_again(mentions, kind, token)
                     or self._reflexive(mentions, token)
+                    or kin_owner(token, mentions)
                     or self._pick(mentions, kind, token)
                 )
                 if found is not None:
@@ -206,16 +207,14 @@ class Resolver:
 
     @property
     def aliases(self) -> dict[str, str]:
-        """The nouns the story gave names to: ``{"cat": "Smudge"}`` for "a grey cat called
-        Smudge"."""
+        """The nouns the story gave names to: ``{"cat": "Smudge"}`` ("a cat called Smudge")."""
         return dict(self._alias)
 
     def name_of(self, token) -> str | None:
         """The character's name when ``token`` is it, or a noun it was given to."""
         if token.text in self.names:
             return token.text
-        # "The smallest lamb, Button, wore a bell": the name set beside it is its own,
-        # though "the smallest" tells one lamb apart from others.
+        # "The smallest lamb, Button": the name set beside it, though "smallest" tells apart.
         beside = [c.text for c in token.children if c.dep_ == "appos" and c.text in self.names]
         if beside:
             return beside[0]
@@ -228,9 +227,8 @@ class Resolver:
         return None
 
     def _said_again(self, mentions, kind: str, token) -> Mention | None:
-        """ "Her little brother Sami watched her work": a "her" said again in one sentence
-        is the one the first stood for (whose sex the story told), not a subject whose sex
-        it never told; unless the first is the subject of the same verb ("He hit him")."""
+        """ "Her brother Sami watched her work": a "her" said again in one sentence is whom the
+        first stood for, unless the first is the same verb's subject ("He hit him")."""
         if kind not in "mf" or token.lower_.endswith(("self", "selves")):
             return None
         verb = governor(token)
@@ -242,6 +240,8 @@ class Resolver:
             and t.i in self._resolved
             and not (t.dep_ in SUBJECT_ROLES and governor(t) == verb)
         ]
+        if token.dep_ in SUBJECT_ROLES:  # "he watched the king …, and he wished": the first he
+            earlier = [t for t in earlier if t.dep_ in SUBJECT_ROLES] or earlier
         if not earlier:
             return None
         text = self._resolved[earlier[-1].i]
@@ -415,8 +415,8 @@ class Resolver:
         return self.doc[sent_start - 1].sent.start
 
     def resolve(self, token) -> str | None:
-        """The mention ``token`` (a third-person pronoun) most likely stands for; "the
-        narrator" for "I" or "my" outside quotation marks."""
+        """The mention a third-person pronoun most likely stands for; "the narrator" for
+        "I" or "my" outside quotation marks."""
         if token.lower_ in NARRATOR and token.i not in self.quoted:
             return "the narrator"
         return self._resolved.get(token.i)

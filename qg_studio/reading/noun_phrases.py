@@ -104,19 +104,20 @@ def holds_stage(token) -> bool:
 
 
 def absent(token) -> bool:
-    """The subject of "was missing", "was gone", or any one of a kind that only could do
-    something ("a goat could slip"): no one there, so no one a "he" or "she" after it
-    stands for ("But the youngest kid was missing. He stood still": not the kid)."""
+    """The subject of "was missing", "was gone", any one of a kind that only could do
+    something ("a goat could slip") or every one of them ("Every frog dived"): no one there,
+    so no one a "he" or "she" after it stands for ("But the youngest kid was missing. He
+    stood still": not the kid)."""
     if token.dep_ not in SUBJECT_ROLES:
         return False
     verb = token.head
     missing = verb.lemma_ == "be" and any(
         c.dep_ in ("acomp", "advmod", "attr") and c.lower_ in ABSENT for c in verb.children
     )
-    anyone = any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in token.children) and any(
-        c.tag_ == "MD" for c in verb.children
-    )
-    return missing or anyone
+    kind = {c.lower_ for c in token.children if c.dep_ == "det"}
+    anyone = bool(kind & {"a", "an"}) and any(c.tag_ == "MD" for c in verb.children)
+    # "Every frog dived … and he did": every one of them is no one "he" stands for.
+    return missing or anyone or bool(kind & {"every", "each"})
 
 
 def watched(verb) -> bool:
