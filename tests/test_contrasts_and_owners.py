@@ -83,3 +83,17 @@ def test_a_he_said_again_as_a_subject_is_the_first_hes():
         (t.text, analysis.resolver.resolve(t)) for t in analysis.doc if t.lower_ in ("he", "his")
     ]
     assert got == [("he", "the young Frog"), ("his", "the king"), ("he", "the young Frog")]
+
+
+def test_how_one_thought_another_would_feel_is_not_how_one_felt():
+    from qg_studio.generation.embedded import EmbeddedGenerator
+    from qg_studio.schema import GenerationRequest
+    from qg_studio.schema import Section
+
+    text = (
+        "Every summer Tom looked after his aunt's cow. One day the cow was gone. Tom looked "
+        "behind the barn. He was sure his aunt would be angry. The Hen thought the Fox would "
+        "be furious."
+    )
+    items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
+    assert not [i for i in items if i.question.startswith(("How did Tom feel", "How did the Hen"))]

@@ -294,8 +294,14 @@ def _feeling(section, analysis, clause, context, clause_list):
         return None  # "I am not afraid of bees any more", "whenever he boasted": no moment
     found = None
     started = reaction_lemma(clause.head)  # "began to cry": the reaction is its verb's
-    # "waited for him to be cross": how they waited for him to feel, not how they felt.
-    others = {x.i for t in clause.tail if for_to(t) for x in t.subtree}
+    # "waited for him to be cross", "was sure his aunt would be angry": how they waited
+    # for, or thought, another would feel, not how they felt.
+    others = {
+        x.i
+        for t in clause.tail
+        if for_to(t) or (t.dep_ == "ccomp" and any(c.dep_ == "nsubj" for c in t.children))
+        for x in t.subtree
+    }
     # "He sat there shaking": the -ing word the parse made a clause of its own.
     depicted = [c for c in clause.head.children if _depicts(c, clause.head)]
     for t in [clause.head] + [t for t in clause.tail if t.i not in others] + depicted:
