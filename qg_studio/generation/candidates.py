@@ -47,6 +47,7 @@ from qg_studio.reading.lexicon import NARRATOR
 from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import REACTIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.lexicon import SPEECH_VERBS
 from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WANTS
@@ -241,7 +242,11 @@ def _grows(clause: Clause) -> bool:
     """ "grew too old to climb", "got angry", "looked as large as before": how someone or
     something came to be or seemed, not a deed."""
     return clause.head.lemma_ in BECOMING_VERBS | LINKING_VERBS and any(
-        c.dep_ in ("acomp", "oprd") for c in clause.head.children
+        c.dep_ in ("acomp", "oprd")
+        # "grew a little prouder", the comparative parsed as a thing grown
+        or c.tag_ in ("JJR", "RBR")
+        or (c.dep_ == "dobj" and any(x.lower_ in ("little", "bit") for x in c.children))
+        for c in clause.head.children
     )
 
 
@@ -250,6 +255,8 @@ def _object(section, analysis, clause, context, clause_list):
     # "What did the Bear do? – his best": what "do" takes is the deed, asked as one.
     if clause.head.pos_ != "VERB" or clause.head.lemma_ in SAYING_VERBS | {"be", "do"}:
         return None
+    if clause.head.lemma_ in SPEECH_VERBS or _grows(clause):
+        return None  # "told the carrots": whom, not what; "grew a little prouder": how
     objs = [t for t in clause.tail if t.dep_ == "dobj" and t.head.i == clause.head.i]
     if not objs or objs[0].pos_ == "PRON" or is_animate(objs[0]):
         return None

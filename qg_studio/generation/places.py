@@ -32,14 +32,16 @@ def aimed(prep) -> bool:
 
 def scene(prep, nouns) -> bool:
     """ "at his door", "on the kitchen windowsill": where a scene happens; "in the forest
-    floor" is the forest."""
+    floor" is the forest, and "in the corner of the garden" the garden."""
     objects = [c for c in prep.children if c.dep_ == "pobj"] + nouns[:1]
     outdoors = any(
         c.dep_ == "compound" and c.lemma_.lower() in OPEN_PLACES
         for t in objects
         for c in t.children
     )
-    return not outdoors and any(t.lemma_.lower() in SCENE_PLACES for t in objects)
+    # "in the corner of Mrs. Alder's garden": the corner of a place is that place.
+    of_a_place = any(a_place(t) and t.lemma_.lower() not in SCENE_PLACES for t in nouns[1:])
+    return not (outdoors or of_a_place) and any(t.lemma_.lower() in SCENE_PLACES for t in objects)
 
 
 def a_place(token) -> bool:

@@ -132,8 +132,10 @@ def is_animate(head) -> bool:
     if labelled or head.lemma_.lower() in ANIMATE:
         return True
     if head.pos_ == "PROPN":
-        # A name is written with a capital: "the good news" tagged a proper noun is not one.
-        return head.text[:1].isupper() and head.ent_type_ not in NOT_PERSON_LABELS
+        # A name is written with a capital: "the good news" tagged a proper noun is not one;
+        # "a great orange Pumpkin" is a fable's one, whatever place the parser took it for.
+        a_kind = any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in head.children)
+        return head.text[:1].isupper() and (a_kind or head.ent_type_ not in NOT_PERSON_LABELS)
     # "the bell-ringer, a thin old man named Petr": the apposition tells who it is.
     if any(
         c.dep_ == "appos" and c.pos_ in ("NOUN", "PROPN") and is_animate(c) for c in head.children
