@@ -36,3 +36,12 @@ def test_one_at_a_time_is_how_many_not_when():
 def test_many_named_again_are_the_ones_named():
     got = _answers("Many clever owls came to the oak. They read the old maps and argued all night.")
     assert got["What did the clever owls read?"] == "the old maps"
+
+
+def test_what_a_colon_opens_is_cut_whole_not_after_its_first_item():
+    got = _answers(
+        "Our neighbour kept a white goat. The goat ate everything: apples, washing from the "
+        "line, and once a straw hat."
+    )
+    assert "Who ate everything?" in got
+    assert not [a for a in got.values() if a.endswith(("apples", ": apples"))]

@@ -42,15 +42,18 @@ ANSWER_TAIL = 16
 
 
 def short_tail(tokens: list, limit: int = MAX_TAIL) -> list:
-    """A long predicate cut at its first comma, relative clause or aside: questions
-    read best short, and experts keep only the words that pin the event down."""
+    """A long predicate cut at its first comma, relative clause or aside: questions read
+    best short. What a colon opens ("ate everything: apples, …") is cut off whole."""
+    colon = next((n for n, t in enumerate(tokens) if n >= 1 and t.text in (";", ":")), None)
+    if colon is not None:
+        return _clean_end(tokens[:colon])
     words_only = [t for t in tokens if not t.is_punct and not t.is_space]
     if len(words_only) <= limit:
         return tokens
     for n, t in enumerate(tokens):
         if n >= 3 and (
             # Not a comma between a noun's adjectives: "into the cool, deep water".
-            t.text in (",", ";", ":", "--", "—")
+            t.text in (",", "--", "—")
             and not (t.text == "," and t.head.i > t.i and t.head.pos_ in ("NOUN", "PROPN"))
             or t.dep_ in ("relcl", "appos")
             and t.i > tokens[0].i + 2
