@@ -1,6 +1,7 @@
-"""Why a main character acts once the story turns: not their age, and not the event
-before when the text has just said what they wanted. On sentences written for this
-project."""
+"""Why a main character acts once the story turns (not their age, what they did not say,
+what only could happen, nor the event before when the text has just said what they
+wanted), and the turn itself: what befell someone, not how things stood. On sentences
+written for this project."""
 
 from __future__ import annotations
 
@@ -52,3 +53,18 @@ def test_what_only_could_happen_is_no_reason():
         "still and listened."
     )
     assert not [a for _, a in got if "come out" in a or "fall into" in a]
+
+
+def test_the_turn_is_what_befell_someone_not_how_things_stood():
+    items = story_candidates(
+        [
+            Section(
+                1,
+                "Every summer Jonah looked after his aunt's goat. He took her to the meadow each "
+                "morning. One afternoon he fell asleep under a tree. When he woke up, the sun "
+                "was low, and the goat was gone. He ran up and down the meadow.",
+            )
+        ]
+    )
+    turns = [i.answer for i in items if i.rule.startswith("story.turning_point")]
+    assert turns and "the goat was gone" in turns[0]

@@ -31,6 +31,7 @@ from qg_studio.generation.story_end import moral_line
 from qg_studio.generation.why_act import why_act
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.analysis import analyse_many
+from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.grammar import ANSWER_TAIL
 from qg_studio.reading.grammar import finish
@@ -257,6 +258,15 @@ def _turning_point(sections, analyses, ids, found) -> QAItem | None:
     if not main:
         return None
     clause = main[0]
+    # "the sun was low, and Snowdrop was gone": how things stood, then what befell someone.
+    joined = [
+        c
+        for c in clause_list
+        if c.head.dep_ == "conj" and c.head.head == clause.head and usable(c) and c.subject_head
+    ]
+    thing = clause.subject_head is None or not is_someone(clause.subject_head)
+    if _ongoing(clause) and thing and joined and is_someone(joined[0].subject_head):
+        clause = joined[0]
     # "One summer a rich merchant came to live in the big house": the parse hangs "to
     # live …" apart, and "Lucia came" alone tells no event.
     if not clause.tail and any(
