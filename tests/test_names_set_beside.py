@@ -99,3 +99,20 @@ def test_a_fables_the_willow_is_no_first_name():
 
     doc = analyse("The Willow bent low. Willow laughed.").doc
     assert [given_name_gender(t) for t in doc if t.text == "Willow"] == ["", "f"]
+
+
+def test_my_in_a_title_names_the_one_telling_the_story():
+    from qg_studio.pipeline import story_candidates
+
+    text = (
+        "When I was small, my uncle kept a grey donkey called Biscuit. Every summer I "
+        "stayed at his farm, and I took Biscuit to the field each morning. One afternoon I "
+        "fell asleep under a tree. When I woke up, Biscuit was gone. I ran along the lane "
+        "and I looked behind the barn. At last I went home, and Biscuit was in the kitchen."
+    )
+    who = [
+        i.answer
+        for i in story_candidates([Section(1, text)], "My Uncle's Donkey")
+        if i.rule == "story.who"
+    ]
+    assert who == ["the narrator and Biscuit"]

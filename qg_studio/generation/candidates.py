@@ -256,7 +256,9 @@ def _object(section, analysis, clause, context, clause_list):
     # "What did the Bear do? – his best": what "do" takes is the deed, asked as one.
     if clause.head.pos_ != "VERB" or clause.head.lemma_ in SAYING_VERBS | {"be", "do"}:
         return None
-    if clause.head.lemma_ in SPEECH_VERBS or _grows(clause):
+    if clause.head.lemma_ in SPEECH_VERBS or (
+        clause.head.lemma_ in BECOMING_VERBS and _grows(clause)
+    ):
         return None  # "told the carrots": whom, not what; "grew a little prouder": how
     objs = [t for t in clause.tail if t.dep_ == "dobj" and t.head.i == clause.head.i]
     if not objs or objs[0].pos_ == "PRON" or is_animate(objs[0]):

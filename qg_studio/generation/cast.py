@@ -136,6 +136,9 @@ def named_at(key: str, title: str) -> int | None:
     """Where the title names a character by its head noun ("goat" of "the old goat"), or
     None: a fable's or folk tale's title most often names its main characters."""
     head = key.split()[-1] if key else ""
+    if key == "narrator":  # "My Grandmother's Goat": the one telling it
+        mine = re.search(r"\b(?:my|our)\b", title.lower())
+        return mine.start() if mine else None
     found = re.search(rf"\b{re.escape(head)}\b", title.lower()) if head else None
     if found is None:
         return None
