@@ -34,3 +34,12 @@ def test_what_one_was_doing_is_asked_at_when_it_happened():
         got["What was the pig doing when the farmer's niece climbed onto the pig's wall?"]
         == "eating its supper"
     )
+
+
+def test_what_one_saw_or_heard_going_on_is_no_deed_nor_feeling_of_theirs():
+    got = _answers(
+        "The old Turtle was walking along the bank when she heard a tiny voice crying. The "
+        "baker was about to close the shop when she saw a thin boy standing in the snow."
+    )
+    assert not [q for q in got if q.startswith("Who standing")]
+    assert not [q for q in got if q.startswith("How did the old Turtle feel")]

@@ -68,3 +68,13 @@ def test_the_turn_is_what_befell_someone_not_how_things_stood():
     )
     turns = [i.answer for i in items if i.rule.startswith("story.turning_point")]
     assert turns and "the goat was gone" in turns[0]
+
+
+def test_what_one_never_did_is_asked_with_its_never():
+    got = _whys(
+        "Digby the mole lived in the dark tunnels under the meadow, and he never went up into "
+        "the daylight, because his grandmother had told him that the sun would burn his eyes."
+    )
+    assert [q for q, _ in got if "daylight" in q] == [
+        "Why did Digby never go up into the daylight?"
+    ]

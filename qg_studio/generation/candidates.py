@@ -45,6 +45,7 @@ from qg_studio.reading.lexicon import BECOMING_VERBS
 from qg_studio.reading.lexicon import FEELINGS
 from qg_studio.reading.lexicon import LINKING_VERBS
 from qg_studio.reading.lexicon import NARRATOR
+from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import REACTIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
@@ -59,6 +60,7 @@ from qg_studio.reading.lexicon import reaction_lemma
 from qg_studio.reading.moments import contrasted
 from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import in_progress
+from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import says_nothing
 from qg_studio.reading.noun_phrases import for_to
 from qg_studio.reading.noun_phrases import watched
@@ -143,8 +145,8 @@ def _character(section, analysis, clause, context, clause_list):
         return None  # not "Who milk the goats?" of "watched her mother milk the goats"
     if clause.head.lemma_ in SAYING_VERBS or clause.tail_words < 2 or clause.tail_words > 14:
         return None
-    if tells_speech(clause, analysis.quoted):
-        return None
+    if tells_speech(clause, analysis.quoted) or no_event(clause):
+        return None  # "saw a thin boy standing in the snow": not "Who standing …?"
     question = ask_subject(clause, "Who")
     if vague(clause, analysis) and LEANING & set(question.lower().rstrip("?").split()):
         return None  # "Who pushes them together with her nose?": them, read alone, is nothing
@@ -309,7 +311,11 @@ def _feeling(section, analysis, clause, context, clause_list):
     others = {
         x.i
         for t in clause.tail
-        if for_to(t) or (t.dep_ == "ccomp" and any(c.dep_ == "nsubj" for c in t.children))
+        if for_to(t)
+        or (t.dep_ == "ccomp" and any(c.dep_ == "nsubj" for c in t.children))
+        # "heard a tiny voice crying": the voice's crying, however the parse hangs it
+        or t.dep_ == "acl"
+        or (t.dep_ == "dobj" and clause.head.lemma_ in PERCEIVING)
         for x in t.subtree
     }
     # "He sat there shaking": the -ing word the parse made a clause of its own.

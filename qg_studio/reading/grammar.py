@@ -211,7 +211,8 @@ def _aux_parts(clause: Clause) -> tuple[str, list[str]]:
         rest = []
     if negs and negs[0].lower_ in ("not", "n't"):
         moved = _CONTRACT.get(moved, moved + "n't") if moved != "am not" else moved
-    return moved, [t.text for t in others] + rest
+    never = [t.lower_ for t in negs if t.lower_ == "never"]  # "Why did Digby never go up?"
+    return moved, [t.text for t in others] + never + rest
 
 
 def _verb_after_aux(clause: Clause) -> str:
