@@ -116,3 +116,20 @@ def test_my_in_a_title_names_the_one_telling_the_story():
         if i.rule == "story.who"
     ]
     assert who == ["the narrator and Biscuit"]
+
+
+def test_one_of_a_kind_met_anew_is_not_the_one_named_before():
+    analysis = analyse(
+        "A young Hedgehog named Prickle lay in the sun all autumn. An old Hedgehog down the "
+        "lane gathered leaves every day. One night the frost came, and Prickle was cold. In "
+        "the morning he knocked at the old Hedgehog's hedge. She made room for him."
+    )
+    got = [
+        (t.text, analysis.resolver.resolve(t))
+        for t in analysis.doc
+        if t.lower_ in ("he", "she", "him")
+    ]
+    assert got == [("he", "Prickle"), ("She", "the old Hedgehog"), ("him", "Prickle")]
+    items = EmbeddedGenerator().generate([Section(1, analysis.text)], GenerationRequest(count=None))
+    assert "Who gathered leaves every day?" in {i.question for i in items}
+    assert not [i for i in items if i.answer == "Prickle" and "gathered" in i.question]

@@ -28,8 +28,8 @@ from qg_studio.reading.dialogue import quoted_tokens
 from qg_studio.reading.lexicon import BODY_PARTS
 from qg_studio.reading.lexicon import NARRATOR
 from qg_studio.reading.names import given_genders
+from qg_studio.reading.names import name_by
 from qg_studio.reading.names import named_characters
-from qg_studio.reading.names import told_apart
 from qg_studio.reading.noun_phrases import MENTION_ROLES
 from qg_studio.reading.noun_phrases import SUBJECT_ROLES
 from qg_studio.reading.noun_phrases import Mention
@@ -212,19 +212,7 @@ class Resolver:
 
     def name_of(self, token) -> str | None:
         """The character's name when ``token`` is it, or a noun it was given to."""
-        if token.text in self.names:
-            return token.text
-        # "The smallest lamb, Button": the name set beside it, though "smallest" tells apart.
-        beside = [c.text for c in token.children if c.dep_ == "appos" and c.text in self.names]
-        if beside:
-            return beside[0]
-        if (
-            token.pos_ in ("NOUN", "PROPN")
-            and token.tag_ in ("NN", "NNP")
-            and not told_apart(token)
-        ):
-            return self._alias.get(token.lemma_.lower()) or self._alias.get(token.lower_)
-        return None
+        return name_by(token, self.names, self._alias)
 
     def _said_again(self, mentions, kind: str, token) -> Mention | None:
         """ "Her brother Sami watched her work": a "her" said again in one sentence is whom the

@@ -34,8 +34,11 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
     alias: dict[str, str] = {}
     doubled: set[str] = set()
 
+    given: set[int] = set()  # the nouns the names were given to
+
     def give(noun, name: str) -> None:
         names.add(name)
+        given.add(noun.i)
         key = noun.lemma_.lower()
         if key in alias and alias[key] != name:
             doubled.add(key)
@@ -106,6 +109,13 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
         and not any(c.dep_ == "det" for c in t.children)  # "said the Stone": a thing, made a person
     }
     names |= _capitalised_names(doc)
+    # "An old Hedgehog down the lane", after "a young Hedgehog named Prickle": a second one
+    # of that kind met anew, so the noun alone names neither.
+    doubled |= {
+        t.lemma_.lower()
+        for t in doc
+        if t.lemma_.lower() in alias and t.i not in given and _met_anew(t)
+    }
     return names, {k: v for k, v in alias.items() if k not in doubled}
 
 
@@ -116,6 +126,16 @@ def told_apart(noun) -> bool:
         (c.dep_ == "compound" and c.text[:1].isupper())
         or (c.dep_ == "amod" and (c.tag_ == "JJS" or c.lower_ in TELLING_APART))
         for c in noun.children
+    )
+
+
+def _met_anew(noun) -> bool:
+    """ "An old Hedgehog down the lane": one met with "a", not while being named."""
+    after = {t.lower_ for t in noun.doc[noun.i + 1 : noun.i + 3]}
+    return (
+        any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in noun.children)
+        and not after & set(NAMING_WORDS)
+        and not any(c.dep_ == "appos" for c in noun.subtree)  # "a girl from the farm, Ilka"
     )
 
 
@@ -210,3 +230,22 @@ def _capitalised_names(doc) -> set[str]:
         and word.lower() not in TIMES_AND_WEATHER | PLACES | NOT_CHARACTERS
         and word.isalpha()
     }
+
+
+def name_by(token, names: set[str], alias: dict[str, str]) -> str | None:
+    """The character's name when ``token`` is it, is set beside it ("The smallest lamb,
+    Button", "a young Hedgehog named Prickle"), or the noun the name was given to."""
+    if token.text in names:
+        return token.text
+    beside = [
+        x.text
+        for c in token.children
+        if c.dep_ in ("appos", "acl")
+        for x in (c, *c.children)
+        if x.text in names
+    ]
+    if beside:
+        return beside[0]
+    if token.pos_ in ("NOUN", "PROPN") and token.tag_ in ("NN", "NNP") and not told_apart(token):
+        return alias.get(token.lemma_.lower()) or alias.get(token.lower_)
+    return None
