@@ -40,7 +40,10 @@ def scene(prep, nouns) -> bool:
         for c in t.children
     )
     # "in the corner of Mrs. Alder's garden": the corner of a place is that place.
-    of_a_place = any(a_place(t) and t.lemma_.lower() not in SCENE_PLACES for t in nouns[1:])
+    of_a_place = any(
+        a_place(t) and t.lemma_.lower() not in SCENE_PLACES and t.head.lower_ == "of"
+        for t in nouns[1:]
+    )
     return not (outdoors or of_a_place) and any(t.lemma_.lower() in SCENE_PLACES for t in objects)
 
 
