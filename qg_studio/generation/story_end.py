@@ -31,13 +31,11 @@ LESSON_CONFIDENCE = 0.9
 # before them tells the middle, and keying "How does the story end?" with it is wrong.
 ENDING_REACH = 3
 GESTURES = lang.words("gesture_verbs.txt")
-OWNERS = ("his", "her", "their")
+OWNERS = lang.function_words("possessives")  # "Her grandmother laughed": whose, named
 LINKS = tuple(tuple(p.split()) for p in lang.words("closing_links.txt")) + tuple(
     (w,) for w in DISCOURSE_ADVERBS
 )
-# Words of a fronted time that tell a habit ("Sometimes, on moonlit nights, …"): the
-# ending is then how things went on, and the time is part of it.
-_HABIT = ("sometimes", "often", "every", "always", "each", "nights", "days", "evenings")
+_HABIT = lang.function_words("habit_times")  # "Sometimes, on moonlit nights, …" stays
 _MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
 
 

@@ -81,18 +81,20 @@ def subject_owner(doc, mentions, token, fits) -> Mention | None:
         if p.dep_ == "poss" and p.pos_ in ("NOUN", "PROPN") and is_animate(p)
     ]
     for owner in owners:
-        named = head_noun(owner.text)
-        found = next((m for m, _ in reversed(mentions) if head_noun(m.text) == named), None)
-        # Named only as the owner so far in this part: the owner is who "he" is.
-        found = found or Mention(
-            mention_text([t for t in owner.subtree if t.dep_ != "case"]),
-            _gender(owner),
-            False,
-            owner.i,
-        )
+        found = owner_mention(owner, mentions)
         if fits(found):
             return found
     return None
+
+
+def owner_mention(owner, mentions) -> Mention:
+    """The character an owner word ("the miller's", "Amira's") names: the latest mention
+    with its head noun, or, named only as the owner so far, one made of it."""
+    named = head_noun(owner.text)
+    found = next((m for m, _ in reversed(mentions) if head_noun(m.text) == named), None)
+    return found or Mention(
+        mention_text([t for t in owner.subtree if t.dep_ != "case"]), _gender(owner), False, owner.i
+    )
 
 
 def within(doc, token, mention: Mention) -> bool:
@@ -133,9 +135,6 @@ def kin_owner(token, mentions) -> Mention | None:
     ]
     if not owners:
         return None
-    said = mention_text([owners[-1]])
+    found = owner_mention(owners[-1], [(m, s) for m, s in mentions if m.index < token.i])
     kind = {"his": "m", "her": "f"}.get(token.lower_, "")
-    known = [m for m, _ in mentions if m.index < token.i and m.text == said]
-    if known and known[-1].gender not in ("", kind):
-        return None
-    return known[-1] if known else Mention(said, kind, False, owners[-1].i)
+    return found if found.gender in ("", kind) else None

@@ -33,7 +33,7 @@ KNOWN_ALREADY = lang.function_words("known_determiners")
 # A counted group a pronoun stands for ("Three young Hares"): "the three young Hares".
 COUNTS = lang.function_words("group_counts")
 VAGUE_COUNTS = lang.function_words("vague_counts")
-FLOATING = ("each", "all", "both")  # a quantifier after its noun: "the bees each"
+FLOATING = lang.function_words("floating_quantifiers")  # "the bees each": the bees
 
 
 def as_known(name: str) -> str:
