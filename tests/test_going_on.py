@@ -43,3 +43,18 @@ def test_what_one_saw_or_heard_going_on_is_no_deed_nor_feeling_of_theirs():
     )
     assert not [q for q in got if q.startswith("Who standing")]
     assert not [q for q in got if q.startswith("How did the old Turtle feel")]
+
+
+def test_a_verb_joined_to_one_under_way_is_under_way_too():
+    from qg_studio.reading.analysis import analyse
+    from qg_studio.reading.moments import in_progress
+
+    analysis = analyse("The dog was barking and growling at the hen house.")
+    assert [in_progress(c) for c in analysis.sentence_clauses[0]] == [True, True]
+
+
+def test_what_one_had_none_of_is_no_thing_to_ask_for():
+    got = _answers(
+        "A thin brown dog sat under the shelter. He had no collar, and he found no food."
+    )
+    assert not [a for a in got.values() if a in ("no collar", "no food")]

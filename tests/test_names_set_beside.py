@@ -133,3 +133,11 @@ def test_one_of_a_kind_met_anew_is_not_the_one_named_before():
     items = EmbeddedGenerator().generate([Section(1, analysis.text)], GenerationRequest(count=None))
     assert "Who gathered leaves every day?" in {i.question for i in items}
     assert not [i for i in items if i.answer == "Prickle" and "gathered" in i.question]
+
+
+def test_a_name_given_to_one_a_pronoun_stands_for_is_a_name():
+    analysis = analyse(
+        "Amira found a thin brown dog under the bus shelter and carried him home. She named "
+        "him Pebble. One night Pebble barked at the hen house."
+    )
+    assert "Pebble" in analysis.resolver.names

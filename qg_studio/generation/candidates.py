@@ -265,6 +265,8 @@ def _object(section, analysis, clause, context, clause_list):
     objs = [t for t in clause.tail if t.dep_ == "dobj" and t.head.i == clause.head.i]
     if not objs or objs[0].pos_ == "PRON" or is_animate(objs[0]):
         return None
+    if any(c.dep_ == "det" and c.lower_ == "no" for c in objs[0].children):
+        return None  # "had no collar": nothing had, no thing to ask for
     # "took hold of the rope" asks no "What did Vera take? – hold of the rope"; "carried
     # her home" no thing carried.
     if _an_idiom(objs[0]) or objs[0].lower_ == "home":

@@ -97,7 +97,10 @@ def done_long_before(verb) -> bool:
 
 def in_progress(clause: Clause) -> bool:
     """A doing told as under way ("was lying awake", "was sitting"): a scene, not an event."""
-    return clause.head.tag_ == "VBG" and any(t.lemma_ == "be" for t in clause.aux)
+    head = clause.head
+    # "was barking and growling": a verb joined to one under way is under way too.
+    helpers = [*clause.aux, *(head.head.children if head.dep_ == "conj" else ())]
+    return head.tag_ == "VBG" and any(t.lemma_ == "be" and t.dep_ == "aux" for t in helpers)
 
 
 def no_event(clause: Clause) -> bool:

@@ -47,6 +47,10 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
     for t in doc:
         if t.lower_ not in NAMING_WORDS or t.i + 1 >= len(doc):
             continue
+        # "Amira named him Pebble": a name given to one a pronoun stands for.
+        told = doc[t.i + 1 : t.i + 3]
+        if len(told) == 2 and told[0].lower_ in ("him", "her", "it") and told[1].text.istitle():
+            names.add(told[1].text)
         words = []
         for nxt in doc[t.i + 1 : t.i + 4]:
             if not nxt.text[:1].isupper() or nxt.is_punct:
