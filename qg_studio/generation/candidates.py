@@ -37,8 +37,8 @@ from qg_studio.reading.grammar import OBJECT_PRONOUNS
 from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import ask_do
 from qg_studio.reading.grammar import ask_subject
+from qg_studio.reading.grammar import before_colon
 from qg_studio.reading.grammar import finish
-from qg_studio.reading.grammar import short_tail
 from qg_studio.reading.grammar import state
 from qg_studio.reading.grammar import words
 from qg_studio.reading.lexicon import BECOMING_VERBS
@@ -213,7 +213,7 @@ def _action(section, analysis, clause, context, clause_list):
             since = "while" if in_progress(before) else "when" if in_progress(clause) else "after"
             extra = f"{since} {state(before, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text)}"
     question = ask_do(clause, extra=extra)
-    vp = short_tail([clause.head] + clause.tail, limit=len(clause.tail) + 1)
+    vp = before_colon([clause.head] + clause.tail)
     start, end = span_of(vp)
     return span_item(
         question,

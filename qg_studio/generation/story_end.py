@@ -16,6 +16,7 @@ from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.lexicon import DISCOURSE_ADVERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.moments import done_long_before
+from qg_studio.reading.noun_phrases import SUBJECT_ROLES
 from qg_studio.reading.subjects import possessive
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
@@ -213,9 +214,9 @@ def _told(sent, analysis: Analysis) -> str:
     tokens = [t for t in sent if not t.is_space]
     for t in _without_links(tokens) or tokens:
         text = t.text
-        subject = t.dep_ in ("nsubj", "nsubjpass")
+        subject = t.dep_ in SUBJECT_ROLES
         # "Her grandmother laughed": whose grandmother, named as the subject's owner.
-        owner = t.dep_ == "poss" and t.head.dep_ in ("nsubj", "nsubjpass")
+        owner = t.dep_ == "poss" and t.head.dep_ in SUBJECT_ROLES
         if (subject and t.lower_ in PRONOUNS) or (owner and t.lower_ in OWNERS):
             name = analysis.resolver.resolve(t)
             before = "".join(words).lower()

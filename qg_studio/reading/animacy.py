@@ -70,6 +70,12 @@ def _gender(head) -> str:
     return given_name_gender(head)
 
 
+def met_with_a(noun) -> bool:
+    """Whether "a" or "an" sets the noun out: one of a kind, met anew ("a great orange
+    Pumpkin", "An old Hedgehog down the lane")."""
+    return any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in noun.children)
+
+
 def given_name_gender(token) -> str:
     """ "m" or "f" for a first name used as one, bare ("Amira"), by the sex nearly every
     child given it was; "" for "the Willow" of a fable or a name the list lacks."""
@@ -134,8 +140,9 @@ def is_animate(head) -> bool:
     if head.pos_ == "PROPN":
         # A name is written with a capital: "the good news" tagged a proper noun is not one;
         # "a great orange Pumpkin" is a fable's one, whatever place the parser took it for.
-        a_kind = any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in head.children)
-        return head.text[:1].isupper() and (a_kind or head.ent_type_ not in NOT_PERSON_LABELS)
+        return head.text[:1].isupper() and (
+            met_with_a(head) or head.ent_type_ not in NOT_PERSON_LABELS
+        )
     # "the bell-ringer, a thin old man named Petr": the apposition tells who it is.
     if any(
         c.dep_ == "appos" and c.pos_ in ("NOUN", "PROPN") and is_animate(c) for c in head.children

@@ -1,8 +1,7 @@
 """Clauses → questions: wh-movement, subject–auxiliary inversion, do-support.
 
 The ``ask_*`` functions turn a :class:`~qg_studio.reading.clauses.Clause` into a
-question; ``state`` restates it as a clause ("the fox ran away") for "What happened
-after ...?" questions.
+question; ``state`` restates it ("the fox ran away") for "What happened after …?".
 """
 
 from __future__ import annotations
@@ -43,10 +42,9 @@ ANSWER_TAIL = 16
 
 def short_tail(tokens: list, limit: int = MAX_TAIL) -> list:
     """A long predicate cut at its first comma, relative clause or aside: questions read
-    best short. What a colon opens ("ate everything: apples, …") is cut off whole."""
-    colon = next((n for n, t in enumerate(tokens) if n >= 1 and t.text in (";", ":")), None)
-    if colon is not None:
-        return _clean_end(tokens[:colon])
+    best short."""
+    if (cut := before_colon(tokens)) is not tokens:
+        return cut
     words_only = [t for t in tokens if not t.is_punct and not t.is_space]
     if len(words_only) <= limit:
         return tokens
@@ -63,6 +61,12 @@ def short_tail(tokens: list, limit: int = MAX_TAIL) -> list:
                 cut = [x for x in cut if not (x.head.i == t.i)]
             return _clean_end(cut)
     return _clean_end(tokens[: limit + 2])
+
+
+def before_colon(tokens: list) -> list:
+    """Cut before what a colon opens ("ate everything: apples, …"), never after its item."""
+    colon = next((n for n, t in enumerate(tokens) if n >= 1 and t.text in (";", ":")), None)
+    return tokens if colon is None else _clean_end(tokens[:colon])
 
 
 # Words that need the word after them: "in the service of", "the one he", "and".
@@ -315,11 +319,10 @@ def ask_do(clause: Clause, wh: str = "What", extra: str = "") -> str:
 
 
 def _by_form(clause: Clause) -> str:
-    """The pronoun the subject's own form calls for when the resolver has none for it:
-    the story's own "he", "she" or "they" there; "they" for a plural ("What were the two
-    frogs doing when they spotted …?"); "it" for a thing the story makes a character
-    ("What will the Kettle do after it …?"); "" for a person or an animal, whom "it"
-    would belittle."""
+    """The pronoun the subject's own form calls for when the resolver has none: the
+    story's "he", "she" or "they" there; "they" for a plural; "it" for a thing the story
+    makes a character ("What will the Kettle do after it …?"); "" for a person or an
+    animal, whom "it" would belittle."""
     head = clause.subject_head
     if head is None and clause.head.dep_ == "conj":  # "looked down … and frowned"
         head = next((c for c in clause.head.head.children if c.dep_ == "nsubj"), None)
@@ -376,13 +379,10 @@ def state(
 ) -> str:
     """The clause as a declarative phrase with its subject resolved: "the fox ran away".
     A moment restated in a question keeps ``REMINDER_TAIL`` words of its predicate; a key
-    passes ``limit=ANSWER_TAIL``, and is cut only where a child can read it whole.
-
-    When the subject is the character the question already names (``same_as``), a
-    pronoun reads better: "What did the fox do after he ran away?". With
-    ``name_objects``, whom it is done to is named too ("after he waved to the little
-    boy"), for a moment read far from the text that tells it.
-    """
+    passes ``limit=ANSWER_TAIL``, and is cut only where a child can read it whole. Where
+    the question already names the subject (``same_as``), a pronoun reads better ("What
+    did the fox do after he ran away?"); ``name_objects`` names whom it is done to too
+    ("after he waved to the little boy"), for a moment read far from its text."""
     if not clause.subject_text:
         return ""
     subject = clause.subject_text

@@ -15,6 +15,7 @@ from qg_studio.reading.animacy import NOT_CHARACTERS
 from qg_studio.reading.animacy import PLACES
 from qg_studio.reading.animacy import TIMES_AND_WEATHER
 from qg_studio.reading.animacy import is_animate
+from qg_studio.reading.animacy import met_with_a
 from qg_studio.reading.animacy import noun_gender
 from qg_studio.reading.lexicon import TELLING_APART
 
@@ -137,7 +138,7 @@ def _met_anew(noun) -> bool:
     """ "An old Hedgehog down the lane": one met with "a", not while being named."""
     after = {t.lower_ for t in noun.doc[noun.i + 1 : noun.i + 3]}
     return (
-        any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in noun.children)
+        met_with_a(noun)
         and not after & set(NAMING_WORDS)
         and not any(c.dep_ == "appos" for c in noun.subtree)  # "a girl from the farm, Ilka"
     )

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from qg_studio.reading.animacy import MIND_VERBS
 from qg_studio.reading.animacy import is_animate
+from qg_studio.reading.animacy import met_with_a
 from qg_studio.reading.lexicon import ABSENT
 from qg_studio.reading.lexicon import BODY_PARTS
 from qg_studio.reading.lexicon import CAUSING_VERBS
@@ -114,10 +115,10 @@ def absent(token) -> bool:
     missing = verb.lemma_ == "be" and any(
         c.dep_ in ("acomp", "advmod", "attr") and c.lower_ in ABSENT for c in verb.children
     )
-    kind = {c.lower_ for c in token.children if c.dep_ == "det"}
-    anyone = bool(kind & {"a", "an"}) and any(c.tag_ == "MD" for c in verb.children)
+    anyone = met_with_a(token) and any(c.tag_ == "MD" for c in verb.children)
     # "Every frog dived … and he did": every one of them is no one "he" stands for.
-    return missing or anyone or bool(kind & {"every", "each"})
+    every = any(c.dep_ == "det" and c.lower_ in ("every", "each") for c in token.children)
+    return missing or anyone or every
 
 
 def watched(verb) -> bool:
