@@ -19,7 +19,14 @@ MALE = lang.words("male_nouns.txt")
 # "Amira found a thin brown dog. He had no collar": a first name tells a sex, as a noun can.
 GIVEN_NAMES = {row["name"]: row["sex"] for row in lang.table("given_names.tsv")}
 FEMALE = lang.words("female_nouns.txt")
-ANIMATE = MALE | FEMALE | lang.words("animate_nouns.txt")
+NOT_CHARACTERS = lang.words("not_characters.txt")
+# WordNet's people and animals widen the hand-kept list ("a tinker", "the peddler").
+ANIMATE = (
+    MALE
+    | FEMALE
+    | lang.words("animate_nouns.txt")
+    | lang.words("wordnet_animate.txt") - lang.words("things_not_someone.txt")
+) - NOT_CHARACTERS
 MIND_VERBS = lang.words("mind_verbs.txt")
 MINDFUL_VERBS = SAYING_VERBS | MIND_VERBS
 # Entity labels a spaCy model gives a name that is never a character; an animal's name in
@@ -39,7 +46,6 @@ NOT_PERSON_LABELS = (
     "LANGUAGE",
     "LAW",
 )
-NOT_CHARACTERS = lang.words("not_characters.txt")
 PLACES = lang.words("place_nouns.txt")  # "Fernwood Forest" is somewhere, not someone
 WEATHER = lang.words("weather_nouns.txt")
 TIMES_AND_WEATHER = WEATHER | TIME_WORDS  # "Snow fell", "Winter had come": no one

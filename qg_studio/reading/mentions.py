@@ -38,6 +38,7 @@ from qg_studio.reading.noun_phrases import governor
 from qg_studio.reading.noun_phrases import group_member
 from qg_studio.reading.noun_phrases import head_noun
 from qg_studio.reading.noun_phrases import holds_stage
+from qg_studio.reading.noun_phrases import introduced
 from qg_studio.reading.noun_phrases import name_word
 from qg_studio.reading.noun_phrases import noun_mention_text
 from qg_studio.reading.noun_phrases import own_thing
@@ -152,7 +153,8 @@ class Resolver:
             ):
                 continue
             if (
-                token.dep_ not in MENTION_ROLES and not owns_subject and not owns_object
+                token.dep_ not in MENTION_ROLES
+                and not (owns_subject or owns_object or introduced(token))
             ) or is_vocative(token, self.quoted):
                 continue
             if token.dep_ == "pobj" and token.head.lower_ == "like":

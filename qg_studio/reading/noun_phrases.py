@@ -84,6 +84,12 @@ def head_noun(mention: str) -> str:
     return mention.split()[-1].lower() if mention else ""
 
 
+def introduced(token) -> bool:
+    """The one "there was" brings on, who holds the stage as a subject would: "there was
+    also a beggar. The princess saw dragons crawl into his ears": the beggar's."""
+    return token.dep_ in ("attr", "dobj") and any(c.dep_ == "expl" for c in token.head.children)
+
+
 def holds_stage(token) -> bool:
     """A subject, or the one a feeling verb acts on: in "This angered the fox, and he
     snapped", the fox is who "he" goes on from, not the last character named as subject."""
@@ -99,8 +105,10 @@ def holds_stage(token) -> bool:
         and not is_animate(token.head.head)
     ):
         return False  # "she gathered feathers that a pigeon had dropped": she holds it
-    return token.dep_ in SUBJECT_ROLES or (
-        token.dep_ == "dobj" and token.head.lemma_.lower() in CAUSING_VERBS
+    return (
+        token.dep_ in SUBJECT_ROLES
+        or introduced(token)
+        or (token.dep_ == "dobj" and token.head.lemma_.lower() in CAUSING_VERBS)
     )
 
 
