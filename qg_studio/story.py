@@ -91,6 +91,8 @@ def parse_story(text: str) -> CleanStory:
     blocks = [b for b in blocks if b]
     if len(blocks) == 1 and len(blocks[0]) > 1 and not _hard_wrapped(blocks[0]):
         blocks = [[line] for line in blocks[0]]  # one paragraph a line, no blank lines
+    if blocks and _title_line(blocks[0]):
+        blocks[:1] = [blocks[0][:1], blocks[0][1:]]  # "The Paper Boat" over its first line
     paragraphs = [" ".join(block) for block in blocks]
     paragraphs = _rejoin_wraps(paragraphs)
     title = ""
@@ -118,6 +120,16 @@ def _rejoin_wraps(paragraphs: list[str]) -> list[str]:
         else:
             joined.append([para])
     return [" ".join(parts) for parts in joined]
+
+
+def _title_line(block: list[str]) -> bool:
+    """A title typed straight above the first paragraph, no blank line between: short
+    beside the lines under it (a wrapped paragraph's first line is as long as the rest),
+    and the paragraph opens as a sentence does."""
+    if len(block) < 2 or not _is_title(block[0]):
+        return False
+    opens = block[1].lstrip("\"'")[:1]
+    return opens.isupper() and len(block[0]) < 0.6 * max(len(line) for line in block[1:])
 
 
 def _is_title(line: str) -> bool:

@@ -39,6 +39,33 @@ def test_title_line_is_not_part_of_the_first_section(story_text):
     assert not sections[0].text.startswith("The Miller's Daughter")
 
 
+def test_a_title_typed_straight_above_the_first_paragraph_is_the_title():
+    typed = (
+        "The Lantern Beetle\n"
+        "A small beetle lived under a fern and carried a lantern wherever she went.\n\n"
+        "One night the wind blew the lantern out."
+    )
+    story = parse_story(typed)
+    assert story.title == "The Lantern Beetle"
+    assert story.paragraphs[0].startswith("A small beetle lived")
+    wrapped = (
+        "The Lantern Beetle\n"
+        "A small beetle lived under a fern and\n"
+        "carried a lantern wherever she went.\n\n"
+        "One night the wind blew the lantern out."
+    )
+    assert parse_story(wrapped).title == "The Lantern Beetle"
+    # A wrapped first line is as long as the ones under it: no title there.
+    untitled = (
+        "A small beetle lived under a fern and\n"
+        "Carried a lantern wherever she went.\n\n"
+        "One night the wind blew the lantern out."
+    )
+    story = parse_story(untitled)
+    assert story.title == ""
+    assert story.paragraphs[0].startswith("A small beetle lived under a fern and Carried")
+
+
 def test_run_of_dialogue_paragraphs_stays_in_one_section(story_text):
     sections = section_story(story_text)
     lines = [
