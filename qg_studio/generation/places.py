@@ -22,6 +22,7 @@ AIMED_VERBS = lang.words("aimed_verbs.txt")
 FAR = ("far", "away", "off", "beyond")
 SCENE_PLACES = lang.words("scene_places.txt")
 OPEN_PLACES = lang.words("open_places.txt")
+CHANGE_VERBS = lang.words("change_verbs.txt")
 
 
 def aimed(prep) -> bool:
@@ -65,8 +66,8 @@ def without_company(phrase: list) -> list:
 def _place_phrase(clause: Clause):
     for t in clause.tail:
         if t.dep_ == "prep" and t.head.i == clause.head.i and t.lower_ in PLACE_PREPOSITIONS:
-            if aimed(t):
-                continue
+            if aimed(t) or (t.lower_ == "into" and t.head.lemma_.lower() in CHANGE_VERBS):
+                continue  # "the street turned into a stream": what it became, not where
             objs = [c for c in t.children if c.dep_ == "pobj"]
             if not objs:
                 continue

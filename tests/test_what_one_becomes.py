@@ -1,0 +1,34 @@
+"""What one turns, changes or breaks into is what it becomes, not a place it goes to: "the
+lane turned into a river" asks no "Where did the lane turn?". On sentences written for
+this project."""
+
+from __future__ import annotations
+
+from qg_studio.generation.embedded import EmbeddedGenerator
+from qg_studio.schema import Element
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import Section
+
+
+def _settings(text: str) -> list[tuple[str, str]]:
+    items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
+    return [(i.question, i.answer) for i in items if i.element == Element.SETTING]
+
+
+def test_what_a_thing_turns_into_is_no_place():
+    text = (
+        "After three days of rain the lane behind the school turned into a river. Old Mr. "
+        "Pell's garden changed into a pond, and his best flower pot broke into pieces. The "
+        "children sailed their boats down the lane and into the pond."
+    )
+    asked = _settings(text)
+    assert not [q for q, _ in asked if q.startswith("Where") and ("turn" in q or "change" in q)]
+    assert not [a for _, a in asked if a in ("into a river", "into a pond", "into pieces")]
+
+
+def test_going_into_a_place_is_still_where():
+    text = (
+        "The little goat was frightened by the thunder. She ran into the barn and hid "
+        "behind a pile of hay until the storm was over."
+    )
+    assert ("Where did the little goat run?", "into the barn") in _settings(text)
