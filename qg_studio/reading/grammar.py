@@ -45,8 +45,7 @@ def short_tail(tokens: list, limit: int = MAX_TAIL) -> list:
     best short."""
     if (cut := before_colon(tokens)) is not tokens:
         return cut
-    words_only = [t for t in tokens if not t.is_punct and not t.is_space]
-    if len(words_only) <= limit:
+    if sum(not (t.is_punct or t.is_space) for t in tokens) <= limit:
         return tokens
     for n, t in enumerate(tokens):
         if n >= 3 and (
@@ -55,6 +54,7 @@ def short_tail(tokens: list, limit: int = MAX_TAIL) -> list:
             and not (t.text == "," and t.head.i > t.i and t.head.pos_ in ("NOUN", "PROPN"))
             or t.dep_ in ("relcl", "appos")
             and t.i > tokens[0].i + 2
+            and t.doc[t.i - 1].lower_ != "to"  # "no place to hide" is one thing
         ):
             cut = tokens[:n]
             if t.dep_ == "relcl":

@@ -13,6 +13,7 @@ from qg_studio.reading.animacy import met_with_a
 from qg_studio.reading.lexicon import ABSENT
 from qg_studio.reading.lexicon import BODY_PARTS
 from qg_studio.reading.lexicon import CAUSING_VERBS
+from qg_studio.reading.lexicon import INDEFINITES_WITH_INFINITIVE
 from qg_studio.reading.lexicon import OWN_OBJECTS
 from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import SPEECH_VERBS
@@ -88,6 +89,17 @@ def introduced(token) -> bool:
     """The one "there was" brings on, who holds the stage as a subject would: "there was
     also a beggar. The princess saw dragons crawl into his ears": the beggar's."""
     return token.dep_ in ("attr", "dobj") and any(c.dep_ == "expl" for c in token.head.children)
+
+
+def indefinite_infinitive(verb) -> bool:
+    """ "with nowhere to sleep", "nothing to eat", "no place to hide": the infinitive is the
+    indefinite's, told with it, however the parser hangs it."""
+    if verb.tag_ != "VB" or verb.i < 2 or verb.doc[verb.i - 1].lower_ != "to":
+        return False
+    before = verb.doc[verb.i - 2]
+    return before.lower_ in INDEFINITES_WITH_INFINITIVE or (
+        before.pos_ == "NOUN" and any(c.lower_ == "no" for c in before.children)
+    )
 
 
 def holds_stage(token) -> bool:
