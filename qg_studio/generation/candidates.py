@@ -62,6 +62,7 @@ from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import says_nothing
+from qg_studio.reading.moments import undone
 from qg_studio.reading.noun_phrases import for_to
 from qg_studio.reading.noun_phrases import watched
 from qg_studio.reading.phrases import span_of
@@ -85,8 +86,8 @@ def find_candidates(
     out: list[QAItem] = []
     for index, clause_list in enumerate(analysis.sentence_clauses):
         for clause in clause_list:
-            if clause.head.i in analysis.quoted:
-                continue
+            if clause.head.i in analysis.quoted or undone(clause):
+                continue  # "What could Nadia catch? – it", which she could not
             if not usable(clause):
                 if answers_why(clause):
                     # The reason is the answer, not the question: "because no one had

@@ -40,6 +40,16 @@ from qg_studio.schema import Element
 
 REASON = {"because", "since", "for"}
 WHEN_AFTER = ("when", "after", "as", "once")
+RESULT_VERBS = frozenset(lang.function_words("result_verbs"))
+FINDING_VERBS = frozenset(lang.function_words("finding_verbs"))
+
+
+def _outcome_infinitive(verb, infinitive) -> bool:
+    """ "woke to find the house empty", "ran to the gate, only to find it locked": what one
+    met with after, not what one did it for."""
+    return any(c.lower_ == "only" for c in infinitive.children) or (
+        verb.lemma_.lower() in RESULT_VERBS and infinitive.lemma_.lower() in FINDING_VERBS
+    )
 
 
 def feels(clause: Clause) -> bool:
@@ -179,12 +189,14 @@ def causal_item(section, analysis, clause, context, clause_list):
             0.75,
             rule="causal.so",
         )
-    # "He went to the wood to fetch water": the purpose answers why.
-    for t in clause.tail:
+    # "He went to the wood to fetch water": the purpose answers why; what one would not
+    # do has none ("he would not pay anyone to mend them"). The infinitive is a clause of
+    # its own, so it is found among the verb's words, not in its tail.
+    for t in [] if clause.negated else clause.head.children:
         if (
             t.dep_ == "advcl"
-            and t.head.i == clause.head.i
             and t.pos_ == "VERB"
+            and not _outcome_infinitive(clause.head, t)
             and any(c.lower_ == "to" and c.dep_ == "aux" for c in t.children)
             and t.i > clause.head.i + 1
             and not for_to(t)  # "waited for her father to come": what she waited for

@@ -21,6 +21,7 @@ from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import no_event
+from qg_studio.reading.moments import undone
 from qg_studio.reading.noun_phrases import head_noun
 from qg_studio.reading.phrases import span_of
 
@@ -46,6 +47,7 @@ def is_deed(clause, analysis: Analysis) -> bool:
         and not tells_speech(clause, analysis.quoted)
         and not clause.negated
         and not no_event(clause)
+        and not undone(clause)
         and not in_progress(clause)  # "the wolf was dragging the sack off": under way, not done
         and clause.tail[-1].dep_ != "prep"  # "the boy came from": cut short
     )

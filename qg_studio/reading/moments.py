@@ -103,6 +103,12 @@ def in_progress(clause: Clause) -> bool:
     return head.tag_ == "VBG" and any(t.lemma_ == "be" and t.dep_ == "aux" for t in helpers)
 
 
+def undone(clause: Clause) -> bool:
+    """ "before she could catch it, the stream carried it away": what one could not do
+    before something else happened was not done, though it is a moment to tell time by."""
+    return clause.marker == "before" and any(t.lower_ == "could" for t in clause.aux)
+
+
 def no_event(clause: Clause) -> bool:
     """Neither an event to ask from nor an answer: a participle ("the children playing in
     the garden") or a habit ("they used to stop their games")."""

@@ -143,9 +143,10 @@ def absent(token) -> bool:
 
 def watched(verb) -> bool:
     """A bare verb that tells what someone saw, heard or made happen ("milk" of "watched
-    her mother milk the goats", "go" of "let them go"): its subject is that one's object."""
+    her mother milk the goats", "go" of "let them go", "walking" of "watched the farmers
+    walking"): its subject is that one's object."""
     return (
-        verb.tag_ == "VB"
+        verb.tag_ in ("VB", "VBG")
         and verb.dep_ in ("ccomp", "xcomp")
         and not any(c.dep_ in ("aux", "mark") for c in verb.children)
         and verb.head.pos_ == "VERB"

@@ -1,0 +1,65 @@
+"""What a story tells as not done is no deed and has no purpose: what one would not do
+("he would not hire anyone to fix it"), what one could not do before something else
+happened ("before she could hold it, the wind took it"), and what one was only watched
+doing ("watched the fishermen rowing out"). On sentences written for this project."""
+
+from __future__ import annotations
+
+from qg_studio.generation.embedded import EmbeddedGenerator
+from qg_studio.schema import GenerationRequest
+from qg_studio.schema import Section
+
+
+def _items(text: str):
+    return EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
+
+
+def test_what_one_would_not_do_has_no_purpose_to_ask():
+    items = _items(
+        "The baker's chimney smoked and his oven door was cracked, but he would not hire "
+        "anyone to fix them. Every morning his bread came out black."
+    )
+    assert not [i for i in items if i.answer == "to fix them"]
+    assert not [i for i in items if i.question.startswith("Why wouldn't")]
+    # Nor is "anyone" cut from what they were wanted for.
+    items = _items(
+        "The goat's fence was broken, but she would not pay anyone to mend it. So the wind "
+        "blew through the shed all winter."
+    )
+    assert not [i for i in items if i.answer.endswith("would not pay anyone")]
+
+
+def test_a_purpose_told_as_done_is_asked():
+    items = _items(
+        "One night the fox crept into the garden to steal a hen. The farmer's dog barked "
+        "and chased him away."
+    )
+    assert ("Why did the fox creep into the garden?", "to steal a hen") in {
+        (i.question, i.answer) for i in items
+    }
+
+
+def test_what_one_met_with_after_is_no_purpose():
+    items = _items(
+        "The old man woke up to find the house empty. He ran to the gate, only to find it "
+        "locked, and he sat down on the step."
+    )
+    assert not [i for i in items if i.answer.startswith("to find")]
+
+
+def test_what_one_could_not_do_before_something_happened_was_not_done():
+    items = _items(
+        "Lena held her kite up high, and before she could hold the string tight, the wind "
+        "carried it away. She ran after it across the park."
+    )
+    assert not [i for i in items if "hold the string" in i.answer]
+    assert not [i for i in items if i.question.startswith("What could Lena")]
+
+
+def test_what_one_was_only_watched_doing_is_not_their_deed():
+    items = _items(
+        "The old lighthouse stood on the cliff above the harbour. Every day it watched the "
+        "fishermen rowing out to sea, pulling their nets behind them."
+    )
+    assert not [i for i in items if i.answer.startswith("rowing")]
+    assert not [i for i in items if i.question == "What did the fishermen do?"]
