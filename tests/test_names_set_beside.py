@@ -141,3 +141,20 @@ def test_a_name_given_to_one_a_pronoun_stands_for_is_a_name():
         "him Pebble. One night Pebble barked at the hen house."
     )
     assert "Pebble" in analysis.resolver.names
+
+
+def test_two_names_set_beside_the_pair_are_both_of_them():
+    from qg_studio.pipeline import story_candidates
+
+    text = (
+        "Two brothers, Karim and Yusuf, lived on opposite sides of a deep valley. Long ago "
+        "they had argued about a goat, and since then neither had visited the other.\n\n"
+        "Every morning Karim looked across the valley at his brother's house, and every "
+        "morning Yusuf looked back. One winter a storm blew the roof off Yusuf's house. "
+        "Karim saw it and climbed down into the valley with his tools. Yusuf met him "
+        "halfway, and together they mended the roof."
+    )
+    analysis = analyse(text)
+    assert [c.subject_text for c in analysis.sentence_clauses[0]][0] == "Karim and Yusuf"
+    who = [i.answer for i in story_candidates([Section(1, text)]) if i.rule == "story.who"]
+    assert who == ["Karim and Yusuf"]

@@ -875,6 +875,8 @@ def test_a_group_of_attendants_is_who_they_are():
         "Better to ask twice than lose your way.",
         "Patience is the friend of small feet.",  # a capitalised first word, no name
         "Boasts often fail.",
+        # however a gerund opening it is parsed ("costs" taken for a noun)
+        "Sharing costs little and gains a friend.",
     ],
 )
 def test_a_closing_general_truth_is_the_moral(last):
@@ -893,6 +895,8 @@ def test_a_closing_general_truth_is_the_moral(last):
         "Do you know where the lamb went?",
         "Never again did the lamb doubt the goat.",
         "Goat went home.",  # the story's own name
+        "Every spring the lamb visits the goat.",  # the story's own, in the present
+        "Now Goat sleeps by the stream.",
     ],
 )
 def test_a_closing_line_of_the_story_is_no_moral(last):

@@ -31,6 +31,7 @@ from qg_studio.generation.story_end import moral_line
 from qg_studio.generation.why_act import why_act
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.analysis import analyse_many
+from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.grammar import ANSWER_TAIL
@@ -168,6 +169,8 @@ def _where(section: Section, analysis: Analysis, ids, turn=None) -> QAItem | Non
             # a corner is where a scene happens, not the story.
             if not any(a_place(t) for t in nouns) or scene(token, nouns):
                 continue
+            if any(t.lower_ in PRONOUNS for t in phrase):
+                continue  # "in the trees above her": where one is, seen from a character
             if len(phrase) > 10:
                 continue
             start, end = phrase[0].idx, phrase[-1].idx + len(phrase[-1].text)

@@ -44,7 +44,7 @@ def coarguments(doc, token, mentions, verb_args, name_of) -> set[str]:
     # Named later in the clause too: "he shared every cherry with Nutkin" is not Nutkin,
     # "he said to the cat" not the cat, "she caught a mouse" not the mouse.
     named |= {name_of(doc[i]) for i in own if i != token.i} - {None}
-    later = [doc[i] for i in own if i > token.i and doc[i].pos_ == "NOUN"]
+    later = [doc[i] for i in own if i > token.i and doc[i].pos_ in ("NOUN", "PROPN")]
     return named | {m.text for m, _ in mentions if any(may_name(noun, m.text) for noun in later)}
 
 

@@ -375,6 +375,13 @@ class Resolver:
                 return known[-1]
             if window:
                 return window[-1]
+            # "He looked at every shell. One had a snail in it. At last he found …": no one
+            # on stage just now, a "he" goes on from the one the story called "he", not
+            # from a creature named since and never called anything.
+            latest = next((m for m, _ in reversed(mentions) if fits(m)), None)
+            given = [m for m, subj in mentions if subj and fits(m) and m.gender == kind]
+            if latest and not latest.gender and given and given[-1].index < latest.index:
+                return given[-1]
             # No one this section names fits yet: the one who held the stage before it
             # ("The ferryman rowed the goat over. A storm came. | He tied up his boat").
             if not any(m.index >= 0 and fits(m) for m, _ in mentions):

@@ -151,8 +151,9 @@ def _without_aside(tokens: list) -> list:
             continue  # "the man who sold the cow": it says which man
         names = [x for x in aside if x.pos_ == "PROPN"]
         if t.dep_ == "appos" and names and t.head.pos_ != "PROPN":
-            # "the bell-ringer, a thin old man named Petr,": Petr, as the story goes on.
-            return names
+            # "the bell-ringer, a thin old man named Petr,": Petr, as the story goes on;
+            # "Two sisters, Alma and Rose,": both, joined as the text joins them.
+            return [x for x in aside if x in names or (x.dep_ == "cc" and x.head in names)]
         cut = {x.i for x in aside} | {first.i - 1}
         after = aside[-1].i + 1
         if after < len(first.doc) and first.doc[after].text == ",":

@@ -1,6 +1,7 @@
-"""What one turns, changes or breaks into is what it becomes, not a place it goes to: "the
-lane turned into a river" asks no "Where did the lane turn?". On sentences written for
-this project."""
+"""Where a story or a deed is not: what one turns, changes or breaks into is what it
+becomes, not a place it goes to ("the lane turned into a river" asks no "Where did the
+lane turn?"), and a place told from where a character is ("in the branches above her") is
+no setting of the story. On sentences written for this project."""
 
 from __future__ import annotations
 
@@ -32,3 +33,14 @@ def test_going_into_a_place_is_still_where():
         "behind a pile of hay until the storm was over."
     )
     assert ("Where did the little goat run?", "into the barn") in _settings(text)
+
+
+def test_a_place_seen_from_a_character_is_not_where_the_story_takes_place():
+    from qg_studio.pipeline import story_candidates
+
+    text = (
+        "Long ago the Mouse had no tail. She sat quietly while the birds sang in the trees "
+        "above her.\n\nOne dry summer the Mouse went to look for water."
+    )
+    where = [i.answer for i in story_candidates([Section(1, text)]) if i.rule == "story.where"]
+    assert "in the trees above her" not in where
