@@ -45,3 +45,13 @@ def test_what_a_colon_opens_is_cut_whole_not_after_its_first_item():
     )
     assert "Who ate everything?" in got
     assert not [a for a in got.values() if a.endswith(("apples", ": apples"))]
+
+
+def test_all_before_a_time_stays_when_the_one_before_it_is_named():
+    got = _answers(
+        "The old Badger was too tired to talk. So the young Rabbit sat beside him all "
+        "night and kept the fire burning."
+    )
+    asked = [q for q in got if "beside the old Badger" in q]
+    assert asked
+    assert all("beside the old Badger all night" in q for q in asked)

@@ -154,3 +154,11 @@ def test_a_shiver_with_cold_shows_no_fear():
     assert wolf["How did the children feel when the grey wolf came to the door?"].answer == (
         "afraid"
     )
+
+
+def test_a_feeling_the_sentence_tells_gets_no_guess_beside_it():
+    got = _feelings(
+        "Mum said we could not go to the beach. I was upset, because I wanted to swim, "
+        "and I sulked all afternoon."
+    )
+    assert got == {}

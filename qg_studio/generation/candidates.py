@@ -342,6 +342,12 @@ def _feeling(section, analysis, clause, context, clause_list):
         return None
     token, word = found
     shown = token.lower_ in FEELINGS and token.pos_ == "ADJ"
+    if not shown and any(
+        c.subject_text == clause.subject_text
+        and any(t.dep_ == "acomp" and t.lower_ in FEELINGS for t in c.tail)
+        for c in clause_list
+    ):
+        return None  # "I was cross … and I sulked": the sentence tells how; no guess beside
     present = clause.head.tag_ in ("VBZ", "VBP")
     verb = ("do" if clause.plural else "does") if present else "did"  # "How do the people feel"
     if context is not None:
