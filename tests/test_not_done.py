@@ -47,6 +47,16 @@ def test_what_one_met_with_after_is_no_purpose():
     assert not [i for i in items if i.answer.startswith("to find")]
 
 
+def test_what_one_took_care_to_do_is_one_deed():
+    items = _items("The old shepherd took great care to count his sheep every evening.")
+    got = {(i.question, i.answer) for i in items}
+    assert not [a for _, a in got if a in ("great care", "to count his sheep every evening")]
+    assert (
+        "What did the old shepherd do?",
+        "took great care to count his sheep every evening",
+    ) in got
+
+
 def test_what_one_could_not_do_before_something_happened_was_not_done():
     items = _items(
         "Lena held her kite up high, and before she could hold the string tight, the wind "

@@ -43,6 +43,7 @@ from qg_studio.reading.grammar import state
 from qg_studio.reading.grammar import words
 from qg_studio.reading.lexicon import BECOMING_VERBS
 from qg_studio.reading.lexicon import FEELINGS
+from qg_studio.reading.lexicon import HEED_OBJECTS
 from qg_studio.reading.lexicon import LINKING_VERBS
 from qg_studio.reading.lexicon import NARRATOR
 from qg_studio.reading.lexicon import PERCEIVING
@@ -264,8 +265,8 @@ def _object(section, analysis, clause, context, clause_list):
     ):
         return None  # "told the carrots": whom, not what; "grew a little prouder": how
     objs = [t for t in clause.tail if t.dep_ == "dobj" and t.head.i == clause.head.i]
-    if not objs or objs[0].pos_ == "PRON" or is_animate(objs[0]):
-        return None
+    if not objs or objs[0].pos_ == "PRON" or is_animate(objs[0]) or objs[0].lower_ in HEED_OBJECTS:
+        return None  # "What did the teachers take? – care" asks nothing
     if any(c.dep_ == "det" and c.lower_ == "no" for c in objs[0].children):
         return None  # "had no collar": nothing had, no thing to ask for
     # "took hold of the rope" asks no "What did Vera take? – hold of the rope"; "carried

@@ -35,6 +35,7 @@ from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.noun_phrases import for_to
+from qg_studio.reading.noun_phrases import word_infinitive
 from qg_studio.reading.phrases import span_of
 from qg_studio.schema import Element
 
@@ -46,7 +47,9 @@ FINDING_VERBS = frozenset(lang.function_words("finding_verbs"))
 
 def _outcome_infinitive(verb, infinitive) -> bool:
     """ "woke to find the house empty", "ran to the gate, only to find it locked": what one
-    met with after, not what one did it for."""
+    met with after, not what one did it for; "took care to tell him": what one saw to."""
+    if word_infinitive(infinitive):
+        return True  # "took care to tell him": what one saw to
     return any(c.lower_ == "only" for c in infinitive.children) or (
         verb.lemma_.lower() in RESULT_VERBS and infinitive.lemma_.lower() in FINDING_VERBS
     )

@@ -31,7 +31,8 @@ BODILY_STATES = frozenset(_CUES["bodily_states"])
 # "This angered the fox": a verb's lemma and how the one it acts on feels.
 CAUSING_VERBS: dict[str, str] = _CUES["causing_verbs"]
 ABSENT = lang.function_words("absent_words")  # "was missing": not on the stage
-INDEFINITES_WITH_INFINITIVE = lang.function_words("indefinites_with_infinitive")
+INDEFINITES_WITH_INFINITIVE = frozenset(lang.function_words("indefinites_with_infinitive"))
+HEED_OBJECTS = frozenset(lang.function_words("heed_objects"))  # "took care to": one deed
 # "she grew afraid" (becoming), "she looked sad" (linking): how someone is, not a deed.
 BECOMING_VERBS = frozenset(_CUES["becoming_verbs"])
 LINKING_VERBS = frozenset(_CUES["linking_verbs"])

@@ -13,6 +13,7 @@ from qg_studio.reading.animacy import met_with_a
 from qg_studio.reading.lexicon import ABSENT
 from qg_studio.reading.lexicon import BODY_PARTS
 from qg_studio.reading.lexicon import CAUSING_VERBS
+from qg_studio.reading.lexicon import HEED_OBJECTS
 from qg_studio.reading.lexicon import INDEFINITES_WITH_INFINITIVE
 from qg_studio.reading.lexicon import OWN_OBJECTS
 from qg_studio.reading.lexicon import PERCEIVING
@@ -91,13 +92,14 @@ def introduced(token) -> bool:
     return token.dep_ in ("attr", "dobj") and any(c.dep_ == "expl" for c in token.head.children)
 
 
-def indefinite_infinitive(verb) -> bool:
-    """ "with nowhere to sleep", "nothing to eat", "no place to hide": the infinitive is the
-    indefinite's, told with it, however the parser hangs it."""
+def word_infinitive(verb) -> bool:
+    """ "with nowhere to sleep", "nothing to eat", "no place to hide", "took care to tell
+    him": the infinitive is the word's before it, told with it, however the parser hangs
+    it; no clause, and no purpose, of its own."""
     if verb.tag_ != "VB" or verb.i < 2 or verb.doc[verb.i - 1].lower_ != "to":
         return False
     before = verb.doc[verb.i - 2]
-    return before.lower_ in INDEFINITES_WITH_INFINITIVE or (
+    return before.lower_ in INDEFINITES_WITH_INFINITIVE | HEED_OBJECTS or (
         before.pos_ == "NOUN" and any(c.lower_ == "no" for c in before.children)
     )
 
