@@ -78,3 +78,15 @@ def test_what_one_never_did_is_asked_with_its_never():
     assert [q for q, _ in got if "daylight" in q] == [
         "Why did Digby never go up into the daylight?"
     ]
+
+
+def test_what_was_going_on_when_one_came_has_no_reason_in_the_moment_before():
+    text = (
+        "A little Beetle needed a new home. He crept along the path and looked under every "
+        "leaf. One was too wet, one was too small, and one already had a worm under it.\n\n"
+        "At last the Beetle found a hollow acorn, dry and snug. But a Magpie was sitting "
+        "beside it. \"That acorn is mine,\" said the Magpie. The Beetle asked her politely "
+        "to share it, and the Magpie agreed."
+    )
+    got = _whys(text)
+    assert not [q for q, _ in got if q.startswith("Why was the Magpie sitting")]

@@ -111,6 +111,9 @@ def why_act(sections, analyses, cast, ids, found) -> QAItem | None:
                 or not clause.tail
                 or any(t.dep_ == "neg" for t in clause.aux)
                 or _as_always(clause)
+                # "But a gull was standing over it": what was going on when one came is
+                # no deed the moment before set off.
+                or in_progress(clause)
                 # "The goat stayed home, as she was tired": the text tells why itself.
                 or any(gives_reason(c) for c in analysis.sentence_clauses[index])
             ):
