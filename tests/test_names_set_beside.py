@@ -158,3 +158,38 @@ def test_two_names_set_beside_the_pair_are_both_of_them():
     assert [c.subject_text for c in analysis.sentence_clauses[0]][0] == "Karim and Yusuf"
     who = [i.answer for i in story_candidates([Section(1, text)]) if i.rule == "story.who"]
     assert who == ["Karim and Yusuf"]
+
+
+def test_a_title_that_names_two_with_a_verb_between_names_both():
+    from qg_studio.pipeline import story_candidates
+
+    text = (
+        "Long ago the Moon was lonely. Every night she rose over the hills and looked for "
+        "a friend, but the owls were busy hunting and the bats were busy catching moths. "
+        "The Moon sighed and hid behind a cloud.\n\n"
+        "Then the little Cricket climbed to the top of a fence post. He sang to the Moon "
+        "all night, and the Moon came out of the cloud to listen. She was lonely no more, "
+        "and the Moon smiled down on the fields."
+    )
+    who = [
+        i
+        for i in story_candidates([Section(1, text)], "Why the Cricket Sings to the Moon")
+        if i.rule == "story.who"
+    ]
+    assert [(i.question, i.answer) for i in who] == [
+        ("Who are the two main characters of the story?", "the little Cricket and the Moon")
+    ]
+
+
+def test_any_one_of_a_kind_that_could_is_no_one_to_ask_about():
+    items = EmbeddedGenerator().generate(
+        [
+            Section(
+                1,
+                "A white hen and a brown hen lived on either side of a ditch. The only way "
+                "across was a thin plank, so thin that only one bird could cross at a time.",
+            )
+        ],
+        GenerationRequest(count=None),
+    )
+    assert not [i for i in items if i.answer in ("the bird", "one bird")]

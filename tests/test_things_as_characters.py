@@ -45,3 +45,13 @@ def test_whom_one_told_and_how_one_grew_are_no_things_done():
 def test_the_corner_of_a_garden_is_the_garden():
     got = _asked(STORY)
     assert got["Where does this story take place?"] == "In the corner of Mrs. Okoro's garden"
+
+
+def test_a_capitalised_thing_given_a_feeling_is_whom_she_means():
+    from qg_studio.reading.analysis import analyse
+
+    analysis = analyse(
+        "Long ago the Moon was lonely. Every evening she shone over the empty fields and "
+        "looked for a friend, but the crows were busy with the corn."
+    )
+    assert [analysis.resolver.resolve(t) for t in analysis.doc if t.lower_ == "she"] == ["the Moon"]

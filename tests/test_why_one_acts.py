@@ -85,7 +85,7 @@ def test_what_was_going_on_when_one_came_has_no_reason_in_the_moment_before():
         "A little Beetle needed a new home. He crept along the path and looked under every "
         "leaf. One was too wet, one was too small, and one already had a worm under it.\n\n"
         "At last the Beetle found a hollow acorn, dry and snug. But a Magpie was sitting "
-        "beside it. \"That acorn is mine,\" said the Magpie. The Beetle asked her politely "
+        'beside it. "That acorn is mine," said the Magpie. The Beetle asked her politely '
         "to share it, and the Magpie agreed."
     )
     got = _whys(text)

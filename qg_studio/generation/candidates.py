@@ -64,6 +64,7 @@ from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import says_nothing
 from qg_studio.reading.moments import undone
+from qg_studio.reading.noun_phrases import any_one_could
 from qg_studio.reading.noun_phrases import for_to
 from qg_studio.reading.noun_phrases import watched
 from qg_studio.reading.phrases import span_of
@@ -89,6 +90,8 @@ def find_candidates(
         for clause in clause_list:
             if clause.head.i in analysis.quoted or undone(clause):
                 continue  # "What could Nadia catch? – it", which she could not
+            if clause.subject_head is not None and any_one_could(clause.subject_head):
+                continue  # "only one animal could cross": no one who did
             if not usable(clause):
                 if answers_why(clause):
                     # The reason is the answer, not the question: "because no one had

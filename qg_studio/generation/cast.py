@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from functools import lru_cache
 from typing import Sequence
 
 from qg_studio import lang
@@ -20,6 +21,7 @@ from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import TELLING_APART
 from qg_studio.reading.noun_phrases import name_word
 from qg_studio.reading.noun_phrases import one_of_many
+from qg_studio.text.parse import get_nlp
 
 PEOPLE_GROUPS = lang.words("people_groups.txt")  # "the two children", "the brothers"
 # Words a title joins its characters with ("The Fox Who Lost His Tail").
@@ -142,9 +144,15 @@ def named_at(key: str, title: str) -> int | None:
     found = re.search(rf"\b{re.escape(head)}\b", title.lower()) if head else None
     if found is None:
         return None
-    # "The Kite Contest", "The Goose Girl": a word that names what the next one is.
+    # "The Kite Contest", "The Goose Girl": a word that names what the next one is; not
+    # one a verb follows ("Why the Rooster Calls the Sun").
     after = title[found.end() :].split()
-    if after and after[0][:1].isupper() and after[0].lower() not in TITLE_LINKS:
+    if (
+        after
+        and after[0][:1].isupper()
+        and after[0].lower() not in TITLE_LINKS
+        and after[0].lower() not in title_verbs(title)
+    ):
         return None
     # "The Miller's Two Sons" is about the sons: a possessor gives way to the people it
     # owns ("The Emperor's New Clothes" is still the emperor's).
@@ -154,6 +162,13 @@ def named_at(key: str, title: str) -> int | None:
     if owned and _someone_word(owned.group(1).split()[-1]):
         return None
     return found.start()
+
+
+@lru_cache(maxsize=256)
+def title_verbs(title: str) -> frozenset[str]:
+    """The words a title says as verbs, read in lower case, where its capitals do not make
+    every word look like a name ("calls" of "Why the Rooster Calls the Sun")."""
+    return frozenset(t.text for t in get_nlp()(title.lower()) if t.pos_ in ("VERB", "AUX"))
 
 
 def _someone_word(word: str) -> bool:

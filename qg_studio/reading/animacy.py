@@ -10,6 +10,7 @@ import re
 
 from qg_studio import lang
 from qg_studio.reading.dialogue import is_greeting
+from qg_studio.reading.lexicon import FEELINGS
 from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
@@ -117,15 +118,18 @@ def personified(head) -> bool:
 
 
 def personae(doc) -> set[str]:
-    """The things ``doc`` makes persons: capitalised after "the" and given a voice, a mind
-    or senses ("said the Stone", "The River heard"); "the Tower stood by the sea" is a
-    place all the same."""
+    """The things ``doc`` makes persons: capitalised after "the" and given a voice, a mind,
+    senses or a feeling ("said the Stone", "The River heard", "the Moon was lonely"); "the
+    Tower stood by the sea" is a place all the same."""
     return {
         t.lemma_.lower()
         for t in doc
         if t.dep_ == "nsubj"
         and personified(t)
-        and t.head.lemma_.lower() in MINDFUL_VERBS | PERCEIVING
+        and (
+            t.head.lemma_.lower() in MINDFUL_VERBS | PERCEIVING | FEELINGS
+            or any(c.dep_ == "acomp" and c.lower_ in FEELINGS for c in t.head.children)
+        )
     }
 
 

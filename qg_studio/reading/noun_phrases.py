@@ -137,10 +137,16 @@ def absent(token) -> bool:
     missing = verb.lemma_ == "be" and any(
         c.dep_ in ("acomp", "advmod", "attr") and c.lower_ in ABSENT for c in verb.children
     )
-    anyone = met_with_a(token) and any(c.tag_ == "MD" for c in verb.children)
     # "Every frog dived … and he did": every one of them is no one "he" stands for.
     every = any(c.dep_ == "det" and c.lower_ in ("every", "each") for c in token.children)
-    return missing or anyone or every
+    return missing or any_one_could(token) or every
+
+
+def any_one_could(token) -> bool:
+    """ "a goat could slip", "only one animal could cross at a time": any one of a kind,
+    told what could be, no one in the story doing it."""
+    one = met_with_a(token) or any(c.dep_ == "nummod" and c.lower_ == "one" for c in token.children)
+    return token.dep_ in SUBJECT_ROLES and one and any(c.tag_ == "MD" for c in token.head.children)
 
 
 def watched(verb) -> bool:
