@@ -36,3 +36,21 @@ def test_one_met_on_the_way_is_still_whom_the_next_he_means():
         "asked her for a piece of bread."
     )
     assert got == [("she", "the girl"), ("He", "the old woodcutter")]
+
+
+def test_two_joined_as_one_subject_are_the_they_after_them():
+    got = _resolved(
+        "Every winter, Ilse and her uncle carved a sledge from pine. They worked in the "
+        "barn for a week. Then a fox and a hare came out of the woods. They were curious.",
+        ("they",),
+    )
+    assert got == [("They", "Ilse and her uncle"), ("They", "the fox and the hare")]
+
+
+def test_a_kite_is_a_toy_not_someone_her_can_mean():
+    got = _resolved(
+        "Ana ran up the hill with her kite, and at last the kite rose over the village. "
+        "From her window, her grandfather watched it and smiled.",
+        ("her",),
+    )
+    assert [who for _, who in got] == ["Ana", "Ana", "Ana"]

@@ -42,6 +42,7 @@ from qg_studio.reading.noun_phrases import introduced
 from qg_studio.reading.noun_phrases import name_word
 from qg_studio.reading.noun_phrases import noun_mention_text
 from qg_studio.reading.noun_phrases import own_thing
+from qg_studio.reading.noun_phrases import pair_of
 from qg_studio.reading.stage import Stage
 from qg_studio.reading.stage import on_stage
 
@@ -190,6 +191,7 @@ class Resolver:
                     holds_stage(token) or owns_subject,
                 )
             )
+            mentions.extend((pair, True) for pair in pair_of(token, mentions))
         self._mentions = mentions
 
     def stage(self) -> Stage:

@@ -232,6 +232,23 @@ def group_member(doc, mentions, token) -> Mention | None:
     return Mention(f"the {' '.join(c.lower_ for c in picked)} {noun}", "", False, token.i)
 
 
+def pair_of(token, mentions) -> list[Mention]:
+    """ "Mei and her grandmother made a kite. They worked …": two characters joined as one
+    subject are one "they", told as the text joins them; ``token`` is the second, just
+    added to ``mentions`` (pairs of a mention and whether it holds the stage)."""
+    if token.dep_ != "conj" or token.head.dep_ not in SUBJECT_ROLES or not mentions:
+        return []
+    first = next((m for m, _ in reversed(mentions) if m.index == token.head.i), None)
+    last = mentions[-1][0]
+    if first is None or last.index != token.i or first.plural or last.plural:
+        return []
+    # Told as the text joins them ("Mei and her grandmother": hers, Mei's); both known by
+    # now ("a fox and a crow" are "the fox and the crow").
+    span = token.doc[token.head.left_edge.i : token.right_edge.i + 1]
+    text = " ".join(w if w not in ("a", "an") else "the" for w in mention_text(list(span)).split())
+    return [Mention(text, "", True, token.i)]
+
+
 def noun_mention_text(token, chunk, named: str | None) -> str:
     """How a character a noun names is called in a question: "the old man" (of "an old
     man" or "his old man"), "these five men" as it is, a name whole ("St. Paul")."""
