@@ -73,3 +73,11 @@ def test_what_one_was_only_watched_doing_is_not_their_deed():
     )
     assert not [i for i in items if i.answer.startswith("rowing")]
     assert not [i for i in items if i.question == "What did the fishermen do?"]
+
+
+def test_what_one_could_not_take_is_no_thing_to_ask_for():
+    items = _items(
+        "The squirrel ran back to his hiding place, but the nuts had gone soft in the rain, "
+        "and he could not eat a single one."
+    )
+    assert not [i for i in items if i.answer == "a single one"]

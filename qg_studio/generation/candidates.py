@@ -260,8 +260,11 @@ def _grows(clause: Clause) -> bool:
 
 def _object(section, analysis, clause, context, clause_list):
     """ "What did the fisherman catch?" — the direct object is the answer."""
-    # "What did the Bear do? – his best": what "do" takes is the deed, asked as one.
+    # "What did the Bear do? – his best": what "do" takes is the deed, asked as one; what
+    # one did not take is no thing done ("What couldn't the Heron eat? – a single one").
     if clause.head.pos_ != "VERB" or clause.head.lemma_ in SAYING_VERBS | {"be", "do"}:
+        return None
+    if clause.negated:
         return None
     if clause.head.lemma_ in SPEECH_VERBS or (
         clause.head.lemma_ in BECOMING_VERBS and _grows(clause)
