@@ -260,11 +260,8 @@ def _grows(clause: Clause) -> bool:
 
 def _object(section, analysis, clause, context, clause_list):
     """ "What did the fisherman catch?" — the direct object is the answer."""
-    # "What did the Bear do? – his best": what "do" takes is the deed, asked as one; what
-    # one did not take is no thing done ("What couldn't the Heron eat? – a single one").
+    # "What did the Bear do? – his best": what "do" takes is the deed, asked as one.
     if clause.head.pos_ != "VERB" or clause.head.lemma_ in SAYING_VERBS | {"be", "do"}:
-        return None
-    if clause.negated:
         return None
     if clause.head.lemma_ in SPEECH_VERBS or (
         clause.head.lemma_ in BECOMING_VERBS and _grows(clause)
@@ -275,6 +272,11 @@ def _object(section, analysis, clause, context, clause_list):
         return None  # "What did the teachers take? – care" asks nothing
     if any(c.dep_ == "det" and c.lower_ == "no" for c in objs[0].children):
         return None  # "had no collar": nothing had, no thing to ask for
+    if clause.negated and (
+        objs[0].lower_ in ("one", "any", "anything")
+        or any(c.lower_ in ("single", "any") for c in objs[0].children)
+    ):
+        return None  # "could not eat a single one": none, no thing to ask for
     # "took hold of the rope" asks no "What did Vera take? – hold of the rope"; "carried
     # her home" no thing carried.
     if _an_idiom(objs[0]) or objs[0].lower_ == "home":
