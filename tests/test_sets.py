@@ -1997,3 +1997,21 @@ def test_a_name_ending_in_s_is_one_person_not_them():
         for t in analysis.doc
         if t.lower_ in ("them", "they") and analysis.resolver.resolve(t) == "Tomas"
     ]
+
+
+def test_a_guess_after_anothers_deed_starts_from_that_deed():
+    from qg_studio.generation.predictions import predictions_between
+    from qg_studio.reading.analysis import analyse_many
+
+    first = Section(1, "The old Cat sat by her empty bowl all day. At last she went to the door.")
+    second = Section(
+        2, "A kind girl opened the door and filled the bowl with milk. The old Cat drank it all."
+    )
+    a, b = analyse_many([first.text, second.text])
+    guesses = predictions_between(first, a, second, b)
+    assert [(g.question, g.answer) for g in guesses] == [
+        (
+            "What will the old Cat do after the kind girl filled the bowl with milk?",
+            "the old Cat drank it all",
+        )
+    ]

@@ -128,15 +128,22 @@ def _guesses(
     }
     moment, reader = last, analysis
     shifted = False
+    # "She brought her a fish. The Heron bowed her head": what one does after another's
+    # deed answers that deed; it is guessed from it, not from the part before.
+    doers: set[str] = set()
     for clause_list in next_analysis.sentence_clauses[:NEXT_PART_SENTENCES]:
         # "One day a fox came up the hill": what comes after a move in time is no guess
         # from the part before; it is guessed from the event told just before it.
         shifted = shifted or bool(clause_list and shifts_time(clause_list[0].head.sent))
         for clause in clause_list:
-            if not is_deed(clause, next_analysis) or head_noun(clause.subject_text) not in actors:
+            if not is_deed(clause, next_analysis):
                 continue
-
-            if shifted:
+            doer = head_noun(clause.subject_text)
+            answered = bool(doers - {doer})
+            doers.add(doer)
+            if doer not in actors:
+                continue
+            if shifted or answered:
                 moment = event_before(next_analysis, clause_list, clause)
                 reader = next_analysis
                 if moment is None or not _a_moment(moment, next_analysis):
