@@ -81,3 +81,14 @@ def test_what_one_could_not_take_is_no_thing_to_ask_for():
         "and he could not eat a single one."
     )
     assert not [i for i in items if i.answer == "a single one"]
+
+
+def test_what_one_was_shown_or_told_is_no_event_of_the_story():
+    items = _items(
+        "The old sailor showed the boy how to read the sky instead: where the sun rose in "
+        "summer, and how the clouds moved before a storm."
+    )
+    assert not [
+        i for i in items if i.question.startswith(("When did the sun", "Where did the sun"))
+    ]
+    assert not [i for i in items if "did the clouds" in i.question]

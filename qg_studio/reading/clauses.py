@@ -327,6 +327,7 @@ UNUSABLE_SUBJECTS = lang.words("unusable_subjects.txt")
 HYPOTHETICAL = ("might", "may", "mightst")
 UNREAL_VERBS = lang.words("unreal_verbs.txt")
 QUANTIFIERS = ("all", "both", "each")
+EMBEDDED_ASKING = ("whether", "if", "where", "how", "why")  # a question inside a clause
 NOBODY = lang.function_words("negative_quantifiers")
 STAND_IN_OBJECTS = ("so", "same", "it", "that", "this", "likewise")
 
@@ -363,10 +364,8 @@ def usable(clause: Clause) -> bool:
         return False  # "wishing she had taken the Minnow": she had not
     if _foretold(clause):
         return False  # "told him he would only tear the paper": said, not done
-    if head.dep_ == "ccomp" and any(
-        c.dep_ == "mark" and c.lower_ in ("whether", "if") for c in head.children
-    ):
-        return False  # "wanted to know whether the people were lazy": asked, not told
+    if head.dep_ == "ccomp" and any(c.lower_ in EMBEDDED_ASKING for c in head.children):
+        return False  # "to know whether they were lazy", "showed where it reached": not told
     if head.dep_ == "ccomp" and head.head.lemma_ in SPEECH_VERBS:
         return False  # "told his mother that a terrible beast lived there": said, not told as so
     if clause.marker in ("as", "than") and head.head.pos_ in ("ADV", "ADJ"):

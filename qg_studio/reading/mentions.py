@@ -381,7 +381,8 @@ class Resolver:
             # on stage just now, a "he" goes on from the one the story called "he", not
             # from a creature named since and never called anything.
             latest = next((m for m, _ in reversed(mentions) if fits(m)), None)
-            given = [m for m, subj in mentions if subj and fits(m) and m.gender == kind]
+            said = {m.text for m, _ in mentions if self._pronoun.get(m.text) == token.lower_}
+            given = [m for m, s in mentions if s and fits(m) and m.text in said]
             if latest and not latest.gender and given and given[-1].index < latest.index:
                 return given[-1]
             # No one this section names fits yet: the one who held the stage before it
