@@ -2005,13 +2005,15 @@ def test_a_guess_after_anothers_deed_starts_from_that_deed():
 
     first = Section(1, "The old Cat sat by her empty bowl all day. At last she went to the door.")
     second = Section(
-        2, "A kind girl opened the door and filled the bowl with milk. The old Cat drank it all."
+        2,
+        "A kind girl opened the door and gave the old Cat a bowl of milk. The old Cat drank "
+        "it all.",
     )
     a, b = analyse_many([first.text, second.text])
     guesses = predictions_between(first, a, second, b)
     assert [(g.question, g.answer) for g in guesses] == [
         (
-            "What will the old Cat do after the kind girl filled the bowl with milk?",
+            "What will the old Cat do after the kind girl gave the old Cat a bowl of milk?",
             "the old Cat drank it all",
         )
     ]

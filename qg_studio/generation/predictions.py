@@ -129,8 +129,8 @@ def _guesses(
     moment, reader = last, analysis
     shifted = False
     # "She brought her a fish. The Heron bowed her head": what one does after another's
-    # deed answers that deed; it is guessed from it, not from the part before.
-    doers: set[str] = set()
+    # deed done to them answers that deed; it is guessed from it, not the part before.
+    done: list = []
     for clause_list in next_analysis.sentence_clauses[:NEXT_PART_SENTENCES]:
         # "One day a fox came up the hill": what comes after a move in time is no guess
         # from the part before; it is guessed from the event told just before it.
@@ -139,8 +139,10 @@ def _guesses(
             if not is_deed(clause, next_analysis):
                 continue
             doer = head_noun(clause.subject_text)
-            answered = bool(doers - {doer})
-            doers.add(doer)
+            answered = any(
+                head_noun(c.subject_text) != doer and _done_to(c, doer, next_analysis) for c in done
+            )
+            done.append(clause)
             if doer not in actors:
                 continue
             if shifted or answered:
@@ -177,6 +179,16 @@ def _guesses(
             )
             if item is not None:
                 yield item
+
+
+def _done_to(clause, who: str, analysis: Analysis) -> bool:
+    """Whether ``clause`` does something to ``who`` (a head noun): names them, or a
+    pronoun that stands for them, after its verb ("She brought her a fish")."""
+    return any(
+        t.lower_ == who or head_noun(analysis.resolver.resolve(t) or "") == who
+        for t in clause.tail
+        if t.pos_ in ("NOUN", "PROPN", "PRON")
+    )
 
 
 def _every_time(clause) -> bool:

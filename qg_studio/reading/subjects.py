@@ -49,7 +49,7 @@ def as_known(name: str) -> str:
 
 def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
     """The subject as a question can say it: pronouns replaced by who they stand for."""
-    tokens = trim(_without_aside(list(tokens)))
+    tokens = trim(_one_run(_without_aside(list(tokens))))
     # "Blushing with pleasure Nell went home": a participle opening the sentence, parsed
     # as the subject, ends in the name of who did it.
     if len(tokens) > 1 and tokens[0].dep_ == "csubj" and tokens[-1].pos_ == "PROPN":
@@ -124,6 +124,22 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
     if text.lower().startswith(tokens[0].lower_):
         return _lower_first(text, tokens[0])
     return text
+
+
+def _one_run(tokens: list) -> list:
+    """The run of words around the subject's head: a subject is said in one piece ("The
+    snowman listened to the children talking about summer: the warm sun, …" had the list
+    hung on "snowman")."""
+    head = next((t for t in tokens if t.dep_ in SUBJECT_DEPS), None)
+    if head is None:
+        return tokens
+    at = tokens.index(head)
+    start, end = at, at + 1
+    while start > 0 and tokens[start - 1].i == tokens[start].i - 1:
+        start -= 1
+    while end < len(tokens) and tokens[end].i == tokens[end - 1].i + 1:
+        end += 1
+    return tokens[start:end]
 
 
 def _without_aside(tokens: list) -> list:
