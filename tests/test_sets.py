@@ -2017,3 +2017,21 @@ def test_a_guess_after_anothers_deed_starts_from_that_deed():
             "the old Cat drank it all",
         )
     ]
+
+
+def test_what_one_did_every_time_is_no_next_deed_to_guess():
+    from qg_studio.generation.predictions import predictions_between
+    from qg_studio.reading.analysis import analyse_many
+
+    first = Section(
+        1,
+        "A troll lived under the old bridge. When he walked, the bridge shook, and the "
+        "people ran out of their houses in fear.",
+    )
+    second = Section(
+        2,
+        "The troll did not mean to frighten anyone. He was lonely. But every time he "
+        "crossed the bridge, the children hid in the barn.",
+    )
+    a, b = analyse_many([first.text, second.text])
+    assert [g.answer for g in predictions_between(first, a, second, b)] == []

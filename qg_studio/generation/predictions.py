@@ -136,8 +136,8 @@ def _guesses(
         # from the part before; it is guessed from the event told just before it.
         shifted = shifted or bool(clause_list and shifts_time(clause_list[0].head.sent))
         for clause in clause_list:
-            if not is_deed(clause, next_analysis):
-                continue
+            if not is_deed(clause, next_analysis) or _every_time(clause):
+                continue  # "every time he came down the mountain": no next deed, a habit
             doer = head_noun(clause.subject_text)
             answered = any(
                 head_noun(c.subject_text) != doer and _done_to(c, doer, next_analysis) for c in done
