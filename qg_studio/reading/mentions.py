@@ -377,9 +377,8 @@ class Resolver:
                 return known[-1]
             if window:
                 return window[-1]
-            # "He looked at every shell. One had a snail in it. At last he found …": no one
-            # on stage just now, a "he" goes on from the one the story called "he", not
-            # from a creature named since and never called anything.
+            # "One had a snail in it. At last he found …": no one on stage, a "he" goes on
+            # from the one called "he", not from a creature named since and never called so.
             latest = next((m for m, _ in reversed(mentions) if fits(m)), None)
             said = {m.text for m, _ in mentions if self._pronoun.get(m.text) == token.lower_}
             given = [m for m, s in mentions if s and fits(m) and m.text in said]
@@ -405,7 +404,8 @@ class Resolver:
         # one the narration points back to past the sentence after it.
         heard = set() if token.i in self.quoted else self.quoted
         floor = self._previous_sentence_start(token)
-        fitting = [m for m, _ in mentions if fits(m) and (m.index >= floor or m.index not in heard)]
+        near = [m for m, _ in mentions if m.index >= floor or m.index not in heard]
+        fitting = [m for m in near if fits(m) and (m.index >= floor or not m.pair)]
         return fitting[-1] if fitting else None
 
     def _previous_sentence_start(self, token) -> int:

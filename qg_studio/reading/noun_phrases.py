@@ -30,6 +30,8 @@ class Mention:
     index: int  # token index in the doc
     # "his horse", "her goat": someone's animal, a he or a she only once the text says so.
     owned: bool = False
+    # "Mei and her grandmother": two joined, a "they" for the sentence after, no further.
+    pair: bool = False
 
 
 def mention_text(tokens) -> str:
@@ -246,7 +248,7 @@ def pair_of(token, mentions) -> list[Mention]:
     # now ("a fox and a crow" are "the fox and the crow").
     span = token.doc[token.head.left_edge.i : token.right_edge.i + 1]
     text = " ".join(w if w not in ("a", "an") else "the" for w in mention_text(list(span)).split())
-    return [Mention(text, "", True, token.i)]
+    return [Mention(text, "", True, token.i, pair=True)]
 
 
 def noun_mention_text(token, chunk, named: str | None) -> str:
