@@ -89,8 +89,8 @@ def head_noun(mention: str) -> str:
 
 
 def introduced(token) -> bool:
-    """The one "there was" brings on, who holds the stage as a subject would: "there was
-    also a beggar. The princess saw dragons crawl into his ears": the beggar's."""
+    """The one "there was" brings on, who holds the stage as a subject would: "among them
+    there was also a tinker. The queen liked the pans on his cart": the tinker's."""
     return token.dep_ in ("attr", "dobj") and any(c.dep_ == "expl" for c in token.head.children)
 
 
