@@ -94,6 +94,9 @@ def introduced(token) -> bool:
     return token.dep_ in ("attr", "dobj") and any(c.dep_ == "expl" for c in token.head.children)
 
 
+TAKE_INFINITIVES = INDEFINITES_WITH_INFINITIVE | HEED_OBJECTS  # "nothing to eat", "care to"
+
+
 def word_infinitive(verb) -> bool:
     """ "with nowhere to sleep", "nothing to eat", "no place to hide", "took care to tell
     him": the infinitive is the word's before it, told with it, however the parser hangs
@@ -101,7 +104,7 @@ def word_infinitive(verb) -> bool:
     if verb.tag_ != "VB" or verb.i < 2 or verb.doc[verb.i - 1].lower_ != "to":
         return False
     before = verb.doc[verb.i - 2]
-    return before.lower_ in INDEFINITES_WITH_INFINITIVE | HEED_OBJECTS or (
+    return before.lower_ in TAKE_INFINITIVES or (
         before.pos_ == "NOUN" and any(c.lower_ == "no" for c in before.children)
     )
 
