@@ -79,6 +79,9 @@ def test_a_feeling_the_sentence_before_ends_on_is_why_they_acted():
     for text in (
         "The miller was very angry. The boy ran away from the mill.",
         "The miller was not angry. He sent the boy away from the mill.",
+        # A deed set against the feeling is done in spite of it.
+        "The miller was very angry. But he sent the boy away from the mill.",
+        "The miller was very angry. Still he sent the boy away from the mill.",
     ):
         asked = _candidates(text)
         assert not [q for q, i in asked.items() if q.startswith("Why") and "angry" in i.answer]

@@ -197,6 +197,21 @@ def test_the_children_beside_the_two_children_named_are_no_third_character():
     assert "Bad" not in got.values()
 
 
+def test_a_name_ending_in_s_is_someone_though_the_parser_tags_it_a_plural():
+    # "Ines" and "Boris" opening a sentence are tagged plural common nouns for their "s".
+    for name, pronouns in (("Ines", ("her", "she")), ("Boris", ("his", "he"))):
+        own, subject = pronouns
+        text = (
+            f"{name} lived with {own} uncle above a bakery. Each morning {own} uncle baked "
+            f"the bread, and {name} swept the floor. {name} was tired, but {subject} sang "
+            f"while {subject} worked. One day a stranger gave {name} a coin."
+        )
+        analysis = analyse(text)
+        got = {analysis.resolver.resolve(t) for t in analysis.doc if t.lower_ in pronouns}
+        assert got == {name}
+        assert main_characters([analysis])[:1] == [name]
+
+
 def test_a_feeling_noun_is_answered_as_a_child_says_it_and_no_reason_crosses_a_paragraph():
     got = _answers(
         "The giant sat by the fire. When the door opened, he jumped up in surprise. The girl "

@@ -38,6 +38,7 @@ from qg_studio.reading.lexicon import SHOWN_BY_WORD
 from qg_studio.reading.lexicon import SPEECH_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WEAK_VERBS
+from qg_studio.reading.moments import contrasted
 from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import shifts_time
@@ -372,7 +373,8 @@ def _felt_just_before(analysis: Analysis, clause_list: list[Clause], clause: Cla
     "The miller was very angry. He sent the boy away" (why he sent him: he was angry).
     Not across a move in time ("The Donkey was delighted. The next week he lay down …"),
     nor for a moment a time clause tells ("as soon as he reached the river"): the deed
-    is what the sentence says he did then."""
+    is what the sentence says he did then. Nor for a deed set against the feeling ("She was
+    afraid of the dark. But she climbed the stairs"): done in spite of it."""
     index = analysis.sentence_clauses.index(clause_list)
     if index == 0 or clause.head.dep_ == "advcl" or shifts_time(clause.head.sent):
         return None
@@ -380,7 +382,12 @@ def _felt_just_before(analysis: Analysis, clause_list: list[Clause], clause: Cla
     if not told:
         return None
     prior = told[-1]
-    if prior.negated or prior.subject_text != clause.subject_text or not _feeling_state(prior):
+    if (
+        prior.negated
+        or prior.subject_text != clause.subject_text
+        or not _feeling_state(prior)
+        or contrasted(prior, clause)
+    ):
         return None
     return Felt(prior.subject_text, state(prior), span_of(prior.tokens))
 
