@@ -54,3 +54,17 @@ def test_a_kite_is_a_toy_not_someone_her_can_mean():
         ("her",),
     )
     assert [who for _, who in got] == ["Ana", "Ana", "Ana"]
+
+
+def test_one_who_hears_a_thing_about_himself_may_be_the_him_of_it():
+    got = _resolved(
+        "The tinker looked at the goat. Then he heard a whistle behind him.", ("he", "him")
+    )
+    assert got == [("he", "the tinker"), ("him", "the tinker")]
+    got = _resolved("Anna walked into the wood. She saw a lantern ahead of her.", ("she", "her"))
+    assert got == [("She", "Anna"), ("her", "Anna")]
+    # Where the subject moves about the other, or puts a thing on the other, it is not.
+    got = _resolved("The hunter found the bear. He threw a net over him.", ("he", "him"))
+    assert got == [("He", "the hunter"), ("him", "the bear")]
+    got = _resolved("The Fox saw the Crow. The Fox jumped over him.", ("him",))
+    assert got == [("him", "the Crow")]

@@ -13,6 +13,7 @@ from __future__ import annotations
 from qg_studio import lang
 from qg_studio.reading.animacy import _gender
 from qg_studio.reading.animacy import is_animate
+from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.noun_phrases import SUBJECT_ROLES
 from qg_studio.reading.noun_phrases import Mention
 from qg_studio.reading.noun_phrases import governor
@@ -22,6 +23,7 @@ from qg_studio.reading.noun_phrases import own_verb
 
 # The family one is known by ("Amira's father"): a later "her father" is hers.
 KIN = lang.words("kin_nouns.txt")
+GROUND_PREPOSITIONS = frozenset(lang.function_words("ground_prepositions"))
 
 
 def coarguments(doc, token, mentions, verb_args, name_of) -> set[str]:
@@ -40,12 +42,29 @@ def coarguments(doc, token, mentions, verb_args, name_of) -> set[str]:
     # the subject of "hide", so it is no more the Squirrel than in "watched her".
     if token.lower_ in ("him", "her", "them") and token.head.dep_ in ("ccomp", "xcomp"):
         own = own | verb_args.get(governor(token.head), set())
+    if _places_a_thing(doc, token, verb):
+        own = {i for i in own if doc[i].dep_ not in SUBJECT_ROLES}
     named = {m.text for m, _ in mentions if m.index in own}
     # Named later in the clause too: "he shared every cherry with Nutkin" is not Nutkin,
     # "he said to the cat" not the cat, "she caught a mouse" not the mouse.
     named |= {name_of(doc[i]) for i in own if i != token.i} - {None}
     later = [doc[i] for i in own if i > token.i and doc[i].pos_ in ("NOUN", "PROPN")]
     return named | {m.text for m, _ in mentions if any(may_name(noun, m.text) for noun in later)}
+
+
+def _places_a_thing(doc, token, verb: int) -> bool:
+    """ "He heard a flutter above him", "She saw a light ahead of her": the pronoun is the
+    ground a thing is perceived about, and that may well be the one perceiving. Not where
+    the subject itself moves ("The Fox jumped over him"), nor a thing put about another
+    ("The hunter threw a net over him")."""
+    prep = token.head
+    return (
+        token.dep_ == "pobj"
+        and doc[verb].lemma_.lower() in PERCEIVING
+        and prep.lower_ in GROUND_PREPOSITIONS | {"of"}
+        and (prep.lower_ != "of" or prep.head.lower_ in GROUND_PREPOSITIONS)
+        and any(c.dep_ == "dobj" and c.i != token.i for c in doc[verb].children)
+    )
 
 
 def may_name(noun, mention: str) -> bool:
