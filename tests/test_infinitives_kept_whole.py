@@ -32,3 +32,30 @@ def test_a_moment_told_again_keeps_what_one_had_no_place_for():
     analysis = analyse("That winter she had nothing to eat and no place to hide.")
     (clause,) = [c for clauses in analysis.sentence_clauses for c in clauses]
     assert state(clause) == "she had nothing to eat and no place to hide"
+
+
+def test_going_to_sleep_is_one_doing_not_a_going_for_a_purpose():
+    sections = [
+        Section(
+            1,
+            "When the first frost came, the rabbits went to sleep in the hedge. Their aunt "
+            "went to live with her cousins by the mill. The youngest went to fetch berries.",
+        )
+    ]
+    items = EmbeddedGenerator().generate(sections, GenerationRequest(count=None))
+    keys = {i.answer for i in items}
+    assert not [k for k in keys if k.endswith(("went", "went to"))]
+    assert "went to sleep in the hedge" in keys
+    # A going for something is still one: its "to" is why.
+    assert "went to fetch berries" not in keys
+
+
+def test_two_bare_verbs_joined_are_one_doing_with_nothing_between():
+    text = (
+        "The old badger could not sleep. He tossed and turned in his bed of straw and "
+        "listened to the rain."
+    )
+    items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
+    asked = {i.question: i.answer for i in items}
+    assert "tossed and turned in his bed of straw" in asked.values()
+    assert not [q for q in asked if "after he tossed?" in q or q.endswith("he tossed")]

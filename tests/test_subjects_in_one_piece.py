@@ -18,3 +18,16 @@ def test_a_list_after_a_colon_is_no_part_of_the_subject():
     items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
     assert not [i for i in items if "the warm sun" in i.question or i.answer.endswith("sun")]
     assert "the snowman" in {i.answer for i in items if i.question.startswith("Who listened")}
+
+
+def test_a_name_with_a_word_before_it_takes_no_the():
+    text = (
+        "All the hares slept in the long grass. Only young Barnaby stayed awake. He crept "
+        "out to the river and watched the moon. The little Fox watched him from the reeds."
+    )
+    items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
+    said = " ".join(f"{i.question} {i.answer}" for i in items)
+    assert "young Barnaby" in said
+    assert "the young Barnaby" not in said
+    # A word for an animal, capitalised, is still "the little Fox".
+    assert "the little Fox" in said

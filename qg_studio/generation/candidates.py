@@ -58,6 +58,7 @@ from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.lexicon import feeling_word
 from qg_studio.reading.lexicon import not_felt
 from qg_studio.reading.lexicon import reaction_lemma
+from qg_studio.reading.moments import bare_partner
 from qg_studio.reading.moments import contrasted
 from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import in_progress
@@ -218,7 +219,8 @@ def _action(section, analysis, clause, context, clause_list):
             since = "while" if in_progress(before) else "when" if in_progress(clause) else "after"
             extra = f"{since} {state(before, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text)}"
     question = ask_do(clause, extra=extra)
-    vp = before_colon([clause.head] + clause.tail)
+    partner = bare_partner(clause_list, clause)  # "tossed and turned on his bed"
+    vp = before_colon(([partner.head] if partner else []) + [clause.head] + clause.tail)
     start, end = span_of(vp)
     return span_item(
         question,

@@ -28,10 +28,12 @@ def event_before(
 ) -> Clause | None:
     """The event told just before ``clause``: an earlier clause of its sentence, else
     the last clause of the sentence before (not speech)."""
+    partner = bare_partner(clause_list, clause)
     earlier = [
         c
         for c in clause_list
         if c.head.i < clause.head.i
+        and c is not partner
         and c.head.i not in analysis.quoted
         and c.head.lemma_ not in SAYING_VERBS
         and not tells_speech(c, analysis.quoted)
@@ -71,6 +73,23 @@ def event_before(
             # this" names nothing a child can place.
             return None if done_long_before(found.head) or says_nothing(found) else found
     return None
+
+
+def bare_partner(clause_list: list[Clause], clause: Clause) -> Clause | None:
+    """ "He tossed and turned on his bed": a verb alone joined by "and" to the next one
+    is one doing with it, no event before it."""
+    head = clause.head
+    return next(
+        (
+            c
+            for c in clause_list
+            if head.dep_ == "conj"
+            and c.head.i == head.head.i
+            and not c.tail
+            and [t.lower_ for t in c.head.doc[c.head.i + 1 : head.i]] == ["and"]
+        ),
+        None,
+    )
 
 
 def across_paragraphs(analysis, before: Clause, clause: Clause) -> bool:

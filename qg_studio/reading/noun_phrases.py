@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from qg_studio import lang
+from qg_studio.reading.animacy import ANIMATE
 from qg_studio.reading.animacy import MIND_VERBS
 from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.animacy import met_with_a
@@ -95,6 +97,7 @@ def introduced(token) -> bool:
 
 
 TAKE_INFINITIVES = INDEFINITES_WITH_INFINITIVE | HEED_OBJECTS  # "nothing to eat", "care to"
+GONE_TO_VERBS = frozenset(lang.function_words("gone_to_verbs"))
 
 
 def word_infinitive(verb) -> bool:
@@ -104,6 +107,8 @@ def word_infinitive(verb) -> bool:
     if verb.tag_ != "VB" or verb.i < 2 or verb.doc[verb.i - 1].lower_ != "to":
         return False
     before = verb.doc[verb.i - 2]
+    if before.lemma_ == "go" and verb.lemma_ in GONE_TO_VERBS:
+        return True  # "the bears went to sleep"
     return before.lower_ in TAKE_INFINITIVES or (
         before.pos_ == "NOUN" and any(c.lower_ == "no" for c in before.children)
     )
@@ -273,8 +278,18 @@ def noun_mention_text(token, chunk, named: str | None) -> str:
     if not text:
         return ""
     lead = next((t for t in tokens if not (t.pos_ == "ADV" and t.dep_ == "advmod")), tokens[0])
-    if text[0].islower() and lead.dep_ not in ("det", "poss") and not text.startswith("the "):
-        text = "the " + text  # not "the the little fish" of "one little fish"
+    # "young Barnaby", "little Tom": a name wants no "the" for the word before it; "the
+    # little Fox" does, a word for an animal with a capital.
+    a_name = (named is not None and token.text == named) or (
+        token.pos_ == "PROPN" and lead.dep_ == "amod" and token.lemma_.lower() not in ANIMATE
+    )
+    if (
+        text[0].islower()
+        and lead.dep_ not in ("det", "poss")
+        and not text.startswith("the ")  # not "the the little fish" of "one little fish"
+        and not a_name
+    ):
+        text = "the " + text
     return text
 
 
