@@ -373,21 +373,16 @@ def _felt_just_before(analysis: Analysis, clause_list: list[Clause], clause: Cla
     "The miller was very angry. He sent the boy away" (why he sent him: he was angry).
     Not across a move in time ("The Donkey was delighted. The next week he lay down …"),
     nor for a moment a time clause tells ("as soon as he reached the river"): the deed
-    is what the sentence says he did then. Nor for a deed set against the feeling ("She was
-    afraid of the dark. But she climbed the stairs"): done in spite of it."""
+    is what the sentence says he did then; nor for a deed set against it ("She was afraid.
+    But she climbed the stairs")."""
     index = analysis.sentence_clauses.index(clause_list)
     if index == 0 or clause.head.dep_ == "advcl" or shifts_time(clause.head.sent):
         return None
     told = [c for c in analysis.sentence_clauses[index - 1] if c.head.i not in analysis.quoted]
-    if not told:
+    prior = told[-1] if told else None
+    if prior is None or prior.negated or prior.subject_text != clause.subject_text:
         return None
-    prior = told[-1]
-    if (
-        prior.negated
-        or prior.subject_text != clause.subject_text
-        or not _feeling_state(prior)
-        or contrasted(prior, clause)
-    ):
+    if not _feeling_state(prior) or contrasted(prior, clause):
         return None
     return Felt(prior.subject_text, state(prior), span_of(prior.tokens))
 
