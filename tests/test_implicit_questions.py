@@ -120,6 +120,13 @@ def test_a_reaction_told_by_its_start_shows_a_feeling_and_asks_why():
     assert not [
         q for q in _candidates("The dog saw a bone. He began to dig in the garden.") if "feel" in q
     ]
+    # A reaction told by its end shows the feeling is over, not that it was felt.
+    for text in (
+        "The miller's wife sang a soft song. The baby stopped crying.",
+        "The old goat told a joke. The lambs ceased laughing at once.",
+    ):
+        asked = _candidates(text)
+        assert not [q for q in asked if "feel" in q or q.startswith("Why")], text
 
 
 def test_a_feeling_word_on_a_deed_is_asked_with_its_moment_and_its_cause():
