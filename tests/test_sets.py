@@ -1558,6 +1558,20 @@ def test_a_speech_its_tag_cuts_in_two_is_one_sentence():
     assert asked["What did the Owl say?"] == "The river will rise before the moon is full"
 
 
+def test_a_speaker_told_by_whose_he_is_is_named_by_whose():
+    from qg_studio.generation.speech import speech_items
+
+    # "Marta" opening a sentence is labelled a place by the parser: a given name all the same.
+    for name in ("Anna", "Marta"):
+        text = (
+            f"{name} lived with her grandfather at the edge of the forest. One cold night her "
+            'grandfather coughed and could not rise. "The stove must be lit before dawn," said '
+            "her grandfather."
+        )
+        asked = {i.question: i.answer for i in speech_items(Section(1, text), analyse(text))}
+        assert asked == {f"What did {name}'s grandfather say?": "The stove must be lit before dawn"}
+
+
 def test_a_why_asked_in_dialogue_is_answered_by_the_reply():
     from qg_studio.generation.speech import speech_items
 

@@ -23,6 +23,8 @@ from qg_studio.reading.dialogue import is_vocative
 from qg_studio.reading.lexicon import SPEECH_VERBS
 from qg_studio.reading.noun_phrases import head_noun
 from qg_studio.reading.noun_phrases import mention_text
+from qg_studio.reading.subjects import as_known
+from qg_studio.reading.subjects import possessive
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
@@ -122,7 +124,7 @@ def _speaker(analysis: Analysis, verb) -> str | None:
                 ),
                 child.i,
             )
-            return mention_text([t for t in left if t.i <= end])
+            return _owned(analysis, [t for t in left if t.i <= end])
     return None
 
 
@@ -150,6 +152,16 @@ def _addressee(analysis: Analysis, verb, speaker: str) -> str:
         if head_noun(named) != head_noun(speaker):
             return named
     return ""
+
+
+def _owned(analysis: Analysis, phrase: list) -> str:
+    """The speaker's phrase with its owner named: "said her father" is Ines' father."""
+    said = mention_text(phrase)
+    first = phrase[0]
+    owner = analysis.resolver.resolve(first) if first.dep_ == "poss" else None
+    if owner and said.lower().startswith(first.lower_ + " "):
+        return possessive(as_known(owner)) + said[len(first.text) :]
+    return said
 
 
 def _words(analysis: Analysis, speech: Speech) -> str:

@@ -19,6 +19,8 @@ from qg_studio.reading.lexicon import TIME_WORDS
 MALE = lang.words("male_nouns.txt")
 # "Amira found a thin brown dog. He had no collar": a first name tells a sex, as a noun can.
 GIVEN_NAMES = {row["name"]: row["sex"] for row in lang.table("given_names.tsv")}
+# Where a given name is someone whatever the parser labels it: not "went to Florence".
+NAMED_ROLES = ("nsubj", "nsubjpass", "dobj", "dative", "poss", "appos")
 FEMALE = lang.words("female_nouns.txt")
 NOT_CHARACTERS = lang.words("not_characters.txt")
 # WordNet's people and animals widen the hand-kept list ("a tinker", "the peddler").
@@ -147,6 +149,8 @@ def is_animate(head) -> bool:
     labelled = head.ent_type_ in ("PERSON", "NORP") and head.text[:1].isupper()
     if labelled or head.lemma_.lower() in ANIMATE:
         return True
+    if head.pos_ == "PROPN" and head.lower_ in GIVEN_NAMES and head.dep_ in NAMED_ROLES:
+        return head.text[:1].isupper()  # "Marta lived …", whatever place the parser took
     if head.pos_ == "PROPN":
         # A name is written with a capital: "the good news" tagged a proper noun is not one;
         # "a great orange Pumpkin" is a fable's one, whatever place the parser took it for.
