@@ -92,3 +92,17 @@ def test_what_one_was_shown_or_told_is_no_event_of_the_story():
         i for i in items if i.question.startswith(("When did the sun", "Where did the sun"))
     ]
     assert not [i for i in items if "did the clouds" in i.question]
+
+
+def test_what_one_did_not_want_is_not_asked_as_what_one_wanted():
+    from qg_studio.pipeline import story_candidates
+
+    text = (
+        "Every summer Kasia and her aunt picked plums from the old tree. One year the tree "
+        "gave no plums. A neighbour told them to cut it down. Kasia did not want to lose "
+        "the tree. She watered it every evening, and the next summer Kasia picked three "
+        "baskets of plums."
+    )
+    items = story_candidates([Section(1, text)])
+    wants = {i.question: i.answer for i in items if "want" in i.question}
+    assert "to lose the tree" not in wants.values()

@@ -194,6 +194,7 @@ def _want(sections, analyses, cast, ids) -> QAItem | None:
             for clause in clause_list:
                 if (
                     clause.head.lemma_ not in WANTS
+                    or clause.negated  # "did not want to lose the tree"
                     or clause.head.i in analysis.quoted
                     or character_key(clause.subject_text) not in keys
                 ):
