@@ -2033,6 +2033,31 @@ def test_a_guess_after_anothers_deed_starts_from_that_deed():
     ]
 
 
+def test_a_guess_starts_from_what_was_shown_to_the_one_guessed_about_past_a_speech():
+    from qg_studio.pipeline import story_candidates
+
+    # "showed her how to kick" is no deed to guess, but it is done to her; and the line of
+    # speech between the paragraphs puts no one off the stage.
+    text = (
+        "On the first warm day the children ran down to the lake. Mina stood alone on the "
+        "shore and watched them splash in the water.\n\n"
+        'Jon swam back to the shore and walked over to her. "Do you want to come in?" he '
+        "asked.\n\n"
+        'Mina shook her head. "I cannot swim, and the water is very deep," she said '
+        "quietly.\n\n"
+        '"I will show you," said Jon.\n\n'
+        "He took her hand and showed her how to kick her legs. Mina sank the first time and "
+        "the second time. The third time she floated all the way to the rock."
+    )
+    guesses = {
+        i.question: i.answer
+        for i in story_candidates([Section(1, text)])
+        if i.rule.startswith("prediction") and i.answer.startswith("Mina sank")
+    }
+    assert guesses
+    assert all(q.startswith("What will Mina do after Jon showed Mina how") for q in guesses)
+
+
 def test_what_one_did_every_time_is_no_next_deed_to_guess():
     from qg_studio.generation.predictions import predictions_between
     from qg_studio.reading.analysis import analyse_many

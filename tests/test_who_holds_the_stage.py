@@ -284,3 +284,16 @@ def test_what_someone_waits_for_is_no_purpose_and_its_subject_holds_no_stage():
     assert not [q for q in got if q.startswith("Why did Rosa wait")]
     assert got["Where did Rosa go?"] == "to the shop"
     assert not [q for q in got if "the mother do" in q or "Rosa fetched" in q]
+
+
+def test_one_on_stage_stays_there_past_a_part_of_only_speech():
+    # Each part read after the one before (paragraphs, as the guesses read them): a line
+    # of speech puts no one off the stage.
+    parts = [
+        "Nadia sat alone on the bench by the gate. She held her book tightly.",
+        '"Can I sit here?" asked Omar.',
+        "He sat down and gave her half of his apple.",
+    ]
+    last = analyse_many(parts)[-1]
+    got = [(t.text, last.resolver.resolve(t)) for t in last.doc if t.lower_ in ("he", "her")]
+    assert got == [("He", "Omar"), ("her", "Nadia")]

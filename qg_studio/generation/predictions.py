@@ -137,7 +137,12 @@ def _guesses(
         shifted = shifted or bool(clause_list and shifts_time(clause_list[0].head.sent))
         for clause in clause_list:
             if not is_deed(clause, next_analysis) or _every_time(clause):
-                continue  # "every time he came down the mountain": no next deed, a habit
+                # "every time he came down the mountain": no next deed, a habit; "showed
+                # her how to flick it": no deed to guess, but done to her all the same.
+                done += (
+                    [clause] if usable(clause) and clause.head.i not in next_analysis.quoted else []
+                )
+                continue
             doer = head_noun(clause.subject_text)
             answered = any(
                 head_noun(c.subject_text) != doer and _done_to(c, doer, next_analysis) for c in done

@@ -53,7 +53,9 @@ def on_stage(mentions, doc, quoted: set[int]) -> tuple[OnStage, ...]:
     # Sentences of speech put no one off the stage: who called "Watch me, and you will
     # learn something" is who dives after it.
     told = [s for s in sents if not all_speech(s, quoted)]
-    recent = told[-STAGE_SENTENCES].start if len(told) >= STAGE_SENTENCES else 0
+    # A part with fewer sentences of narration keeps those carried into it: after
+    # '"I will show you," said Sam.' the girl he spoke to is still there.
+    recent = told[-STAGE_SENTENCES].start if len(told) >= STAGE_SENTENCES else float("-inf")
     latest: dict = {}
     for mention, subject in mentions:
         latest.pop(mention.text, None)
