@@ -106,3 +106,15 @@ def test_what_one_did_not_want_is_not_asked_as_what_one_wanted():
     items = story_candidates([Section(1, text)])
     wants = {i.question: i.answer for i in items if "want" in i.question}
     assert "to lose the tree" not in wants.values()
+
+
+def test_a_time_is_no_thing_done_to():
+    asked = {
+        i.question: i.answer
+        for i in _items(
+            "Mina kicked at the ball and missed the first time. The bears spent the whole "
+            "winter in a cave. Then Mina caught the ball."
+        )
+    }
+    assert not {"the first time", "the whole winter"} & set(asked.values())
+    assert asked.get("What did Mina catch?") == "the ball"

@@ -281,8 +281,8 @@ def _object(section, analysis, clause, context, clause_list):
         return None  # "could not eat a single one": none, no thing to ask for
     # "took hold of the rope" asks no "What did Vera take? – hold of the rope"; "carried
     # her home" no thing carried.
-    if _an_idiom(objs[0]) or objs[0].lower_ == "home":
-        return None
+    if _an_idiom(objs[0]) or objs[0].lower_ == "home" or objs[0].lower_ in TIME_WORDS:
+        return None  # nor "missed the first time", "spent the whole winter": when, no thing
     if objs[0].lemma_.lower() in PLACE_NOUNS and any(c.dep_ == "prt" for c in clause.head.children):
         return None  # "ran down the slope": the way she ran, not "What did Sami run down?"
     phrase = list(objs[0].subtree)
