@@ -59,3 +59,14 @@ def test_two_bare_verbs_joined_are_one_doing_with_nothing_between():
     asked = {i.question: i.answer for i in items}
     assert "tossed and turned in his bed of straw" in asked.values()
     assert not [q for q in asked if "after he tossed?" in q or q.endswith("he tossed")]
+
+
+def test_going_to_stay_with_someone_is_one_doing():
+    text = (
+        "When Ravi was eight, he went to stay with his uncle by the sea. On the first "
+        "morning his uncle gave him a fishing net."
+    )
+    items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
+    keys = {i.answer for i in items}
+    assert not [k for k in keys if k.endswith("went")]
+    assert [k for k in keys if "went to stay with his uncle by the sea" in k]

@@ -579,3 +579,11 @@ def test_one_who_had_watched_before_the_closing_words_is_not_the_ending():
     )
     endings = [i.answer for i in story_candidates(section_story(text)) if i.rule == "story.ending"]
     assert not [a for a in endings if "had watched" in a]
+
+
+def test_a_so_inside_a_speech_gives_no_why_to_its_saying():
+    got = _answers(
+        "The young Otter dived for stones all morning, and his cousin laughed at him. "
+        '"Why dive so often?" said his cousin. The young Otter kept diving.'
+    )
+    assert not [q for q in got if q.startswith("Why") and q.rstrip("?").endswith(" say")]

@@ -31,3 +31,14 @@ def test_a_name_with_a_word_before_it_takes_no_the():
     assert "the young Barnaby" not in said
     # A word for an animal, capitalised, is still "the little Fox".
     assert "the little Fox" in said
+
+
+def test_a_time_parsed_into_the_subject_is_when_not_who():
+    text = (
+        "The villagers mended the fence all day. The next day more people came with hammers "
+        "and nails."
+    )
+    items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
+    said = " ".join(f"{i.question} {i.answer}" for i in items)
+    assert "came with hammers and nails" in said
+    assert "the next day more people" not in said.lower()

@@ -342,8 +342,8 @@ def _so_cause(analysis: Analysis, clause: Clause, clause_list: list[Clause]) -> 
     """In "X, so Y", the X that ``clause`` (Y) follows from: the last usable clause before
     it; a sentence that opens with "So" follows from the event the sentence before ends on
     ("The mare could not be stopped. So the archer came to the mountain")."""
-    if clause.marker != "so":
-        return None
+    if clause.marker != "so" or (clause.head.lemma_ in SAYING_VERBS and not clause.tail):
+        return None  # '"Why work so hard?" said Bolo': the "so" is the speech's, no event's
     if clause.head.dep_ == "advcl":
         # "strutted along the marsh, spreading his tail so that every eye in it shone":
         # what the "so that" hangs from is the cause, and a participle tells no event.

@@ -85,6 +85,8 @@ def bare_partner(clause_list: list[Clause], clause: Clause) -> Clause | None:
             for c in clause_list
             if head.dep_ == "conj"
             and c.head.i == head.head.i
+            and c.head.dep_ in ("ROOT", "conj")  # not "watched them go and sighed"
+            and c.subject_text == clause.subject_text
             and not c.tail
             and [t.lower_ for t in c.head.doc[c.head.i + 1 : head.i]] == ["and"]
         ),

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from qg_studio import lang
 from qg_studio.reading.animacy import PRONOUNS
+from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.noun_phrases import mention_text
 from qg_studio.reading.noun_phrases import titled_name
@@ -67,6 +68,15 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
         and tokens[0].pos_ != "DET"
     ):
         tokens = tokens[1:]
+    # "The next day more people came": a time parsed into the subject is when, not who.
+    when = {
+        d.i
+        for t in tokens
+        if t.dep_ == "npadvmod" and t.lemma_.lower() in TIME_WORDS
+        for d in t.subtree
+    }
+    if when and len(when) < len(tokens):
+        tokens = [t for t in tokens if t.i not in when]
     # "The other bees each flew home": each of them is the bees.
     while len(tokens) > 1 and tokens[-1].lower_ in FLOATING and tokens[-2].pos_ == "NOUN":
         tokens = tokens[:-1]
