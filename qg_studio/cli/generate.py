@@ -36,17 +36,13 @@ def register(commands) -> None:
         help="share of implicit questions, 0 to 1 (default 0.3)",
     )
     gen.add_argument("--grade", default=None, help="the class's grade band, e.g. 3-5")
-    gen.add_argument(
-        "--answerer",
-        default="auto",
-        help="check each question by answering it with this answerer (default auto: the "
-        "best one here, as Generate does; 'none' writes without the check)",
-    )
+    _answerer_arg(gen)
     json_and_run(gen, cmd_generate, "print the result as JSON last line")
 
     qg = commands.eval.add_parser("qg", help="answer-aware question generation vs expert questions")
     _data_args(qg)
     _engine_args(qg)
+    _answerer_arg(qg)
     json_and_run(qg, cmd_eval_qg)
 
     qag = commands.eval.add_parser("qag", help="question generation without gold answers")
@@ -82,6 +78,15 @@ def _engine_args(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", default=None, help="model folder or hub id for the engine")
 
 
+def _answerer_arg(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--answerer",
+        default="auto",
+        help="check each question by answering it with this answerer (default auto: the "
+        "best one here, as Generate does; 'none' writes without the check)",
+    )
+
+
 def _data_args(parser: argparse.ArgumentParser) -> None:
     dataset_options(parser, split="val")
     parser.add_argument(
@@ -111,6 +116,7 @@ def cmd_eval_qg(args) -> int:
         _options(args),
         show=show,
         notice=_note,
+        answerer=args.answerer,
     )
     counts = result.pop("counts")
     print(

@@ -27,6 +27,8 @@ from typing import Sequence
 from qg_studio import lang
 from qg_studio.generation import QuestionGenerator
 from qg_studio.generation import WriteTarget
+from qg_studio.generation.consensus import CONSENSUS_BEAMS
+from qg_studio.generation.consensus import consensus
 from qg_studio.models.prompts import QG_WINDOW_WORDS
 from qg_studio.models.prompts import as_question
 from qg_studio.models.prompts import lm_qg_prompt
@@ -63,6 +65,8 @@ class CausalLMGenerator(QuestionGenerator):
         seed: int | None = 0,
         base: str | None = None,
         choose_slots: Callable[..., list[QAItem]] | None = None,
+        round_trip: Callable[[list[QAItem], Sequence[Section]], None] | None = None,
+        candidates_per_answer: int = CONSENSUS_BEAMS,
         **_ignored: Any,
     ):
         from qg_studio.models.causal_lm import LMDecode
@@ -76,6 +80,15 @@ class CausalLMGenerator(QuestionGenerator):
         self.choose_slots = choose_slots
         length = {"max_new_tokens": 40, "batch_size": batch_size}
         self.greedy = LMDecode(**length, num_beams=num_beams)
+        # For a given answer: the consensus of several beams (consensus.py), each checked
+        # by the round trip the caller passes in (it stores each one's answerability).
+        beams = max(1, int(candidates_per_answer))
+        self.round_trip = round_trip
+        self.beams = (
+            LMDecode(**length, num_beams=beams, num_return_sequences=beams)
+            if beams > 1
+            else self.greedy
+        )
         # Several questions per answer are sampled; one is the greedy one. Each extra one
         # repeats the prompt's forward pass, the dearest step on a CPU, so the default
         # overgenerates by answers (answers_per_slot) rather than by samples.
@@ -106,14 +119,13 @@ class CausalLMGenerator(QuestionGenerator):
             prompts.append(self.prompt(sections, answer, element, expl))
         items = []
         for (sections, answer, element, expl), options in zip(
-            plans, self._decode(prompts, self.greedy)
+            plans, self._decode(prompts, self.beams)
         ):
-            question, confidence = options[0]
             evidence = [ev for ev in (Evidence.find(s, answer) for s in sections) if ev][:1]
             kind = (
                 AnswerKind.EXTRACTIVE if expl is Explicitness.EXPLICIT else AnswerKind.ABSTRACTIVE
             )
-            items.append(
+            written = [
                 QAItem(
                     question=question,
                     answers=[answer] if answer else [],
@@ -126,7 +138,13 @@ class CausalLMGenerator(QuestionGenerator):
                     rule="written.for_answer",
                     scores=ItemScores(confidence=confidence),
                 )
-            )
+                for question, confidence in dict(options).items()  # one of each wording
+            ]
+            trip = None
+            if self.round_trip is not None and len(written) > 1 and answer:
+                self.round_trip(written, sections)
+                trip = [i.scores.answerability or 0.0 for i in written]
+            items.append(written[consensus([i.question for i in written], trip)])
         return items
 
     # -- free generation -----------------------------------------------------------------

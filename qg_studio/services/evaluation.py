@@ -61,10 +61,12 @@ def eval_qg(
     engine_options: dict | None = None,
     show: Show | None = None,
     notice: Show | None = None,
+    answerer: str = "auto",
 ) -> dict[str, Any]:
-    """Answer-aware generation: the engine writes the question for each expert answer;
+    """Answer-aware generation: the engine writes the question for each expert answer
+    (a model engine checking its wordings with ``answerer``, as the app's writer does);
     ROUGE-L against the expert's question."""
-    writer = question_writer(*_engine(engine, engine_options, notice))
+    writer = question_writer(*_engine(engine, engine_options, notice), answerer=answerer)
     scores: list[float] = []
     per_element: dict[str, list[float]] = defaultdict(list)
     per_explicitness: dict[str, list[float]] = defaultdict(list)
@@ -105,6 +107,7 @@ def eval_qg(
         "per_explicitness": _means(per_explicitness),
         "counts": {k: len(v) for k, v in {**per_element, **per_explicitness}.items()},
         "engine": engine,
+        "answerer": answerer,
     }
 
 

@@ -117,17 +117,35 @@ def generate(
     )
 
 
-def question_writer(engine: str = "embedded", engine_options: dict[str, Any] | None = None):
-    """An engine that writes the question for a given answer (answer-aware generation)."""
+def question_writer(
+    engine: str = "embedded", engine_options: dict[str, Any] | None = None, answerer: str = "auto"
+):
+    """An engine that writes the question for a given answer (answer-aware generation).
+    A model engine checks its candidate wordings by answering them with ``answerer`` (as
+    ``--answerer`` names one: "auto" the best here, "none" no check); the embedded engine
+    writes one wording and needs none."""
     from qg_studio.generation import get_generator
 
     engine, options, _ = resolve_engine(engine, engine_options)
+    checker = None if engine == FALLBACK_ENGINE else _answerer(answerer)
+    if checker is not None:
+        from qg_studio.answering.roundtrip import score_answerability
+
+        options["round_trip"] = lambda items, sections: score_answerability(
+            items, sections, checker
+        )
     try:
         return get_generator(engine, **options)
     except KeyError as exc:
         raise ServiceError(str(exc).strip("'\"")) from None
     except (OSError, ValueError) as exc:
         raise ServiceError(f"cannot load engine {engine!r}: {exc}") from None
+
+
+def _answerer(name: str):
+    from qg_studio.services.answers import answerer_named
+
+    return answerer_named(name)
 
 
 @dataclass
