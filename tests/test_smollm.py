@@ -162,6 +162,29 @@ def test_generator_writes_several_questions_per_answer_slot(tiny, sections, monk
     assert written.answers == ["in the barn"] and written.evidence[0].text == "in the barn"
 
 
+def test_the_question_for_a_given_answer_is_chosen_among_beams_with_its_round_trip(tiny, sections):
+    from qg_studio.generation.consensus import consensus
+    from qg_studio.generation.smollm_writer import CausalLMGenerator
+
+    base, adapter = tiny
+    asked = []
+
+    def trip(items, story):  # the round trip stores each wording's answerability
+        asked.append([i.question for i in items])
+        for n, item in enumerate(items):
+            item.scores.answerability = 1.0 if n == len(items) - 1 else 0.0
+
+    generator = CausalLMGenerator(
+        model=str(adapter), base=str(base), candidates_per_answer=4, round_trip=trip
+    )
+    item = generator.write_question(sections[:1], "in the barn", Element.SETTING, "explicit")
+    (wordings,) = asked
+    assert len(wordings) == len(set(wordings)) > 1  # several beams, each wording once
+    chosen = consensus(wordings, [0.0] * (len(wordings) - 1) + [1.0])
+    assert item.question == wordings[chosen]
+    assert item.answers == ["in the barn"] and item.rule == "written.for_answer"
+
+
 def test_a_question_about_someone_the_story_lacks_never_reaches_the_teacher(tiny, sections):
     from qg_studio.generation.smollm_writer import CausalLMGenerator
     from qg_studio.generation.smollm_writer import gives_away
