@@ -25,6 +25,7 @@ from qg_studio.reading.dialogue import tells_speech
 from qg_studio.reading.grammar import ANSWER_TAIL
 from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import state
+from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
@@ -138,10 +139,9 @@ def _guesses(
         for clause in clause_list:
             if not is_deed(clause, next_analysis) or _every_time(clause):
                 # "every time he came down the mountain": no next deed, a habit; "showed
-                # her how to flick it": no deed to guess, but done to her all the same.
-                done += (
-                    [clause] if usable(clause) and clause.head.i not in next_analysis.quoted else []
-                )
+                # her how to flick it": no deed to guess, but done to her all the same
+                # (seeing someone is not).
+                done += [clause] if _shown_to(clause, next_analysis) else []
                 continue
             doer = head_noun(clause.subject_text)
             answered = any(
@@ -193,6 +193,15 @@ def _done_to(clause, who: str, analysis: Analysis) -> bool:
         t.lower_ == who or head_noun(analysis.resolver.resolve(t) or "") == who
         for t in clause.tail
         if t.pos_ in ("NOUN", "PROPN", "PRON")
+    )
+
+
+def _shown_to(clause, analysis: Analysis) -> bool:
+    """A clause that is no deed to guess but may still be done to someone."""
+    return (
+        usable(clause)
+        and clause.head.i not in analysis.quoted
+        and clause.head.lemma_ not in PERCEIVING
     )
 
 

@@ -38,7 +38,7 @@ BECOMING_VERBS = frozenset(_CUES["becoming_verbs"])
 LINKING_VERBS = frozenset(_CUES["linking_verbs"])
 # "began to weep", "started laughing", "burst out laughing": a reaction told by its start.
 STARTING = frozenset(_CUES["starting_verbs"])
-STOPPING = frozenset(_CUES["stopping_verbs"])  # "stopped crying": the feeling is over
+CEASING = frozenset(_CUES["stopping_verbs"])  # "stopped crying": the feeling is over
 # "The wolf chased the hare": how the one a deed is done to (or whose thing) feels.
 DONE_TO: dict[str, str] = _CUES["done_to"]
 DONE_TO_THEIRS: dict[str, str] = _CUES["done_to_theirs"]
@@ -112,7 +112,7 @@ def not_felt(head) -> bool:
     stopped, a laugh that says something ('"Look at him," laughed the Hare' mocks as often as it is glad)."""
     if head.lemma_.lower() == "laugh" and any(t.is_quote for t in head.sent):
         return True
-    if head.dep_ in ("xcomp", "ccomp") and head.head.lemma_.lower() in STOPPING:
+    if head.dep_ in ("xcomp", "ccomp") and head.head.lemma_.lower() in CEASING:
         return True  # "the baby stopped crying"
     if head.lemma_.lower() in SHAKING and (
         _cold_about(head) or any(c.dep_ == "dobj" for c in head.children)

@@ -18,6 +18,7 @@ from qg_studio.reading.lexicon import TIME_WORDS
 
 # Verbs whose bare pronoun object says nothing: perceiving, telling, knowing, loving.
 CONTRASTS = lang.function_words("contrast_openers")
+PAIRED_DOINGS = frozenset(lang.function_words("paired_doings"))
 POINTING_VERBS = MINDFUL_VERBS | SPEECH_VERBS | PERCEIVING | {"love", "like", "hate"}
 
 
@@ -76,14 +77,16 @@ def event_before(
 
 
 def bare_partner(clause_list: list[Clause], clause: Clause) -> Clause | None:
-    """ "He tossed and turned on his bed": a verb alone joined by "and" to the next one
-    is one doing with it, no event before it."""
+    """ "He tossed and turned on his bed", "ran and ran": a verb alone joined by "and" to
+    one it is said with is one doing with it, no event before it ("snorted and went back
+    underground" is two)."""
     head = clause.head
     return next(
         (
             c
             for c in clause_list
-            if head.dep_ == "conj"
+            if f"{c.head.lemma_} {head.lemma_}" in PAIRED_DOINGS | {f"{head.lemma_} {head.lemma_}"}
+            and head.dep_ == "conj"
             and c.head.i == head.head.i
             and c.head.dep_ in ("ROOT", "conj")  # not "watched them go and sighed"
             and c.subject_text == clause.subject_text
