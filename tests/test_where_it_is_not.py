@@ -1,7 +1,8 @@
 """Where a story or a deed is not: what one turns, changes or breaks into is what it
 becomes, not a place it goes to ("the lane turned into a river" asks no "Where did the
 lane turn?"), and a place told from where a character is ("in the branches above her") is
-no setting of the story. On sentences written for this project."""
+no setting of the story; and where it is, it is whole ("in the house next to the school").
+On sentences written for this project."""
 
 from __future__ import annotations
 
@@ -44,3 +45,12 @@ def test_a_place_seen_from_a_character_is_not_where_the_story_takes_place():
     )
     where = [i.answer for i in story_candidates([Section(1, text)]) if i.rule == "story.where"]
     assert "in the trees above her" not in where
+
+
+def test_a_place_told_further_by_next_to_is_one_place():
+    got = _settings(
+        "That winter a baby was born in the house next to the school. The goats slept in a "
+        "barn close to the river."
+    )
+    assert ("Where was the baby born?", "in the house next to the school") in got
+    assert ("Where did the goats sleep?", "in a barn close to the river") in got

@@ -20,6 +20,7 @@ from qg_studio.schema import QAItem
 WHEN_PREPOSITIONS = lang.function_words("time_prepositions")
 AIMED_VERBS = lang.words("aimed_verbs.txt")
 FAR = ("far", "away", "off", "beyond")
+NEAR = ("next", "close", "near", "right")  # "next to the school", "close to the river"
 SCENE_PLACES = lang.words("scene_places.txt")
 OPEN_PLACES = lang.words("open_places.txt")
 CHANGE_VERBS = lang.words("change_verbs.txt")
@@ -105,6 +106,10 @@ def setting_item(section, analysis, clause, context, clause_list) -> QAItem | No
     # "had come from a city far away": how far is the place's, though parsed as the verb's.
     while phrase[-1].i + 1 < len(prep.doc) and prep.doc[phrase[-1].i + 1].lower_ in FAR:
         phrase.append(prep.doc[phrase[-1].i + 1])
+    # "born in the house next to the school": the place told further, parsed as the verb's.
+    after = prep.doc[phrase[-1].i + 1] if phrase[-1].i + 1 < len(prep.doc) else None
+    if after is not None and after.lower_ in NEAR and any(c.dep_ == "prep" for c in after.children):
+        phrase += sorted(after.subtree, key=lambda t: t.i)
     gap = {t.i for t in phrase} | set_off(prep)
     if any(
         t.dep_ == "cc" and t.i not in gap and t.head.pos_ != "VERB" and t.head.head == clause.head
