@@ -193,3 +193,15 @@ def test_any_one_of_a_kind_that_could_is_no_one_to_ask_about():
         GenerationRequest(count=None),
     )
     assert not [i for i in items if i.answer in ("the bird", "one bird")]
+
+
+def test_a_capitalised_animal_after_its_colour_is_no_name_given_to_the_colour():
+    # "grey Cat" is parsed as the noun "grey" with "Cat" set beside it: no comma, no name.
+    text = (
+        "Every day the little Mouse watched the baker's great grey Cat walk past. One "
+        "morning the Cat came into the kitchen."
+    )
+    assert analyse(text).resolver.aliases == {}
+    items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
+    assert not [i for i in items if i.answer == "Cat" or i.question.startswith("Where did Cat")]
+    assert "the Cat" in {i.answer for i in items if i.question.startswith("Who came")}

@@ -91,6 +91,8 @@ def named_characters(doc) -> tuple[set[str], dict[str, str]]:
             t.pos_ == "PROPN"
             and t.dep_ == "appos"
             and t.text[:1].isupper()
+            and before is not None
+            and before.text == ","  # not "the miller's great grey Cat", parsed as a name
             and _named_noun(t) is not None
             and not any(c.pos_ == "PROPN" for c in t.children)
         ):
