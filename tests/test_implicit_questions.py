@@ -172,3 +172,13 @@ def test_a_feeling_the_sentence_tells_gets_no_guess_beside_it():
         "and I sulked all afternoon."
     )
     assert got == {}
+
+
+def test_a_feeling_that_lasted_a_moment_is_not_why_one_acted_after_it():
+    asked = _candidates(
+        "The farmer found the goat in his garden. He was cross with her for a moment, and "
+        "then he laughed."
+    )
+    assert not [
+        (q, i.answer) for q, i in asked.items() if q.startswith("Why") and "cross" in i.answer
+    ]

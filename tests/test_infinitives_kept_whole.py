@@ -70,3 +70,16 @@ def test_going_to_stay_with_someone_is_one_doing():
     keys = {i.answer for i in items}
     assert not [k for k in keys if k.endswith("went")]
     assert [k for k in keys if "went to stay with his uncle by the sea" in k]
+
+
+def test_coming_to_rest_is_one_doing_and_coming_there_no_deed_of_its_own():
+    text = (
+        "The old boat drifted for days. It came to rest on a sandy beach. Children came "
+        "there to play, and they loved the old boat."
+    )
+    items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
+    asked = {i.question: i.answer for i in items}
+    assert not [q for q, a in asked.items() if a.startswith("to rest")]
+    assert not [a for a in asked.values() if a == "came there"]
+    # A common noun opening the sentence is lower case in a question, with its "the".
+    assert asked.get("What did the children love?") == "the old boat"

@@ -41,6 +41,7 @@ from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.moments import contrasted
 from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import no_event
+from qg_studio.reading.moments import passed
 from qg_studio.reading.moments import shifts_time
 from qg_studio.reading.phrases import span_of
 from qg_studio.reading.subjects import possessive
@@ -162,8 +163,9 @@ def feeling_adjective(clause: Clause) -> Felt | None:
 
 
 def _feeling_state(clause: Clause) -> str:
-    """ "she grew afraid": the feeling a state clause names, else ""."""
-    if clause.head.lemma_ not in BECOMING_VERBS:
+    """ "she grew afraid": the feeling a state clause names, else "" (and for one that
+    passed: "He was cross for a moment, and then he laughed" laughed in spite of it)."""
+    if clause.head.lemma_ not in BECOMING_VERBS or passed(clause):
         return ""
     for t in clause.tail:
         if t.dep_ == "acomp" and t.head.i == clause.head.i and t.lower_ in FEELINGS:
@@ -444,4 +446,4 @@ def sets_off(cause: Clause, felt: Clause) -> bool:
 
 
 def _a_state_before_a_deed(cause: Clause, felt: Clause) -> bool:
-    return cause.head.lemma_ == "be" and felt.head.lemma_ != "be"
+    return cause.head.lemma_ == "be" and felt.head.lemma_ != "be" and not passed(cause)

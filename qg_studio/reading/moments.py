@@ -97,6 +97,12 @@ def bare_partner(clause_list: list[Clause], clause: Clause) -> Clause | None:
     )
 
 
+def passed(clause: Clause) -> bool:
+    """A state told as over at once ("He was cross with her for a moment, and then he
+    laughed"): no state a deed after it follows from."""
+    return "for a moment" in " ".join(t.lower_ for t in clause.tail)
+
+
 def across_paragraphs(analysis, before: Clause, clause: Clause) -> bool:
     """Whether a paragraph break stands between two clauses: what the paragraph before
     ends on comes before, but is seldom why ("…noticed a maid. ¶ He ate his supper")."""
@@ -177,7 +183,9 @@ def shifts_time(sent) -> bool:
 def says_nothing(clause: Clause) -> bool:
     """ "She heard this", "he told him", "they loved her": what was perceived, said or
     felt is only a word that points ("lit it", after the lamp, is a deed; "ran away" has
-    no object)."""
+    no object); "came there (to play)": where was told before, what for is the why."""
+    if [t.lower_ for t in clause.tail] in (["there"], ["here"]):
+        return True
     return (
         clause.head.lemma_ in POINTING_VERBS
         and any(t.dep_ == "dobj" for t in clause.tail)

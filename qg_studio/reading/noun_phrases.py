@@ -107,8 +107,8 @@ def word_infinitive(verb) -> bool:
     if verb.tag_ != "VB" or verb.i < 2 or verb.doc[verb.i - 1].lower_ != "to":
         return False
     before = verb.doc[verb.i - 2]
-    if before.lemma_ == "go" and verb.lemma_ in GONE_TO_VERBS:
-        return True  # "the bears went to sleep"
+    if before.lemma_ in ("go", "come") and verb.lemma_ in GONE_TO_VERBS:
+        return True  # "the bears went to sleep", "the stone came to rest"
     return before.lower_ in TAKE_INFINITIVES or (
         before.pos_ == "NOUN" and any(c.lower_ == "no" for c in before.children)
     )
@@ -278,6 +278,8 @@ def noun_mention_text(token, chunk, named: str | None) -> str:
     if not text:
         return ""
     lead = next((t for t in tokens if not (t.pos_ == "ADV" and t.dep_ == "advmod")), tokens[0])
+    if lead.is_sent_start and lead.pos_ in ("NOUN", "ADJ") and text.startswith(lead.text):
+        text = lead.lower_ + text[len(lead.text) :]  # "Children came": the children
     # "young Barnaby", "little Tom": a name wants no "the" for the word before it; "the
     # little Fox" does, a word for an animal with a capital.
     a_name = (named is not None and token.text == named) or (
