@@ -42,7 +42,7 @@ def coarguments(doc, token, mentions, verb_args, name_of) -> set[str]:
     # the subject of "hide", so it is no more the Squirrel than in "watched her".
     if token.lower_ in ("him", "her", "them") and token.head.dep_ in ("ccomp", "xcomp"):
         own = own | verb_args.get(governor(token.head), set())
-    if _places_a_thing(doc, token, verb):
+    if _perceived_about(doc, token, verb):
         own = {i for i in own if doc[i].dep_ not in SUBJECT_ROLES}
     named = {m.text for m, _ in mentions if m.index in own}
     # Named later in the clause too: "he shared every cherry with Nutkin" is not Nutkin,
@@ -52,7 +52,7 @@ def coarguments(doc, token, mentions, verb_args, name_of) -> set[str]:
     return named | {m.text for m, _ in mentions if any(may_name(noun, m.text) for noun in later)}
 
 
-def _places_a_thing(doc, token, verb: int) -> bool:
+def _perceived_about(doc, token, verb: int) -> bool:
     """ "He heard a flutter above him", "She saw a light ahead of her": the pronoun is the
     ground a thing is perceived about, and that may well be the one perceiving. Not where
     the subject itself moves ("The Fox jumped over him"), nor a thing put about another

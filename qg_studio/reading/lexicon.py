@@ -109,7 +109,8 @@ def _cold_about(head) -> bool:
 
 def not_felt(head) -> bool:
     """A reaction that shows no feeling: a cry that is speech, a shiver with cold, one
-    stopped, a laugh that says something ('"Look at him," laughed the Hare' mocks as often as it is glad)."""
+    stopped ("stopped crying"), a laugh that says something ('"Look at him," laughed the
+    Hare' mocks as often as it is glad)."""
     if head.lemma_.lower() == "laugh" and any(t.is_quote for t in head.sent):
         return True
     if head.dep_ in ("xcomp", "ccomp") and head.head.lemma_.lower() in CEASING:

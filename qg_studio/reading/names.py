@@ -215,9 +215,10 @@ def _named_noun(name):
 
 def _capitalised_names(doc) -> set[str]:
     """ "Ravi climbed the wall. Ravi found a nest", "Ravi" tagged a common noun (and "Ines"
-    or "Agnes" a plural one, for the "s" they end in): a word said twice or more with a capital mid-sentence or acting, never in lower case nor after
-    "the" or "a", nor a word for a time, a place or the weather, is someone's name ("Straw
-    fell out … made of straw" is no one)."""
+    or "Agnes" a plural one, for the "s" they end in): a word said twice or more with a
+    capital mid-sentence or acting, never in lower case nor after "the" or "a", nor a word
+    for a time, a place or the weather, is someone's name ("Straw fell out … made of
+    straw" is no one)."""
     said: dict[str, int] = {}
     for t in doc:
         if t.pos_ in ("NOUN", "PROPN") and t.tag_.startswith("NN") and t.text[:1].isupper():
