@@ -182,3 +182,15 @@ def test_a_feeling_that_lasted_a_moment_is_not_why_one_acted_after_it():
     assert not [
         (q, i.answer) for q, i in asked.items() if q.startswith("Why") and "cross" in i.answer
     ]
+
+
+def test_what_one_does_to_the_one_a_feeling_is_about_is_not_why_one_felt_it():
+    asked = _candidates(
+        "The boy came home late, wet to the skin. His mother wrapped him in a towel. She "
+        "was cross with him."
+    )
+    assert not [q for q, i in asked.items() if q.startswith("Why") and "towel" in i.answer]
+    # What the other did is why: "The goat ate the cabbages. The farmer was angry with it."
+    asked = _candidates("The goat ate the farmer's cabbages. The farmer was angry with the goat.")
+    why = asked["Why was the farmer angry with the goat?"]
+    assert why.answer == "the goat ate the farmer's cabbages"

@@ -31,6 +31,7 @@ from qg_studio.reading.lexicon import feeling_word
 from qg_studio.reading.lexicon import reaction_lemma
 from qg_studio.reading.moments import across_paragraphs
 from qg_studio.reading.moments import contrasted
+from qg_studio.reading.moments import done_by_the_feeler_to
 from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import no_event
@@ -253,6 +254,7 @@ def causal_item(section, analysis, clause, context, clause_list):
             or not sets_off(cause, clause)
             or across_paragraphs(analysis, cause, clause)
             or contrasted(cause, clause)
+            or done_by_the_feeler_to(cause, clause)
         ):
             return None
         if cause is not None and cause.head.lemma_ == "be" and not _about_someone(cause):

@@ -15,6 +15,7 @@ from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import SPEECH_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
+from qg_studio.reading.noun_phrases import head_noun
 
 # Verbs whose bare pronoun object says nothing: perceiving, telling, knowing, loving.
 CONTRASTS = lang.function_words("contrast_openers")
@@ -95,6 +96,26 @@ def bare_partner(clause_list: list[Clause], clause: Clause) -> Clause | None:
         ),
         None,
     )
+
+
+def done_by_the_feeler_to(cause: Clause, felt: Clause) -> bool:
+    """ "Her uncle wrapped her in a blanket. He was cross with her": what one does to the
+    one a feeling is about is no reason for it (the reason came before)."""
+    resolve = felt.resolver.resolve if felt.resolver is not None else (lambda t: None)
+
+    def who(t) -> str:
+        return (resolve(t) or t.text).lower() if t.pos_ == "PRON" else t.text.lower()
+
+    about = {
+        who(o)
+        for t in felt.tail
+        if t.dep_ == "prep" and t.lower_ in ("with", "at", "about")
+        for o in t.children
+        if o.dep_ == "pobj"
+    }
+    done_to = {who(t) for t in cause.tail if t.dep_ in ("dobj", "dative") and t.head == cause.head}
+    same = head_noun(cause.subject_text) == head_noun(felt.subject_text)  # "Greta's uncle"
+    return same and bool(about & done_to)
 
 
 def passed(clause: Clause) -> bool:
