@@ -278,7 +278,8 @@ def noun_mention_text(token, chunk, named: str | None) -> str:
     if not text:
         return ""
     lead = next((t for t in tokens if not (t.pos_ == "ADV" and t.dep_ == "advmod")), tokens[0])
-    if lead.is_sent_start and lead.pos_ in ("NOUN", "ADJ") and text.startswith(lead.text):
+    opening = lead.is_sent_start and lead == token and token.pos_ == "NOUN" and not named
+    if opening and text.startswith(lead.text):
         text = lead.lower_ + text[len(lead.text) :]  # "Children came": the children
     # "young Barnaby", "little Tom": a name wants no "the" for the word before it; "the
     # little Fox" does, a word for an animal with a capital.
