@@ -8,12 +8,12 @@ from qg_studio.generation.consensus import consensus
 
 def test_the_wording_the_others_agree_with_is_chosen_over_the_likeliest():
     beams = [
-        "Who had seven sons and one daughter?",  # the likeliest, about someone else's answer
-        "Who was a well-to-do farmer?",
-        "Who was the well-to-do farmer in the north?",
-        "What kind of farmer was he?",
+        "Who kept three geese by the pond?",  # the likeliest, about someone else's answer
+        "Who was a lonely old miller?",
+        "Who was the lonely old miller by the river?",
+        "What kind of miller was he?",
     ]
-    assert consensus(beams) == 1
+    assert consensus(beams) == 2  # it shares most words with the other three
     # On a tie the likelier (earlier) one stays.
     assert consensus(["Where did the fox go?", "Where did the fox go?"]) == 0
     assert consensus(["Who helped the hen?"]) == 0

@@ -1,7 +1,7 @@
 """The consensus choice among a model's candidate questions (minimum Bayes risk decoding).
 
 Beam search returns the question the model finds likeliest, which is often a fluent
-outlier ("Who had seven sons and one daughter?" for "a well-to-do farmer"). The question
+outlier ("Who kept three geese by the pond?" for the answer "a lonely old miller"). The question
 that agrees most with the model's other candidates is a safer choice: it carries what
 most of them ask (Kumar and Byrne 2004; Freitag et al. 2022 for neural decoders). The
 agreement is ROUGE-L, the measure the question writer is judged by. Where an answerer
