@@ -57,12 +57,12 @@ def _perceived_about(doc, token, verb: int) -> bool:
     ground a thing is perceived about, and that may well be the one perceiving. Not where
     the subject itself moves ("The Fox jumped over him"), nor a thing put about another
     ("The hunter threw a net over him")."""
-    prep = token.head
+    # "ahead of her": the ground word is the one "of" hangs on.
+    ground = token.head.head if token.head.lower_ == "of" else token.head
     return (
         token.dep_ == "pobj"
         and doc[verb].lemma_.lower() in PERCEIVING
-        and prep.lower_ in GROUND_PREPOSITIONS | {"of"}
-        and (prep.lower_ != "of" or prep.head.lower_ in GROUND_PREPOSITIONS)
+        and ground.lower_ in GROUND_PREPOSITIONS
         and any(c.dep_ == "dobj" and c.i != token.i for c in doc[verb].children)
     )
 
