@@ -6,6 +6,8 @@ who spoke. Each on sentences written for this project."""
 
 from __future__ import annotations
 
+import pytest
+
 from qg_studio.generation.embedded import EmbeddedGenerator
 from qg_studio.generation.story_end import moral_line
 from qg_studio.reading.analysis import analyse
@@ -169,6 +171,24 @@ def test_a_closing_line_about_anyone_is_the_lesson():
     )
     start, end = moral_line(Section(1, text))
     assert text[start:end] == "Knowledge kept to oneself helps no one for long."
+
+
+@pytest.mark.parametrize(
+    "moral",
+    [
+        "A climb that frightens many is finished by the one who starts.",
+        "A hill that tires many is climbed by the patient.",
+    ],
+)
+def test_a_moral_the_parser_hangs_from_its_first_noun_is_still_the_moral(moral):
+    text = (
+        "The two brothers argued about the fence all summer. In the autumn the younger one "
+        "mended it alone, and the older one brought him a cup of tea.\n\n" + moral
+    )
+    start, end = moral_line(Section(1, text))
+    assert text[start:end] == moral
+    # and a line that tells of the story's own things in the past is no moral
+    assert moral_line(Section(1, text.replace(moral, "A fox that lived in the wood."))) is None
 
 
 def test_what_one_wondered_is_not_told_as_so():

@@ -78,6 +78,12 @@ def moral_line(section: Section) -> tuple[int, int] | None:
         a.tag_ == "MD" or a.tag_ in ("VBZ", "VBP") for a in aux
     )
     subject = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass", "csubj")]
+    if root.pos_ == "NOUN":
+        # "A climb that frightens many is finished by …": the parser may hang the whole
+        # line from its first noun; the noun is then the subject, and the line's own tenses
+        # say whether it is told in the present.
+        tenses = {t.tag_ for t in doc}
+        present, subject = bool(tenses & {"VBZ", "VBP", "MD"}) and "VBD" not in tenses, [root]
     # "Pride closes the ears": a bare abstract noun, with no article, states a truth too.
     # A sentence's first word is capitalised, so the tagger may take "Gratitude" for a
     # name; a name the story never used before is no character of it.
