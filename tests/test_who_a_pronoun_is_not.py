@@ -68,3 +68,15 @@ def test_one_who_hears_a_thing_about_himself_may_be_the_him_of_it():
     assert got == [("He", "the hunter"), ("him", "the bear")]
     got = _resolved("The Fox saw the Crow. The Fox jumped over him.", ("him",))
     assert got == [("him", "the Crow")]
+
+
+def test_a_they_joined_to_a_clause_with_its_own_plural_subject_is_that_subject():
+    got = _resolved(
+        "The twins carried the buckets up the hill. Their mother watched them from the door. "
+        "The old chairs creaked in the wind, and they rocked on the porch. The geese "
+        "honked at the gate, and they flapped their wings. The boys met the girls at the "
+        "well, and they walked home together.",
+        words=("they",),
+    )
+    # the chairs are no one the story named: not the twins either
+    assert got == [("they", None), ("they", "the geese"), ("they", "the boys")]

@@ -106,6 +106,33 @@ def subject_owner(doc, mentions, token, fits) -> Mention | None:
     return None
 
 
+def twin_subject(token):
+    """ "The big grey clouds saw what it had done, and they did not laugh again": a "they"
+    that opens a clause joined to one with a plural subject of its own stands for that
+    subject, be it someone or a thing (then no one the story named before)."""
+    verb = token.head
+    if token.lower_ != "they" or token.dep_ not in SUBJECT_ROLES or verb.dep_ != "conj":
+        return None
+    # A parser may hang the first clause from its subject ("The old chairs creaked").
+    head = verb.head
+    kids = (c for c in head.children if c.dep_ in SUBJECT_ROLES)
+    first = head if head.pos_ in ("NOUN", "PROPN") else next(kids, None)
+    plural = first is not None and first.tag_ in ("NNS", "NNPS") and first.pos_ != "PRON"
+    return first if plural else None
+
+
+def given_own(doc, mentions, token, fits) -> Mention | None:
+    """ "gave Liesel a lamb of her own": the one given it, else the giver."""
+    if token.head.lower_ != "own":
+        return None
+    args = [c for c in doc[governor(token)].children if c.dep_ in ("dative", *SUBJECT_ROLES)]
+    for arg in sorted(args, key=lambda c: c.dep_ != "dative"):
+        found = next((m for m, _ in reversed(mentions) if m.index == arg.i and fits(m)), None)
+        if found is not None:
+            return found
+    return None
+
+
 def owner_mention(owner, mentions) -> Mention:
     """The character an owner word ("the miller's", "Amira's") names: the latest mention
     with its head noun, or, named only as the owner so far, one made of it."""

@@ -18,9 +18,11 @@ from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.animacy import personae
 from qg_studio.reading.animacy import personified
 from qg_studio.reading.binding import coarguments
+from qg_studio.reading.binding import given_own
 from qg_studio.reading.binding import kin_owner
 from qg_studio.reading.binding import subject_owner
 from qg_studio.reading.binding import things_between
+from qg_studio.reading.binding import twin_subject
 from qg_studio.reading.binding import within
 from qg_studio.reading.dialogue import all_speech
 from qg_studio.reading.dialogue import is_vocative
@@ -311,19 +313,14 @@ class Resolver:
                 return False  # "dragged it with his horse ... she asked": not the horse
             return not m.plural and m.gender in ("", kind)
 
-        owner = subject_owner(self.doc, mentions, token, fits)
+        twin = twin_subject(token)
+        if twin is not None:
+            return next((m for m, _ in mentions if m.index == twin.i and fits(m)), None)
+        owner = subject_owner(self.doc, mentions, token, fits) or given_own(
+            self.doc, mentions, token, fits
+        )
         if owner is not None:
             return owner
-        if token.head.lower_ == "own":
-            # "gave Liesel a lamb of her own": the one given it, else the giver.
-            verb_at = governor(token)
-            args = [c for c in self.doc[verb_at].children if c.dep_ in ("dative", *SUBJECT_ROLES)]
-            for arg in sorted(args, key=lambda c: c.dep_ != "dative"):
-                found = next(
-                    (m for m, _ in reversed(mentions) if m.index == arg.i and fits(m)), None
-                )
-                if found is not None:
-                    return found
         if (
             kind == "p"
             and token.dep_ in ("dobj", "pobj")
