@@ -74,6 +74,26 @@ def test_a_deed_done_as_another_bade_is_asked_why_with_the_bidding_as_key():
     assert not [q for q in other_verb if q.startswith("Why")]
 
 
+def test_a_bidding_retold_names_the_one_bidden_in_the_third_person():
+    got = _answers(
+        'The young Hare could never find his way home. "Mark your path with pebbles and '
+        'count them to yourself," said the Tortoise. The Hare marked his path with pebbles.'
+    )
+    assert got["Why did the Hare mark his path with pebbles?"] == (
+        "the Tortoise told him to mark his path with pebbles"
+    )
+    told_to_himself = _answers(
+        '"Sing the tune to yourself before you sleep," said the old Owl to the Wren. '
+        "Every night the Wren sang the tune to herself."
+    )
+    assert told_to_himself["Why did the Wren sing the tune to herself?"] == (
+        "the old Owl told her to sing the tune to herself"
+    )
+    # where "you" is the subject its verb would have to change too: not asked
+    subject = _answers('"Tell them you are sorry," said the Cat to the Puppy. The Puppy told them.')
+    assert not [q for q in subject if q.startswith("Why")]
+
+
 def test_a_deed_the_tagger_took_for_a_noun_is_not_copied_into_a_place_or_a_question():
     got = _answers("The Goat was thirsty. She jumped into the river and drank.")
     assert got["Where did the Goat jump?"] == "into the river"

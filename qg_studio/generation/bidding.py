@@ -22,6 +22,8 @@ from qg_studio.reading.grammar import ask
 from qg_studio.reading.grammar import words
 from qg_studio.reading.lexicon import OBJECT_FORM
 from qg_studio.reading.lexicon import POSSESSIVE_FORM
+from qg_studio.reading.lexicon import REFLEXIVE_FORM
+from qg_studio.reading.noun_phrases import SUBJECT_ROLES
 from qg_studio.reading.subjects import possessive
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
@@ -57,16 +59,22 @@ def bidding_items(section: Section, analysis: Analysis) -> list[QAItem]:
 
 def _biddings(speech: Speech) -> list:
     """The verbs of a speech said as orders: a verb in its bare form with no subject, at
-    the head of its sentence or joined to one that is ("Jump down and taste it")."""
+    the head of its sentence or of what is said, or joined to one that is ("Jump down and
+    taste it")."""
     said = {t.i for t in speech.tokens}
     return [
         t
         for t in speech.tokens
         if t.tag_ == "VB"
         and t.pos_ == "VERB"
-        and t.dep_ in ("ROOT", "conj")
+        and t.dep_ in ("ROOT", "conj", "ccomp")
         and not any(c.dep_ in ("nsubj", "aux") for c in t.children)
-        and (t.dep_ == "ROOT" or t.head.i in said and t.head.tag_ == "VB")
+        and (
+            t.dep_ == "ROOT"
+            # '"Mark your path," said the Tortoise': the saying verb is the head
+            or (t.dep_ == "ccomp" and t.head.i == speech.verb.i)
+            or (t.dep_ == "conj" and t.head.i in said and t.head.tag_ == "VB")
+        )
     ]
 
 
@@ -85,9 +93,15 @@ def _item(
     question = ask(done, "Why")
     if not question:
         return None
-    phrase = _bidden_phrase(bidden, analysis.resolver.pronoun_for(speech.who), speech.who)
     pronoun = analysis.resolver.pronoun_for(done.subject_text)
     whom = OBJECT_FORM.get(pronoun or "", done.subject_text)
+    phrase = _bidden_phrase(
+        bidden,
+        (analysis.resolver.pronoun_for(speech.who), speech.who),
+        (pronoun, done.subject_text),
+    )
+    if phrase is None:
+        return None
     asks = speech.verb.lemma_ in ("ask", "beg", "plead") or any(
         t.lower_ in _ASKING for t in speech.tokens
     )
@@ -106,19 +120,29 @@ def _item(
     )
 
 
-def _bidden_phrase(verb, pronoun: str | None, speaker: str) -> str:
-    """The bidding as the narrator retells it: "sing me one song" said by the Weasel is
-    "sing him one song" ("sing the Weasel one song" where the story never says he)."""
+def _bidden_phrase(
+    verb, speaker: tuple[str | None, str], bidden: tuple[str | None, str]
+) -> str | None:
+    """The bidding as the narrator retells it, each (pronoun, mention) in the third person:
+    "sing me one song" said by the Weasel is "sing him one song" ("sing the Weasel one song"
+    where the story never says he), "say it to yourself" to the Squirrel "say it to
+    himself"."""
     kept = [verb]
     for child in verb.children:
         if child.dep_ not in _NOT_BIDDEN:
             kept += list(child.subtree)
-    own = POSSESSIVE_FORM.get(pronoun or "", possessive(speaker))
+    if any(t.lower_ in ("i", "you", "we") and t.dep_ in SUBJECT_ROLES for t in kept):
+        return None  # "tell him you are sorry": its verb would have to change too
+    (mine, me), (yours, you) = speaker, bidden
     retold = {
-        "me": OBJECT_FORM.get(pronoun or "", speaker),
+        "me": OBJECT_FORM.get(mine or "", me),
         "us": "them",
-        "my": own,
+        "my": POSSESSIVE_FORM.get(mine or "", possessive(me)),
         "our": "their",
+        "you": OBJECT_FORM.get(yours or "", you),
+        "your": POSSESSIVE_FORM.get(yours or "", possessive(you)),
+        "yourself": REFLEXIVE_FORM.get(yours or "", you),
+        "yourselves": "themselves",
     }
     said = words(sorted(kept, key=lambda t: t.i)).lower().split()
     return " ".join(retold.get(w, w) for w in said)

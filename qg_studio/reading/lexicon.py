@@ -54,6 +54,7 @@ OWN_OBJECTS = BODY_PARTS | lang.words("own_objects.txt")
 # A pronoun's other forms: "he" is "him" as an object, "his" as an owner.
 OBJECT_FORM = {"he": "him", "she": "her", "they": "them"}
 POSSESSIVE_FORM = {"he": "his", "she": "her", "they": "their"}
+REFLEXIVE_FORM = {"he": "himself", "she": "herself", "they": "themselves"}
 # Verbs of finding something out ("saw", "heard", "learned").
 PERCEIVING = lang.words("perceiving_verbs.txt")
 WANTS = lang.words("want_verbs.txt")  # "What did the Heron want to do?", not a deed
