@@ -54,3 +54,18 @@ def test_a_place_told_further_by_next_to_is_one_place():
     )
     assert ("Where was the baby born?", "in the house next to the school") in got
     assert ("Where did the goats sleep?", "in a barn close to the river") in got
+
+
+def test_a_place_located_by_the_next_phrase_is_kept_with_it():
+    text = (
+        "An old miller lived in a cottage at the foot of the hill. Each spring he walked to "
+        "the market in the town. One day a storm broke the sails of his mill."
+    )
+    got = _settings(text)
+    assert ("Where did the old miller live?", "in a cottage at the foot of the hill") in got
+    from qg_studio.pipeline import story_candidates
+
+    where = [i.answer for i in story_candidates([Section(1, text)]) if i.rule == "story.where"]
+    assert where == ["in a cottage at the foot of the hill"]
+    # where one went is not where the first place is: "to the market in the town" stays apart
+    assert not [a for _, a in got if "cottage" in a and "market" in a]

@@ -24,6 +24,7 @@ NEAR = ("next", "close", "near", "right")  # "next to the school", "close to the
 SCENE_PLACES = lang.words("scene_places.txt")
 OPEN_PLACES = lang.words("open_places.txt")
 CHANGE_VERBS = lang.words("change_verbs.txt")
+MOTION_PREPOSITIONS = lang.function_words("motion_prepositions")  # "from school", "to it"
 
 
 def aimed(prep) -> bool:
@@ -64,6 +65,29 @@ def without_company(phrase: list) -> list:
     return [t for t in phrase if t.i not in company]
 
 
+def whole_place(prep) -> list:
+    """The place phrase with what the parser hung on its verb but tells where the place is:
+    "from a city far away", "in the house next to the school", "in a beech tree at the
+    edge of the wood"."""
+    doc = prep.doc
+    phrase = phrase_of(prep)
+    while phrase[-1].i + 1 < len(doc) and doc[phrase[-1].i + 1].lower_ in FAR:
+        phrase.append(doc[phrase[-1].i + 1])
+    after = doc[phrase[-1].i + 1] if phrase[-1].i + 1 < len(doc) else None
+    locating = (
+        after is not None
+        and after.dep_ == "prep"
+        and after.head == prep.head
+        and after.lower_ in PLACE_PREPOSITIONS
+        and after.lower_ not in MOTION_PREPOSITIONS
+        and any(t.dep_ == "pobj" and a_place(t) for t in after.subtree)  # "at the foot of a hill"
+    )
+    near = after is not None and after.lower_ in NEAR
+    if locating or (near and any(c.dep_ == "prep" for c in after.children)):
+        phrase += sorted(after.subtree, key=lambda t: t.i)
+    return phrase
+
+
 def _place_phrase(clause: Clause):
     for t in clause.tail:
         if t.dep_ == "prep" and t.head.i == clause.head.i and t.lower_ in PLACE_PREPOSITIONS:
@@ -102,14 +126,7 @@ def setting_item(section, analysis, clause, context, clause_list) -> QAItem | No
         for t in clause.tail
     ):
         return None  # "from one room to the other": asking one end garbles the other
-    phrase = phrase_of(prep)
-    # "had come from a city far away": how far is the place's, though parsed as the verb's.
-    while phrase[-1].i + 1 < len(prep.doc) and prep.doc[phrase[-1].i + 1].lower_ in FAR:
-        phrase.append(prep.doc[phrase[-1].i + 1])
-    # "born in the house next to the school": the place told further, parsed as the verb's.
-    after = prep.doc[phrase[-1].i + 1] if phrase[-1].i + 1 < len(prep.doc) else None
-    if after is not None and after.lower_ in NEAR and any(c.dep_ == "prep" for c in after.children):
-        phrase += sorted(after.subtree, key=lambda t: t.i)
+    phrase = whole_place(prep)
     gap = {t.i for t in phrase} | set_off(prep)
     if any(
         t.dep_ == "cc" and t.i not in gap and t.head.pos_ != "VERB" and t.head.head == clause.head

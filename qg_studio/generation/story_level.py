@@ -20,9 +20,11 @@ from qg_studio.generation.cast import main_characters
 from qg_studio.generation.cast import named_at
 from qg_studio.generation.items import found_item
 from qg_studio.generation.items import span_item
+from qg_studio.generation.places import MOTION_PREPOSITIONS
 from qg_studio.generation.places import a_place
 from qg_studio.generation.places import aimed
 from qg_studio.generation.places import scene
+from qg_studio.generation.places import whole_place
 from qg_studio.generation.places import without_company
 from qg_studio.generation.predictions import part_end_predictions
 from qg_studio.generation.story_end import ending
@@ -49,8 +51,8 @@ from qg_studio.schema import Section
 
 # The word lists are data files under qg_studio/lang/en/.
 TURNS = lang.words("turn_openers.txt")  # "One day, ...": where the story turns
-# Where someone goes or comes from is not where the story takes place ("from school").
-MOTION_PREPOSITIONS = lang.function_words("motion_prepositions")
+# A place a child can say in one breath: "in a small village at the edge of a great forest".
+LONGEST_PLACE = 11
 
 
 def story_questions(sections: Sequence[Section], title: str = "") -> list[QAItem]:
@@ -163,7 +165,11 @@ def _where(section: Section, analysis: Analysis, ids, turn=None) -> QAItem | Non
                 c.dep_ == "pobj" and a_place(c) for c in token.children
             ):
                 continue
-            phrase = without_company(phrase_of(token))
+            # "in a small village at the edge of a great forest" is one place; a longer
+            # one is said by its first part.
+            phrase = without_company(whole_place(token))
+            if len(phrase) > LONGEST_PLACE:
+                phrase = without_company(phrase_of(token))
             nouns = [t for t in phrase if t.pos_ in ("NOUN", "PROPN")]
             # "At the edge of Fernwood Forest": a place anywhere in the phrase; a door or
             # a corner is where a scene happens, not the story.
@@ -171,7 +177,7 @@ def _where(section: Section, analysis: Analysis, ids, turn=None) -> QAItem | Non
                 continue
             if any(t.lower_ in PRONOUNS for t in phrase):
                 continue  # "in the trees above her": where one is, seen from a character
-            if len(phrase) > 10:
+            if len(phrase) > LONGEST_PLACE:
                 continue
             start, end = phrase[0].idx, phrase[-1].idx + len(phrase[-1].text)
             return span_item(
