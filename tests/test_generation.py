@@ -49,6 +49,22 @@ def test_irregular_past_forms_go_back_to_their_lemma(form, lemma):
     assert lemma_of(form) == lemma
 
 
+def test_a_final_consonant_doubles_where_english_doubles_it():
+    from qg_studio.reading.inflect import ing_of
+
+    # one short syllable, or a stressed last one: doubled
+    assert [ing_of(v) for v in ("sit", "begin", "forget", "quit")] == [
+        "sitting",
+        "beginning",
+        "forgetting",
+        "quitting",
+    ]
+    assert [past_of(v) for v in ("admit", "regret", "plan")] == ["admitted", "regretted", "planned"]
+    # an unstressed last syllable: not
+    assert [ing_of(v) for v in ("open", "visit", "gather")] == ["opening", "visiting", "gathering"]
+    assert [past_of(v) for v in ("open", "visit")] == ["opened", "visited"]
+
+
 def test_past_and_third_person_forms():
     assert [past_of(v) for v in ("go", "carry", "stop", "love", "walk")] == [
         "went",

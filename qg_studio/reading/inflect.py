@@ -37,6 +37,7 @@ for _form, _lemma in {
     _FROM_FORM[_form] = _lemma
 
 _VOWELS = "aeiou"
+_STRESSED_LAST = frozenset(lang.function_words("stress_final_verbs"))
 
 
 def is_past_form(form: str) -> bool:
@@ -74,6 +75,20 @@ def _strip_suffix(low: str) -> str:
     return low
 
 
+def _doubles(lemma: str) -> bool:
+    """A final consonant doubled before "-ed" and "-ing": one short syllable ("sit",
+    "stop"), or a last syllable that takes the stress ("begin", "admit", "forget")."""
+    shape = lemma.replace("qu", "q")  # its "u" is a "w": "quit" is "quitting"
+    short = (
+        len(shape) >= 3
+        and shape[-1] not in _VOWELS + "wxy"
+        and shape[-2] in _VOWELS
+        and shape[-3] not in _VOWELS
+    )
+    one_syllable = not any(c in _VOWELS for c in shape[:-2])  # "stop", not "open"
+    return short and (one_syllable or lemma in _STRESSED_LAST)
+
+
 def past_of(lemma: str) -> str:
     lemma = lemma.lower()
     if lemma in IRREGULAR:
@@ -82,13 +97,7 @@ def past_of(lemma: str) -> str:
         return lemma + "d"
     if lemma.endswith("y") and len(lemma) > 1 and lemma[-2] not in _VOWELS:
         return lemma[:-1] + "ied"
-    if (
-        len(lemma) >= 3
-        and lemma[-1] not in _VOWELS + "wxy"
-        and lemma[-2] in _VOWELS
-        and lemma[-3] not in _VOWELS
-        and len(lemma) <= 4
-    ):
+    if _doubles(lemma):
         return lemma + lemma[-1] + "ed"
     return lemma + "ed"
 
@@ -100,13 +109,7 @@ def ing_of(lemma: str) -> str:
         return lemma[:-2] + "ying"
     if lemma.endswith("e") and not lemma.endswith(("ee", "oe", "ye")) and lemma != "be":
         return lemma[:-1] + "ing"
-    if (
-        len(lemma) >= 3
-        and lemma[-1] not in _VOWELS + "wxy"
-        and lemma[-2] in _VOWELS
-        and lemma[-3] not in _VOWELS
-        and len(lemma) <= 4
-    ):
+    if _doubles(lemma):
         return lemma + lemma[-1] + "ing"
     return lemma + "ing"
 
