@@ -55,3 +55,39 @@ def test_a_capitalised_thing_given_a_feeling_is_whom_she_means():
         "looked for a friend, but the crows were busy with the corn."
     )
     assert [analysis.resolver.resolve(t) for t in analysis.doc if t.lower_ == "she"] == ["the Moon"]
+
+
+def test_a_thing_made_a_person_and_called_it_is_the_doer_of_its_deeds():
+    text = (
+        "On the shelf stood a small brass Lamp. The Lamp was lonely, because nobody lit it "
+        "any more. One night the power went out. It was a dark night, and it began to rain. "
+        "The Lamp wanted to help. It rolled to the edge of the shelf and fell into the "
+        "girl's lap. A boy threw a ball. It bounced off the wall."
+    )
+    analysis = analyse(text)
+    got = [(t.text, analysis.resolver.resolve(t)) for t in analysis.doc if t.lower_ == "it"]
+    # "It was a dark night", "it began to rain" and the boy's ball point at no one; what
+    # nobody lit is the Lamp, but an object "it" is not read as one
+    assert got == [
+        ("it", None),
+        ("It", None),
+        ("it", None),
+        ("It", "the Lamp"),
+        ("It", None),
+    ]
+    asked = _asked(text)
+    assert asked["What did the Lamp do?"].startswith("rolled to the edge of the shelf")
+    assert not [q for q in asked if "the ball" in q.lower() and "Lamp" in q]
+
+
+def test_an_ending_names_the_thing_its_it_stands_for():
+    text = (
+        "On the shelf stood a small brass Lamp. The Lamp was lonely, because nobody lit it "
+        "any more. One night the power went out, and the girl could not see her book. The "
+        "Lamp wanted to help. It shone as bright as it could. The girl read until "
+        "midnight, and it glowed with pride."
+    )
+    ending = {q: a for q, a in _asked(text).items() if q == "How does the story end?"}
+    assert ending == {
+        "How does the story end?": "The girl read until midnight, and the Lamp glowed with pride"
+    }

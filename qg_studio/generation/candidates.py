@@ -158,7 +158,7 @@ def _character(section, analysis, clause, context, clause_list):
         return None  # "Who pushes them together with her nose?": them, read alone, is nothing
     answer = clause.subject_text
     start, end = span_of(clause.subject)
-    if who.lower_ in ("he", "she", "they"):
+    if who.lower_ in ("he", "she", "they", "it"):
         # The text says "he": the answer names him, the evidence is the sentence.
         sent = _sentence_of(analysis, clause)
         start, end = sent.start_char, sent.end_char

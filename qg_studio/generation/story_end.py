@@ -238,7 +238,7 @@ def _told(sent, analysis: Analysis) -> str:
         subject = t.dep_ in SUBJECT_ROLES
         # "Her grandmother laughed": whose grandmother, named as the subject's owner.
         owner = t.dep_ == "poss" and t.head.dep_ in SUBJECT_ROLES
-        if (subject and t.lower_ in PRONOUNS) or (owner and t.lower_ in OWNERS):
+        if (subject and (t.lower_ in PRONOUNS or t._.persona)) or (owner and t.lower_ in OWNERS):
             name = analysis.resolver.resolve(t)
             before = "".join(words).lower()
             if (

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from spacy.tokens import Token
+
 from qg_studio import lang
 from qg_studio.reading.dialogue import is_greeting
 from qg_studio.reading.lexicon import FEELINGS
@@ -135,7 +137,15 @@ def personae(doc) -> set[str]:
     }
 
 
+# Set by the resolver on an "it" that stands for a thing the story makes a person ("The
+# little Cloud was sad. It drifted away"): a doer as a "he" or a "she" is.
+if not Token.has_extension("persona"):
+    Token.set_extension("persona", default=False)
+
+
 def is_animate(head) -> bool:
+    if head._.persona:
+        return True
     if head.lower_ in NOT_CHARACTERS or is_greeting(head) or head.lemma_.lower() in PLACES:
         return False
     if head.lower_ in TIMES_AND_WEATHER and not any(

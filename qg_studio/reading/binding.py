@@ -13,7 +13,9 @@ from __future__ import annotations
 from qg_studio import lang
 from qg_studio.reading.animacy import _gender
 from qg_studio.reading.animacy import is_animate
+from qg_studio.reading.lexicon import FEELINGS
 from qg_studio.reading.lexicon import PERCEIVING
+from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.noun_phrases import SUBJECT_ROLES
 from qg_studio.reading.noun_phrases import Mention
 from qg_studio.reading.noun_phrases import governor
@@ -24,6 +26,9 @@ from qg_studio.reading.noun_phrases import own_verb
 # The family one is known by ("Amira's father"): a later "her father" is hers.
 KIN = lang.words("kin_nouns.txt")
 GROUND_PREPOSITIONS = frozenset(lang.function_words("ground_prepositions"))
+# What an "it" that points at nothing does: "it began to rain", "it seemed that …".
+IMPERSONAL = frozenset(lang.function_words("impersonal_verbs"))
+THING_ROLES = ("nsubj", "dobj", "pobj", "attr")  # a thing named there may be the "it"
 
 
 def coarguments(doc, token, mentions, verb_args, name_of) -> set[str]:
@@ -131,6 +136,47 @@ def given_own(doc, mentions, token, fits) -> Mention | None:
         if found is not None:
             return found
     return None
+
+
+def persona_it(token, mentions, personae) -> Mention | None:
+    """ "The little Cloud was sad. It drifted away": a subject "it" is a thing the story
+    makes a person (capitalised, given a voice, a mind or a feeling) when that thing is
+    the latest subject, or named since with no other thing after it ("The girl read until
+    midnight, and it glowed with pride"). Not an "it" that points at nothing ("It was a
+    dark night", "it began to rain"), nor a thing named since ("A boy threw a ball. It
+    bounced")."""
+    verb = token.head
+    if token.dep_ != "nsubj":
+        return None
+    if verb.lemma_ == "be" and not any(
+        c.dep_ == "acomp" and c.lower_ in FEELINGS for c in verb.children
+    ):
+        return None
+    if verb.lemma_ in IMPERSONAL or any(c.lemma_ in IMPERSONAL for c in verb.children):
+        return None
+    earlier = [(m, subject) for m, subject in mentions if m.index < token.i]
+    subjects = [m for m, subject in earlier if subject]
+    if subjects and _a_persona(subjects[-1], personae):
+        found = subjects[-1]
+    else:
+        found = next((m for m, _ in reversed(earlier) if _a_persona(m, personae)), None)
+        doc = token.doc
+        things = found is not None and any(
+            t.pos_ == "NOUN"
+            and t.dep_ in THING_ROLES
+            and not is_animate(t)
+            and t.lemma_.lower() not in TIME_WORDS
+            and t.lemma_.lower() not in personae
+            for t in doc[max(found.index, 0) + 1 : token.i]
+        )
+        if found is None or things:
+            return None
+    token._.persona = True
+    return found
+
+
+def _a_persona(mention: Mention, personae) -> bool:
+    return not mention.plural and not mention.gender and head_noun(mention.text) in personae
 
 
 def owner_mention(owner, mentions) -> Mention:

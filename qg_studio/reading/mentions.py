@@ -20,6 +20,7 @@ from qg_studio.reading.animacy import personified
 from qg_studio.reading.binding import coarguments
 from qg_studio.reading.binding import given_own
 from qg_studio.reading.binding import kin_owner
+from qg_studio.reading.binding import persona_it
 from qg_studio.reading.binding import subject_owner
 from qg_studio.reading.binding import things_between
 from qg_studio.reading.binding import twin_subject
@@ -86,12 +87,15 @@ class Resolver:
                 self._verb_args.setdefault(governor(token), set()).add(token.i)
         chunk_at = {c.root.i: c for c in doc.noun_chunks}
         for token in doc:
-            kind = PRONOUNS.get(token.lower_)
+            # "n": a thing made a person, "The little Cloud … It drifted away"
+            kind = PRONOUNS.get(token.lower_) or ("n" if token.lower_ == "it" else None)
             if kind is not None:
                 if token.i in self.quoted:
                     continue  # speech: "he" there may be anyone the speaker means
                 found = (
-                    self._said_again(mentions, kind, token)
+                    persona_it(token, mentions, self.personae)
+                    if kind == "n"
+                    else self._said_again(mentions, kind, token)
                     or self._reflexive(mentions, token)
                     or kin_owner(token, mentions)
                     or self._pick(mentions, kind, token)
@@ -100,7 +104,7 @@ class Resolver:
                     if kind in "mf" and not found.gender:
                         self._learn(mentions, found.text, kind)
                     self._resolved[token.i] = found.text
-                    if token.dep_ in SUBJECT_ROLES:
+                    if token.dep_ in SUBJECT_ROLES and kind != "n":
                         self._pronoun.setdefault(found.text, token.lower_)
                     if token.dep_ in SUBJECT_ROLES or token.dep_ in ("dobj", "pobj"):
                         mentions.append(
@@ -406,10 +410,8 @@ class Resolver:
         return fitting[-1] if fitting else None
 
     def _previous_sentence_start(self, token) -> int:
-        sent_start = token.sent.start
-        if sent_start == 0:
-            return self._first_window
-        return self.doc[sent_start - 1].sent.start
+        start = token.sent.start
+        return self._first_window if start == 0 else self.doc[start - 1].sent.start
 
     def resolve(self, token) -> str | None:
         """The mention a third-person pronoun most likely stands for; "the narrator" for

@@ -93,7 +93,7 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
     # "I" outside quotation marks resolves to "the narrator".
     if (
         len(tokens) == 1
-        and (tokens[0].lower_ in PRONOUNS or tokens[0].lower_ == "i")
+        and (tokens[0].lower_ in PRONOUNS or tokens[0].lower_ in ("i", "it"))
         and resolver is not None
     ):
         name = resolver.resolve(tokens[0])
