@@ -215,3 +215,15 @@ def test_a_feeling_noun_is_answered_as_a_child_says_it():
         "and looked at the dark street in dismay."
     )
     assert "dismayed" in got.values()
+
+
+def test_a_quoted_thought_is_asked_as_thought_not_said():
+    got = _answers(
+        'The old Owl sat alone on her branch. "Where has my grandson gone?" wondered the old '
+        'Owl. "I will wait for him until the moon is high," thought the Owl. Then she said '
+        'to the Mouse, "Have you seen a small grey owl with one white feather?"'
+    )
+    assert got["What did the old Owl wonder?"] == "Where has my grandson gone?"
+    assert got["What did the Owl think?"] == "I will wait for him until the moon is high"
+    # what she said aloud is still said
+    assert "What did the Owl ask the Mouse?" in got

@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass
 from dataclasses import field
 
+from qg_studio import lang
 from qg_studio.generation.items import found_item
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import PRONOUNS
@@ -35,6 +36,7 @@ MIN_WORDS = 5
 MAX_WORDS = 25
 # Below a deed the text tells (0.65): a set takes a speech where deeds run short.
 CONFIDENCE = 0.5
+THINKING = lang.function_words("thinking_verbs")
 # A reason a character gives when asked is the story's own answer to a why: above a
 # speech, as high as a deed.
 ASKED_WHY_CONFIDENCE = 0.65
@@ -213,7 +215,9 @@ def _item(section: Section, analysis: Analysis, speech: Speech, said: str) -> QA
         return None
     asks = said.rstrip().endswith("?") or speech.verb.lemma_ == "ask"
     to = _addressee(analysis, speech.verb, speech.who)
-    if asks:
+    if speech.verb.lemma_ in THINKING:  # '"I wish I could help," thought the Cloud': unsaid
+        question = f"What did {speech.who} {speech.verb.lemma_}?"
+    elif asks:
         question = f"What did {speech.who} ask{' ' + to if to else ''}?"
     else:
         question = f"What did {speech.who} say{' to ' + to if to else ''}?"
