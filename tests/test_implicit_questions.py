@@ -194,3 +194,20 @@ def test_what_one_does_to_the_one_a_feeling_is_about_is_not_why_one_felt_it():
     asked = _candidates("The goat ate the farmer's cabbages. The farmer was angry with the goat.")
     why = asked["Why was the farmer angry with the goat?"]
     assert why.answer == "the goat ate the farmer's cabbages"
+
+
+def test_a_laugh_followed_by_the_laughers_words_to_another_is_no_happiness():
+    got = _candidates(
+        "The old miller watched the boy fill the trough with a tin cup. The miller laughed. "
+        '"You will need a hundred years," he said. The boy kept filling.'
+    )
+    # he laughs at the boy: not happy, and the boy's deed before is not why
+    assert not [q for q in got if q.startswith("How did the miller feel")]
+    assert "Why did the miller laugh?" not in got
+    # a laugh at a story, with nothing said to anyone after it, is still a happy one
+    told = _candidates(
+        "The boy told the old miller a funny story about a goose. The miller laughed. Then "
+        "he went back to his sacks of flour."
+    )
+    happy = [i.answer for q, i in told.items() if q.startswith("How did the miller feel")]
+    assert happy == ["happy"]

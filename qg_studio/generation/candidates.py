@@ -19,7 +19,6 @@ from qg_studio.generation.emotions import as_a_child_says
 from qg_studio.generation.emotions import can_feel
 from qg_studio.generation.emotions import emotion_items
 from qg_studio.generation.emotions import feeling_phrase
-from qg_studio.generation.emotions import mocks
 from qg_studio.generation.inferred_feelings import inferred_feeling_items
 from qg_studio.generation.intentions import intention_items
 from qg_studio.generation.items import found_item
@@ -62,6 +61,7 @@ from qg_studio.reading.moments import bare_partner
 from qg_studio.reading.moments import contrasted
 from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import in_progress
+from qg_studio.reading.moments import mocks
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import says_nothing
 from qg_studio.reading.moments import undone

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 from qg_studio import lang
 from qg_studio.generation.emotions import feeling_adjective
-from qg_studio.generation.emotions import mocks
 from qg_studio.generation.emotions import sets_off
 from qg_studio.generation.items import found_item
 from qg_studio.reading.analysis import Analysis
@@ -34,6 +33,7 @@ from qg_studio.reading.moments import contrasted
 from qg_studio.reading.moments import done_by_the_feeler_to
 from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import in_progress
+from qg_studio.reading.moments import mocks
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.noun_phrases import for_to
 from qg_studio.reading.noun_phrases import word_infinitive

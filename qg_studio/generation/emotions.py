@@ -40,6 +40,7 @@ from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.moments import contrasted
 from qg_studio.reading.moments import event_before
+from qg_studio.reading.moments import mocks
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import passed
 from qg_studio.reading.moments import shifts_time
@@ -93,12 +94,6 @@ def emotion_items(section: Section, analysis: Analysis) -> list[QAItem]:
             out.append(_feeling_on_deed(section, analysis, clause))
             out.append(_why_deed(section, analysis, clause_list, clause))
     return [i for i in out if i is not None]
-
-
-def mocks(token) -> bool:
-    """ "The boy laughed at the fox" mocks him: it shows no happiness, and what happened
-    just before is not why (a feeling told with it can be: "proud, and she laughed at them")."""
-    return token.lemma_ == "laugh" and any(c.lower_ == "at" for c in token.children)
 
 
 def feeling_phrase(clause: Clause) -> Felt | None:

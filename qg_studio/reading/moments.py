@@ -212,3 +212,25 @@ def says_nothing(clause: Clause) -> bool:
         and any(t.dep_ == "dobj" for t in clause.tail)
         and all(t.pos_ in ("PRON", "DET", "PUNCT", "ADV", "PART") for t in clause.tail)
     )
+
+
+def mocks(token) -> bool:
+    """ "The boy laughed at the fox" mocks him, and so does a laugh its laugher follows
+    with words to another ('The baker laughed. "You will be old before you finish," he
+    said'): it shows no happiness, and what happened just before is not why (a feeling told
+    with it can be: "proud, and she laughed at them")."""
+    if token.lemma_ != "laugh":
+        return False
+    if any(c.lower_ == "at" for c in token.children):
+        return True
+    doc, laugher = token.doc, next((c for c in token.children if c.dep_ == "nsubj"), None)
+    if laugher is None or token.sent.end >= len(doc):
+        return False
+    after = doc[token.sent.end].sent
+    tag = next((t for t in after if t.dep_ == "ROOT" and t.lemma_ in SAYING_VERBS), None)
+    speaker = next((c for c in tag.children if c.dep_ == "nsubj"), None) if tag else None
+    return (
+        speaker is not None
+        and (speaker.lower_ in ("he", "she") or speaker.lemma_ == laugher.lemma_)
+        and any(t.lower_ in ("you", "your") for t in after)
+    )
