@@ -211,3 +211,17 @@ def test_a_laugh_followed_by_the_laughers_words_to_another_is_no_happiness():
     )
     happy = [i.answer for q, i in told.items() if q.startswith("How did the miller feel")]
     assert happy == ["happy"]
+
+
+def test_a_feeling_about_it_is_asked_at_the_moment_before():
+    got = {
+        q: i.answer
+        for q, i in _candidates(
+            "The Jay had found a shiny red bead by the well, and he was very proud of it. "
+            "The Wren was proud of her nest."
+        ).items()
+        if i.element == Element.FEELING
+    }
+    # "How did the Jay feel about it?" names nothing a child can find
+    assert got["How did the Jay feel when he had found a shiny red bead by the well?"] == "proud"
+    assert got["How did the Wren feel about her nest?"] == "proud"

@@ -59,6 +59,7 @@ from qg_studio.reading.lexicon import not_felt
 from qg_studio.reading.lexicon import reaction_lemma
 from qg_studio.reading.moments import bare_partner
 from qg_studio.reading.moments import contrasted
+from qg_studio.reading.moments import depicts
 from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import mocks
@@ -333,7 +334,7 @@ def _feeling(section, analysis, clause, context, clause_list):
         for x in t.subtree
     }
     # "He sat there shaking": the -ing word the parse made a clause of its own.
-    depicted = [c for c in clause.head.children if _depicts(c, clause.head)]
+    depicted = [c for c in clause.head.children if depicts(c, clause.head)]
     for t in [clause.head] + [t for t in clause.tail if t.i not in others] + depicted:
         word = None if mocks(t) or not_felt(t) else feeling_word(t.lemma_.lower(), t.text)
         if t.pos_ == "NOUN" and t.lemma_.lower() not in FEELINGS and t.lower_ not in FEELINGS:
@@ -344,7 +345,7 @@ def _feeling(section, analysis, clause, context, clause_list):
             t.i == clause.head.i
             or t.dep_ in ("acomp", "attr", "oprd", "dobj")
             or (t.head.i == clause.head.i and started == t.lemma_.lower())
-            or _depicts(t, clause.head)
+            or depicts(t, clause.head)
             or (t.dep_ == "pobj" and t.pos_ == "NOUN")
         ):
             found = (t, word)
@@ -404,23 +405,15 @@ def _feeling(section, analysis, clause, context, clause_list):
     )
 
 
-def _depicts(t, head) -> bool:
-    """ "He sat there shaking", "lay weeping": how one sat is how one felt."""
-    return (
-        t.head.i == head.i
-        and t.i > head.i
-        and t.tag_ == "VBG"
-        and t.dep_ in ("advcl", "xcomp")
-        and not any(c.dep_ in ("nsubj", "dobj") for c in t.children)
-    )
-
-
 def _about(feeling, clause: Clause) -> str:
     """ "She was proud of her long beak": what the feeling is about, as the question's
     anchor ("How did the heron feel about her long beak?")."""
     for prep in feeling.children:
         objects = [c for c in prep.children if c.dep_ == "pobj"]
         if prep.dep_ == "prep" and prep.lower_ in ("of", "about", "at", "with") and objects:
+            # "proud of it": read alone, "it" is nothing; the moment before anchors it
+            if objects[0].lower_ in ("it", "this", "that"):
+                return ""
             return "about " + words(list(objects[0].subtree), clause=clause)
     return ""
 

@@ -234,3 +234,14 @@ def mocks(token) -> bool:
         and (speaker.lower_ in ("he", "she") or speaker.lemma_ == laugher.lemma_)
         and any(t.lower_ in ("you", "your") for t in after)
     )
+
+
+def depicts(t, head) -> bool:
+    """ "He sat there shaking", "lay weeping": how one sat is how one felt."""
+    return (
+        t.head.i == head.i
+        and t.i > head.i
+        and t.tag_ == "VBG"
+        and t.dep_ in ("advcl", "xcomp")
+        and not any(c.dep_ in ("nsubj", "dobj") for c in t.children)
+    )
