@@ -280,3 +280,19 @@ def test_spacy_loads_without_torch_and_torch_still_loads_after(tmp_path):
         [sys.executable, "-c", code], capture_output=True, text=True, check=True, cwd=tmp_path
     ).stdout.split()
     assert out == ["False", "True", "0.0"]
+
+
+def test_a_past_form_with_one_r_keeps_its_verbs_e():
+    doc = get_nlp()(
+        "Sami stared at the moon. The wolf scared the sheep. The doctor cured him. "
+        "The road was barred. The sky cleared. She poured the milk."
+    )
+    lemmas = {t.text: t.lemma_ for t in doc if t.tag_ in ("VBD", "VBN") and t.lower_.endswith("ed")}
+    assert lemmas == {
+        "stared": "stare",
+        "scared": "scare",
+        "cured": "cure",
+        "barred": "bar",
+        "cleared": "clear",
+        "poured": "pour",
+    }

@@ -53,9 +53,36 @@ def get_nlp():
         ) from exc
     _register_breaks()
     _register_names()
+    _register_past_lemmas()
     nlp.add_pipe("qg_sentence_breaks", before="parser")
     nlp.add_pipe("qg_pronoun_names", last=True)
+    nlp.add_pipe("qg_past_lemmas", after="lemmatizer")
     return nlp
+
+
+def _register_past_lemmas() -> None:
+    from spacy.language import Language
+
+    if "qg_past_lemmas" in Language.factories:
+        return
+
+    @Language.component(
+        "qg_past_lemmas", requires=["token.tag", "token.lemma"], assigns=["token.lemma"]
+    )
+    def past_lemmas(doc):
+        """ "stared" is "stare", which the lemmatizer takes for the noun "star" ("Where did
+        Sami star?"), as it does "scared", "spared", "cured": one "r" before "-ed" after a
+        single vowel keeps the verb's "e" ("starred" is star's, "cleared" clear's)."""
+        for token in doc:
+            lemma = token.lemma_.lower()
+            if (
+                token.tag_ in ("VBD", "VBN")
+                and token.lower_ == lemma + "ed"
+                and lemma.endswith(("ar", "ur"))
+                and lemma[-3:-2] not in ("a", "e", "i", "o", "u", "")
+            ):
+                token.lemma_ = lemma + "e"
+        return doc
 
 
 def _register_breaks() -> None:
