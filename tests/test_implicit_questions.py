@@ -225,3 +225,17 @@ def test_a_feeling_about_it_is_asked_at_the_moment_before():
     # "How did the Jay feel about it?" names nothing a child can find
     assert got["How did the Jay feel when he had found a shiny red bead by the well?"] == "proud"
     assert got["How did the Wren feel about her nest?"] == "proud"
+
+
+def test_who_frightens_another_is_not_the_one_frightened():
+    got = {
+        q: i.answer
+        for q, i in _candidates(
+            "The wolf scared the sheep in the far field. The loud bang frightened the hens."
+        ).items()
+        if i.element == Element.FEELING
+    }
+    assert not [
+        q for q in got if q.startswith(("How did the wolf feel", "How did the loud bang feel"))
+    ]
+    assert got["How did the wolf make the sheep feel?"] == "scared"

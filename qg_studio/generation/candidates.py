@@ -41,6 +41,7 @@ from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import state
 from qg_studio.reading.grammar import words
 from qg_studio.reading.lexicon import BECOMING_VERBS
+from qg_studio.reading.lexicon import CAUSING_VERBS
 from qg_studio.reading.lexicon import FEELINGS
 from qg_studio.reading.lexicon import HEED_OBJECTS
 from qg_studio.reading.lexicon import LINKING_VERBS
@@ -341,6 +342,8 @@ def _feeling(section, analysis, clause, context, clause_list):
             word = None  # a reaction is something done: "stormed out", not "the storm"
         if t.head.lower_ == "without" or any(c.lower_ in ("no", "not") for c in t.children):
             word = None  # "sang on without fear": a feeling she did not have
+        if t.lemma_ in CAUSING_VERBS and any(c.dep_ == "dobj" for c in t.children):
+            word = None  # "The wolf scared the sheep": the sheep's feeling, not the wolf's
         if word and (
             t.i == clause.head.i
             or t.dep_ in ("acomp", "attr", "oprd", "dobj")
