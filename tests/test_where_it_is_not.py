@@ -69,3 +69,19 @@ def test_a_place_located_by_the_next_phrase_is_kept_with_it():
     assert where == ["in a cottage at the foot of the hill"]
     # where one went is not where the first place is: "to the market in the town" stays apart
     assert not [a for _, a in got if "cottage" in a and "market" in a]
+
+
+def test_where_what_one_hears_or_sees_is_is_not_where_one_is():
+    got = _settings(
+        "Ivo sat alone in the kitchen. He listened to the rain on the roof and stared at "
+        "the lights in the valley. His cat watched the birds from the window."
+    )
+    assert ("Where did Ivo sit alone?", "in the kitchen") in got
+    assert not [a for _, a in got if a in ("on the roof", "in the valley")]
+    assert ("Where did Ivo's cat watch the birds from?", "from the window") in got
+
+
+def test_a_place_far_from_another_is_said_whole():
+    got = _settings("Kofi lived on a farm far from any town. His uncle came from a city far away.")
+    assert ("Where did Kofi live?", "on a farm far from any town") in got
+    assert ("Where did Kofi's uncle come from?", "from a city far away") in got

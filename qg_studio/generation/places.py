@@ -7,6 +7,7 @@ from qg_studio.generation.items import span_item
 from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.grammar import ask
+from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import PLACE_PREPOSITIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
@@ -24,6 +25,7 @@ NEAR = ("next", "close", "near", "right")  # "next to the school", "close to the
 SCENE_PLACES = lang.words("scene_places.txt")
 OPEN_PLACES = lang.words("open_places.txt")
 CHANGE_VERBS = lang.words("change_verbs.txt")
+ATTENDING = frozenset(lang.function_words("attending_verbs"))  # "listened to", "stared at"
 MOTION_PREPOSITIONS = lang.function_words("motion_prepositions")  # "from school", "to it"
 
 
@@ -67,12 +69,16 @@ def without_company(phrase: list) -> list:
 
 def whole_place(prep) -> list:
     """The place phrase with what the parser hung on its verb but tells where the place is:
-    "from a city far away", "in the house next to the school", "in a beech tree at the
-    edge of the wood"."""
+    "from a city far away", "on a farm far from any town", "in the house next to the
+    school", "in a beech tree at the edge of the wood"."""
     doc = prep.doc
     phrase = phrase_of(prep)
     while phrase[-1].i + 1 < len(doc) and doc[phrase[-1].i + 1].lower_ in FAR:
-        phrase.append(doc[phrase[-1].i + 1])
+        far = doc[phrase[-1].i + 1]
+        if far.head.dep_ == "prep" and far.head.i > far.i:  # "a farm far from any town"
+            phrase += sorted(far.head.subtree, key=lambda t: t.i)
+            break
+        phrase.append(far)
     after = doc[phrase[-1].i + 1] if phrase[-1].i + 1 < len(doc) else None
     locating = (
         after is not None
@@ -88,10 +94,26 @@ def whole_place(prep) -> list:
     return phrase
 
 
+def of_the_perceived(prep) -> bool:
+    """ "listened to the rain on the roof", "heard the wind in the chimney": where what one
+    hears or sees is, not where one is ("watched the boats from the hill" is)."""
+    verb = prep.head
+    if verb.lemma_ not in PERCEIVING | ATTENDING or prep.lower_ == "from":
+        return False
+    return any(
+        c.i < prep.i and (c.dep_ == "dobj" or (c.dep_ == "prep" and c.lower_ in ("to", "at")))
+        for c in verb.children
+    )
+
+
 def _place_phrase(clause: Clause):
     for t in clause.tail:
         if t.dep_ == "prep" and t.head.i == clause.head.i and t.lower_ in PLACE_PREPOSITIONS:
-            if aimed(t) or (t.lower_ == "into" and t.head.lemma_.lower() in CHANGE_VERBS):
+            if (
+                aimed(t)
+                or of_the_perceived(t)
+                or (t.lower_ == "into" and t.head.lemma_.lower() in CHANGE_VERBS)
+            ):
                 continue  # "the street turned into a stream": what it became, not where
             objs = [c for c in t.children if c.dep_ == "pobj"]
             if not objs:
