@@ -54,6 +54,8 @@ def test_a_feeling_the_story_tells_is_not_guessed():
         # Told in the next sentence: the told feeling is the answer, not a guess.
         "The wolf chased the hare across the field. The hare laughed at the slow wolf.",
         "The wolf chased the hare across the field. The hare was not afraid of him.",
+        # Told in the sentence before, of the same one.
+        "The Kettle was lonely on the cold stove. It wondered if anyone would ever fill it.",
         # Told in the same sentence, whoever's it is.
         "The goose grew angry with the hen, because she had cheated her out of the nest.",
     ):
@@ -239,3 +241,16 @@ def test_who_frightens_another_is_not_the_one_frightened():
         q for q in got if q.startswith(("How did the wolf feel", "How did the loud bang feel"))
     ]
     assert got["How did the wolf make the sheep feel?"] == "scared"
+
+
+def test_a_told_feeling_of_a_thing_made_a_person_is_asked_even_where_the_moment_says_it():
+    got = {
+        q: i.answer
+        for q, i in _candidates(
+            "The cook put the Kettle away and forgot it on the top shelf. The Kettle was "
+            "lonely in the dark. It listened to the mice in the cupboard."
+        ).items()
+        if i.element == Element.FEELING
+    }
+    # "How did the Kettle feel when the cook forgot it …?": read alone, "it" is nothing
+    assert got == {"How did the Kettle feel?": "lonely"}

@@ -357,14 +357,16 @@ def _feeling(section, analysis, clause, context, clause_list):
         return None
     token, word = found
     shown = token.lower_ in FEELINGS and token.pos_ == "ADJ"
+    # "I was cross … and I sulked", "The Bell was lonely. It wondered": told; no guess beside
+    at = analysis.sentence_index(clause.head.idx)
+    told = clause_list + (analysis.sentence_clauses[at - 1] if at else [])
     if not shown and any(
         c.subject_text == clause.subject_text
         and any(t.dep_ == "acomp" and t.lower_ in FEELINGS for t in c.tail)
-        for c in clause_list
+        for c in told
     ):
-        return None  # "I was cross … and I sulked": the sentence tells how; no guess beside
-    present = clause.head.tag_ in ("VBZ", "VBP")
-    verb = ("do" if clause.plural else "does") if present else "did"  # "How do the people feel"
+        return None
+    verb = ("do" if clause.plural else "does") if clause.head.tag_ in ("VBZ", "VBP") else "did"
     if context is not None:
         extra = f"{when_phrase(context)} {state(context, resolver=analysis.resolver, same_as=clause.subject_text)}"
     else:
@@ -375,7 +377,9 @@ def _feeling(section, analysis, clause, context, clause_list):
         prior = event_before(analysis, clause_list, clause)
         if prior is not None and not feels(prior) and not contrasted(prior, clause):
             extra = f"when {state(prior, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text)}"
-        elif not shown:
+        # "when the workmen left it": read alone, "it" is nothing; a told feeling stands alone
+        extra = "" if "it" in extra.split() else extra
+        if not extra and not shown:
             return None
     question = finish(f"How {verb} {clause.subject_text} feel {extra}")
     if shown:

@@ -69,13 +69,14 @@ def can_feel(analysis: Analysis, clause: Clause) -> bool:
     head = clause.subject_head
     if head is None:
         return True
-    if not (is_someone(head) or analysis.resolver.name_of(head) or analysis.resolver.resolve(head)):
-        return False  # "How did the Princess' commands feel?": only someone feels
+    r = resolver = analysis.resolver
+    if not (is_someone(head) or r.is_character(head) or r.name_of(head) or r.resolve(head)):
+        return False  # only someone feels, not "the Princess' commands"; "the Bell" does
     # "How did Upstairs feel?": a capital is not a name.
     return not (
         head.pos_ == "PROPN"
         and not head.ent_type_
-        and not analysis.resolver.name_of(head)
+        and not resolver.name_of(head)
         and head.lemma_.lower() not in ANIMATE
     )
 
