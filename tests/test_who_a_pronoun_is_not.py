@@ -80,3 +80,12 @@ def test_a_they_joined_to_a_clause_with_its_own_plural_subject_is_that_subject()
     )
     # the chairs are no one the story named: not the twins either
     assert got == [("they", None), ("they", "the geese"), ("they", "the boys")]
+
+
+def test_one_of_a_list_shown_or_given_is_no_later_him():
+    got = _resolved(
+        "Every evening Tariq fed the animals. One night he showed his sister the old ram "
+        "and the new calf. She stood in the barn beside him until the lamps were lit.",
+        words=("him",),
+    )
+    assert got == [("him", "Tariq")]

@@ -179,6 +179,17 @@ def _a_persona(mention: Mention, personae) -> bool:
     return not mention.plural and not mention.gender and head_noun(mention.text) in personae
 
 
+def listed_object(doc, index: int) -> bool:
+    """ "Kofi showed Ama the hunter and the tall bird. She lay beside him": one of things
+    shown or given in a list is no "him" or "her" later (it would have to say which)."""
+    if index < 0:
+        return False
+    token = doc[index]
+    first = token.head if token.dep_ == "conj" else token
+    listed = token.dep_ == "conj" or any(c.dep_ == "conj" for c in token.children)
+    return listed and first.dep_ in ("dobj", "pobj", "dative")
+
+
 def owner_mention(owner, mentions) -> Mention:
     """The character an owner word ("the miller's", "Amira's") names: the latest mention
     with its head noun, or, named only as the owner so far, one made of it."""

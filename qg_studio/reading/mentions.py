@@ -20,6 +20,7 @@ from qg_studio.reading.animacy import personified
 from qg_studio.reading.binding import coarguments
 from qg_studio.reading.binding import given_own
 from qg_studio.reading.binding import kin_owner
+from qg_studio.reading.binding import listed_object
 from qg_studio.reading.binding import persona_it
 from qg_studio.reading.binding import subject_owner
 from qg_studio.reading.binding import things_between
@@ -313,8 +314,8 @@ class Resolver:
                 return False
             if kind == "p":
                 return m.plural
-            if m.owned and not m.gender:
-                return False  # "dragged it with his horse ... she asked": not the horse
+            if (m.owned and not m.gender) or listed_object(self.doc, m.index):
+                return False  # not the horse of "dragged it with his horse", nor one of a list
             return not m.plural and m.gender in ("", kind)
 
         twin = twin_subject(token)
