@@ -83,3 +83,14 @@ def test_coming_to_rest_is_one_doing_and_coming_there_no_deed_of_its_own():
     assert not [a for a in asked.values() if a == "came there"]
     # A common noun opening the sentence is lower case in a question, with its "the".
     assert asked.get("What did the children love?") == "the old boat"
+
+
+def test_how_one_came_or_went_is_one_doing_with_it():
+    text = (
+        "Old Tortoise waited by the pond all day. When the sun was low, the Frog came "
+        "hopping up to the stone. Then the two friends went walking down the lane."
+    )
+    items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
+    got = {i.question: i.answer for i in items}
+    assert got["What happened when the sun was low?"] == "the Frog came hopping up to the stone"
+    assert not [a for a in got.values() if a in ("the Frog came", "came")]

@@ -21,7 +21,7 @@ from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.noun_phrases import for_to
 from qg_studio.reading.noun_phrases import mention_text
-from qg_studio.reading.noun_phrases import word_infinitive
+from qg_studio.reading.noun_phrases import no_clause_of_its_own
 from qg_studio.reading.subjects import SUBJECT_DEPS
 from qg_studio.reading.subjects import subject_phrase
 from qg_studio.reading.subjects import trim
@@ -112,7 +112,7 @@ def _subtree_minus(token, cut: set[int]) -> list:
 
 
 def _is_clause_head(t) -> bool:
-    if t.dep_ not in CLAUSE_DEPS or _from_to(t) or word_infinitive(t):
+    if t.dep_ not in CLAUSE_DEPS or _from_to(t) or no_clause_of_its_own(t):
         return False
     if t.pos_ not in ("VERB", "AUX"):
         return False

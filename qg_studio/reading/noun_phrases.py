@@ -114,6 +114,15 @@ def word_infinitive(verb) -> bool:
     )
 
 
+def no_clause_of_its_own(verb) -> bool:
+    """A verb told with the word before it: an infinitive (:func:`word_infinitive`), or
+    how one came or went ("the Frog came hopping up to the stone", "went flying over the
+    hill"): one doing, whatever clause the parser hangs it as."""
+    came = verb.i > 0 and verb.doc[verb.i - 1]
+    doing = verb.tag_ == "VBG" and verb.dep_ in ("advcl", "xcomp") and verb.head == came
+    return word_infinitive(verb) or (doing and came.lemma_ in ("come", "go"))
+
+
 def holds_stage(token) -> bool:
     """A subject, or the one a feeling verb acts on: in "This angered the fox, and he
     snapped", the fox is who "he" goes on from, not the last character named as subject."""
