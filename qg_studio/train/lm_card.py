@@ -140,6 +140,13 @@ def measure(
             val["qa"] = measure_qa(stories, adapter)
             progress(f"qa: {json.dumps(val['qa'])} ({time.time() - started:.0f} s)")
             continue
+        if part == "qg":  # the figure holds for the decoding it was measured with
+            from qg_studio.generation.consensus import CONSENSUS_BEAMS
+            from qg_studio.generation.consensus import ROUND_TRIP_WEIGHT
+
+            val["qg_decoding"] = (
+                f"the consensus of {CONSENSUS_BEAMS} beams + {ROUND_TRIP_WEIGHT} x the round trip"
+            )
         val[part] = {
             ENGINE: mine["rougeL_f"],
             "embedded": theirs["rougeL_f"],
@@ -233,6 +240,8 @@ def card_text(adapter: Path) -> str:
         parts += ["", _table(rows)]
         if "qg" in val:
             parts += [
+                "",
+                f"`eval qg` decodes as the app's writer does: {val.get('qg_decoding', 'greedy')}.",
                 "",
                 "Question writing per element (ROUGE-L F1):",
                 "",
