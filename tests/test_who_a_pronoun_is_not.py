@@ -89,3 +89,11 @@ def test_one_of_a_list_shown_or_given_is_no_later_him():
         words=("him",),
     )
     assert got == [("him", "Tariq")]
+
+
+def test_what_someone_is_likened_to_is_no_one_on_stage():
+    got = _resolved(
+        "That evening Marek walked past the mill and heard someone singing. It was an old "
+        "song, clear and sweet as a bird. He stood by the gate and listened."
+    )
+    assert got == [("He", "Marek")]

@@ -165,8 +165,8 @@ class Resolver:
                 and not (owns_subject or owns_object or introduced(token))
             ) or is_vocative(token, self.quoted):
                 continue
-            if token.dep_ == "pobj" and token.head.lower_ == "like":
-                continue  # "rose like a flying bird": a likeness, not someone on stage
+            if token.dep_ == "pobj" and token.head.lower_ in ("like", "as"):
+                continue  # "rose like a flying bird", "sweet as a bird": a likeness
             text = noun_mention_text(token, chunk, named)
             if not text:
                 continue
