@@ -296,3 +296,13 @@ def test_a_past_form_with_one_r_keeps_its_verbs_e():
         "cleared": "clear",
         "poured": "pour",
     }
+
+
+def test_a_day_before_a_name_is_the_time_and_the_name_the_subject():
+    doc = get_nlp()("On Friday Marek walked past the mill. In May Tomas planted beans.")
+    subjects = {t.head.text: t.text for t in doc if t.dep_ == "nsubj"}
+    assert subjects == {"walked": "Marek", "planted": "Tomas"}
+    assert [t.text for t in doc if t.dep_ == "pobj" and t.head.lower_ in ("on", "in")] == [
+        "Friday",
+        "May",
+    ]

@@ -54,10 +54,47 @@ def get_nlp():
     _register_breaks()
     _register_names()
     _register_past_lemmas()
+    _register_time_before_name()
     nlp.add_pipe("qg_sentence_breaks", before="parser")
     nlp.add_pipe("qg_pronoun_names", last=True)
     nlp.add_pipe("qg_past_lemmas", after="lemmatizer")
+    nlp.add_pipe("qg_time_before_name", after="ner")
     return nlp
+
+
+def _register_time_before_name() -> None:
+    from spacy.language import Language
+
+    if "qg_time_before_name" in Language.factories:
+        return
+
+    @Language.component(
+        "qg_time_before_name",
+        requires=["token.dep", "token.ent_type"],
+        assigns=["token.dep", "token.head"],
+    )
+    def time_before_name(doc):
+        """ "On Friday Marek walked past the mill": the parser reads "Friday Marek" as one
+        name in "On …", and the sentence loses its subject (no question is asked of it).
+        A day or month set before a name that ends a fronted "on" or "in", where the verb
+        after has no subject, is the time; the name is the verb's subject."""
+        for name in doc:
+            prep, date = name.head, doc[name.i - 1] if name.i else None
+            verb = prep.head
+            if (
+                date is not None
+                and name.dep_ == "pobj"
+                and name.pos_ == "PROPN"
+                and prep.lower_ in ("on", "in")
+                and date.head == name
+                and date.ent_type_ in ("DATE", "TIME")
+                and verb.pos_ in ("VERB", "AUX")
+                and verb.i > name.i
+                and not any(c.dep_ in ("nsubj", "nsubjpass") for c in verb.children)
+            ):
+                date.head, date.dep_ = prep, "pobj"
+                name.head, name.dep_ = verb, "nsubj"
+        return doc
 
 
 def _register_past_lemmas() -> None:
