@@ -108,18 +108,26 @@ def _register_past_lemmas() -> None:
     )
     def past_lemmas(doc):
         """ "stared" is "stare", which the lemmatizer takes for the noun "star" ("Where did
-        Sami star?"), as it does "scared", "spared", "cured": one "r" before "-ed" after a
-        single vowel keeps the verb's "e" ("starred" is star's, "cleared" clear's)."""
+        Sami star?"), as "scraped" for "scrap": a verb of one short syllable doubles its
+        last consonant before "-ed" ("starred", "scrapped"), so a past with one consonant
+        there kept the verb's "e" ("cleared" stays clear, "visited" visit)."""
         for token in doc:
             lemma = token.lemma_.lower()
-            if (
-                token.tag_ in ("VBD", "VBN")
-                and token.lower_ == lemma + "ed"
-                and lemma.endswith(("ar", "ur"))
-                and lemma[-3:-2] not in ("a", "e", "i", "o", "u", "")
-            ):
+            if token.tag_ in ("VBD", "VBN") and token.lower_ == lemma + "ed" and _one_short(lemma):
                 token.lemma_ = lemma + "e"
         return doc
+
+
+def _one_short(word: str) -> bool:
+    """One syllable ending in one vowel and one consonant: "star", "scrap", "hop"."""
+    vowels = "aeiou"
+    return (
+        len(word) >= 3
+        and word[-1] not in vowels + "wxy"
+        and word[-2] in vowels
+        and word[-3] not in vowels
+        and not any(c in vowels for c in word[:-2])
+    )
 
 
 def _register_breaks() -> None:
