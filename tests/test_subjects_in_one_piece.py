@@ -42,3 +42,17 @@ def test_a_time_parsed_into_the_subject_is_when_not_who():
     said = " ".join(f"{i.question} {i.answer}" for i in items)
     assert "came with hammers and nails" in said
     assert "the next day more people" not in said.lower()
+
+
+def test_a_past_hung_on_the_subject_is_not_said_in_the_question():
+    text = (
+        "Ola set her boat on the water. The little boat spun once, then floated away under "
+        "the old bridge. "
+        "The letter sent by the king arrived at noon."
+    )
+    items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
+    asked = [i.question for i in items]
+    assert not [q for q in asked if "spun" in q]  # "Where did the little boat spun once …?"
+    assert "Where did the little boat then float away?" in asked
+    # a modifier that is one ("sent by the king") stays with its noun
+    assert [q for q in asked if "the letter sent by the king" in q]

@@ -51,6 +51,11 @@ def as_known(name: str) -> str:
 def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
     """The subject as a question can say it: pronouns replaced by who they stand for."""
     tokens = trim(_one_run(_without_aside(list(tokens))))
+    # "The little boat spun once, then floated away": a past the parser hung on the subject
+    # as its modifier is a deed of its own ("the boat sent by the king" is one's modifier).
+    deeds = {d.i for t in tokens if t.dep_ == "acl" and t.tag_ == "VBD" for d in t.subtree}
+    if deeds and len(deeds) < len(tokens):
+        tokens = trim([t for t in tokens if t.i not in deeds])
     # "Blushing with pleasure Nell went home": a participle opening the sentence, parsed
     # as the subject, ends in the name of who did it.
     if len(tokens) > 1 and tokens[0].dep_ == "csubj" and tokens[-1].pos_ == "PROPN":
