@@ -227,3 +227,13 @@ def test_a_quoted_thought_is_asked_as_thought_not_said():
     assert got["What did the Owl think?"] == "I will wait for him until the moon is high"
     # what she said aloud is still said
     assert "What did the Owl ask the Mouse?" in got
+
+
+def test_a_kin_named_through_its_own_kin_is_named_back():
+    got = _answers(
+        "On the hill lived an old shepherd and his wife. Every night the shepherd's wife lit "
+        "a fire, so that her husband could find his way home across the moor."
+    )
+    said = " ".join(f"{q} {a}" for q, a in got.items())
+    assert "wife's husband" not in said
+    assert [q for q in got if "the shepherd find his way home" in q]

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from qg_studio.generation.rules import rule_id
+from qg_studio.reading.subjects import kin_back
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Element
 from qg_studio.schema import Evidence
@@ -38,8 +39,8 @@ def found_item(
     id of the rule that found it (generation/rules.py). None when the question or the
     answer is empty or the span is."""
     # One line each: a span of a hard-wrapped story keeps its line breaks.
-    question = " ".join(question.split())
-    answer = " ".join(answer.split()).strip(" ,;:.\"'“”")
+    question = kin_back(" ".join(question.split()))
+    answer = kin_back(" ".join(answer.split()).strip(" ,;:.\"'“”"))
     start, end = max(0, start), min(len(where.text), end)
     if not question or not answer or end <= start:
         return None

@@ -3,6 +3,8 @@ character the reader knows, an aside left out ("the Goat, who only gave a little
 
 from __future__ import annotations
 
+import re
+
 from qg_studio import lang
 from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.lexicon import TIME_WORDS
@@ -208,3 +210,16 @@ def _lower_first(text: str, first) -> str:
     ):
         return text[:1].lower() + text[1:]
     return text
+
+
+# "the fisherman's wife's husband" is the fisherman: a kin named through its own kin.
+_KIN_BACK = re.compile(
+    r"\b((?:the |[A-Z])[\w' -]*?)'s? (?:(wife)'s husband|(husband)'s wife"
+    r"|(?:son|daughter|child)'s (?:father|mother))\b"
+)
+
+
+def kin_back(text: str) -> str:
+    """ "Why could the fisherman's wife's husband find his way?": "her husband" named by
+    whose "her" is said back to the one it started from ("the fisherman")."""
+    return _KIN_BACK.sub(lambda m: m.group(1), text)
