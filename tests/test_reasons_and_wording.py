@@ -607,3 +607,17 @@ def test_a_so_inside_a_speech_gives_no_why_to_its_saying():
         '"Why dive so often?" said his cousin. The young Otter kept diving.'
     )
     assert not [q for q in got if q.startswith("Why") and q.rstrip("?").endswith(" say")]
+
+
+def test_what_one_did_so_that_another_could_is_its_purpose_not_a_result():
+    got = _answers(
+        "Every evening the baker's daughter left a lamp in the window, so that the "
+        "travellers could find the inn in the dark. The river rose, so the ford was closed."
+    )
+    assert got["Why did the baker's daughter leave a lamp in the window?"] == (
+        "so that the travellers could find the inn in the dark"
+    )
+    # a hope is no result: not "What happened because she left a lamp …?"
+    assert not [q for q in got if q.startswith("What happened because the baker's daughter")]
+    # a "so" of result still is one
+    assert got["What happened because the river rose?"] == "the ford was closed"

@@ -177,14 +177,15 @@ def causal_item(section, analysis, clause, context, clause_list):
             0.8,
             rule="causal.so_that",
         )
-    # "X, so Y": X answers why Y.
+    # "X, so Y": X answers why Y; "X so that Y could": Y, the hope, answers why X.
     cause = _so_cause(analysis, clause, clause_list)
     if cause is not None:
-        question = ask(clause, "Why")
-        start, end = span_of(cause.tokens)
+        hoped = _purpose(clause)
+        question = ask(cause if hoped else clause, "Why")
+        start, end = span_of(cause.tokens + (clause.tokens if hoped else []))
         return found_item(
             question,
-            state(cause, limit=ANSWER_TAIL),
+            f"so that {state(clause)}" if hoped else state(cause, limit=ANSWER_TAIL),
             Element.CAUSAL,
             True,
             section,
@@ -318,7 +319,7 @@ def outcome_item(section, analysis, clause, context, clause_list):
             question, answer, Element.OUTCOME, True, section, start, end, 0.75, rule="outcome.when"
         )
     cause = _so_cause(analysis, clause, clause_list)
-    if cause is not None:
+    if cause is not None and not _purpose(clause):
         question = finish(f"{happened(cause)} because {state(cause, tense_past=True)}")
         start, end = span_of(clause.tokens)
         return found_item(
@@ -338,6 +339,13 @@ def outcome_item(section, analysis, clause, context, clause_list):
 def _about_someone(clause: Clause) -> bool:
     head = clause.subject_head
     return head is None or is_someone(head)
+
+
+def _purpose(clause: Clause) -> bool:
+    """ "lit a fire so that her husband could find his way home": what one hoped for, which
+    may never have happened; no result of the deed."""
+    hoping = ("could", "would", "might", "can", "will")
+    return clause.marker == "so" and any(a.lower_ in hoping for a in clause.aux)
 
 
 def _so_cause(analysis: Analysis, clause: Clause, clause_list: list[Clause]) -> Clause | None:
