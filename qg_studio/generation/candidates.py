@@ -64,6 +64,7 @@ from qg_studio.reading.moments import depicts
 from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import mocks
+from qg_studio.reading.moments import names_one
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import says_nothing
 from qg_studio.reading.moments import undone
@@ -153,7 +154,7 @@ def _character(section, analysis, clause, context, clause_list):
         return None  # not "Who milk the goats?" of "watched her mother milk the goats"
     if clause.head.lemma_ in SAYING_VERBS or clause.tail_words < 2 or clause.tail_words > 14:
         return None
-    if tells_speech(clause, analysis.quoted) or no_event(clause):
+    if tells_speech(clause, analysis.quoted) or no_event(clause) or names_one(clause):
         return None  # "saw a thin boy standing in the snow": not "Who standing …?"
     question = ask_subject(clause, "Who")
     if vague(clause, analysis) and LEANING & set(question.lower().rstrip("?").split()):
@@ -384,11 +385,8 @@ def _feeling(section, analysis, clause, context, clause_list):
     question = finish(f"How {verb} {clause.subject_text} feel {extra}")
     if shown:
         # "felt both glad and sad": both feelings are the answer.
-        more = [
-            c
-            for c in token.children
-            if c.dep_ == "conj" and c.pos_ == "ADJ" and c.lower_ in FEELINGS
-        ]
+        more = [c for c in token.children if c.dep_ == "conj" and c.lower_ in FEELINGS]
+        more = [c for c in more if c.pos_ == "ADJ"]
         last = more[-1] if more else token
         start, end = token.idx, last.idx + len(last.text)
         named = [t.text for t in [token, *more]]

@@ -245,3 +245,14 @@ def depicts(t, head) -> bool:
         and t.dep_ in ("advcl", "xcomp")
         and not any(c.dep_ in ("nsubj", "dobj") for c in t.children)
     )
+
+
+def names_one(clause: Clause) -> bool:
+    """ "The loudest singer was Dov, who could make the windows rattle", "The best runner
+    was a girl named Zora": a description given a name; asked of its subject it reads "Who
+    was Dov, who …?"."""
+    return clause.head.lemma_ == "be" and any(
+        c.dep_ == "attr"
+        and (c.pos_ == "PROPN" or any(a.lemma_ in ("name", "call") for a in c.children))
+        for c in clause.head.children
+    )
