@@ -90,3 +90,13 @@ def test_what_was_going_on_when_one_came_has_no_reason_in_the_moment_before():
     )
     got = _whys(text)
     assert not [q for q, _ in got if q.startswith("Why was the Magpie sitting")]
+
+
+def test_ones_own_deed_is_no_cause_of_what_ones_hands_do():
+    got = dict(
+        _whys(
+            "The baker was ill, and Nina had to bake alone. Nina's hands trembled as she "
+            "poured the milk."
+        )
+    )
+    assert "Why did Nina's hands tremble?" not in got  # not "– Nina poured the milk"

@@ -35,6 +35,8 @@ from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import mocks
 from qg_studio.reading.moments import no_event
+from qg_studio.reading.moments import purpose
+from qg_studio.reading.moments import reacting_one
 from qg_studio.reading.noun_phrases import for_to
 from qg_studio.reading.noun_phrases import word_infinitive
 from qg_studio.reading.phrases import span_of
@@ -46,7 +48,7 @@ RESULT_VERBS = frozenset(lang.function_words("result_verbs"))
 FINDING_VERBS = frozenset(lang.function_words("finding_verbs"))
 
 
-def _not_a_purpose(verb, infinitive) -> bool:
+def _not_apurpose(verb, infinitive) -> bool:
     """ "woke to find the house empty", "ran to the gate, only to find it locked": what one
     met with after, not what one did it for; "took care to tell him": what one saw to."""
     return (
@@ -180,7 +182,7 @@ def causal_item(section, analysis, clause, context, clause_list):
     # "X, so Y": X answers why Y; "X so that Y could": Y, the hope, answers why X.
     cause = _so_cause(analysis, clause, clause_list)
     if cause is not None:
-        hoped = _purpose(clause)
+        hoped = purpose(clause)
         question = ask(cause if hoped else clause, "Why")
         start, end = span_of(cause.tokens + (clause.tokens if hoped else []))
         return found_item(
@@ -201,7 +203,7 @@ def causal_item(section, analysis, clause, context, clause_list):
         if (
             t.dep_ == "advcl"
             and t.pos_ == "VERB"
-            and not _not_a_purpose(clause.head, t)
+            and not _not_apurpose(clause.head, t)
             and any(c.lower_ == "to" and c.dep_ == "aux" for c in t.children)
             and t.i > clause.head.i + 1
             and not for_to(t)  # "waited for her father to come": what she waited for
@@ -278,7 +280,7 @@ def causal_item(section, analysis, clause, context, clause_list):
         if clause.head.dep_ in ("ccomp", "xcomp") and cause.head in clause.head.ancestors:
             return None  # "he saw how her paws trembled": seeing it is not why they did
         if (
-            cause.subject_text == clause.subject_text
+            cause.subject_text == reacting_one(clause)
             and cause.head.lemma_ != "be"
             and not (cause.head.lemma_ in PERCEIVING and sets_off(cause, clause))
         ):
@@ -319,7 +321,7 @@ def outcome_item(section, analysis, clause, context, clause_list):
             question, answer, Element.OUTCOME, True, section, start, end, 0.75, rule="outcome.when"
         )
     cause = _so_cause(analysis, clause, clause_list)
-    if cause is not None and not _purpose(clause):
+    if cause is not None and not purpose(clause):
         question = finish(f"{happened(cause)} because {state(cause, tense_past=True)}")
         start, end = span_of(clause.tokens)
         return found_item(
@@ -339,13 +341,6 @@ def outcome_item(section, analysis, clause, context, clause_list):
 def _about_someone(clause: Clause) -> bool:
     head = clause.subject_head
     return head is None or is_someone(head)
-
-
-def _purpose(clause: Clause) -> bool:
-    """ "lit a fire so that her husband could find his way home": what one hoped for, which
-    may never have happened; no result of the deed."""
-    hoping = ("could", "would", "might", "can", "will")
-    return clause.marker == "so" and any(a.lower_ in hoping for a in clause.aux)
 
 
 def _so_cause(analysis: Analysis, clause: Clause, clause_list: list[Clause]) -> Clause | None:

@@ -11,6 +11,7 @@ from qg_studio.reading.animacy import WEATHER
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.dialogue import tells_speech
+from qg_studio.reading.lexicon import BODY_PARTS
 from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import SPEECH_VERBS
@@ -256,3 +257,21 @@ def names_one(clause: Clause) -> bool:
         and (c.pos_ == "PROPN" or any(a.lemma_ in ("name", "call") for a in c.children))
         for c in clause.head.children
     )
+
+
+def reacting_one(clause: Clause) -> str:
+    """Who reacts: the subject, or whose body part it is ("Jonas's hands shook as he mixed
+    the flour": Jonas's own deed is no cause of it)."""
+    head = clause.subject_head
+    owner = next((c for c in head.children if c.dep_ == "poss"), None) if head is not None else None
+    if owner is not None and head.lemma_.lower() in BODY_PARTS:
+        r = clause.resolver
+        return (r is not None and (r.resolve(owner) or r.name_of(owner))) or owner.text
+    return clause.subject_text
+
+
+def purpose(clause: Clause) -> bool:
+    """ "lit a fire so that her husband could find his way home": what one hoped for, which
+    may never have happened; no result of the deed."""
+    hoping = ("could", "would", "might", "can", "will")
+    return clause.marker == "so" and any(a.lower_ in hoping for a in clause.aux)
