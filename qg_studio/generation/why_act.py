@@ -114,6 +114,8 @@ def why_act(sections, analyses, cast, ids, found) -> QAItem | None:
                 # "But a gull was standing over it": what was going on when one came is
                 # no deed the moment before set off.
                 or in_progress(clause)
+                # "Pip had chased a dragonfly": done before what was told just before it
+                or done_long_before(clause.head)
                 # "The goat stayed home, as she was tired": the text tells why itself.
                 or any(gives_reason(c) for c in analysis.sentence_clauses[index])
             ):

@@ -46,9 +46,11 @@ def event_before(
     same = [c for c in earlier if usable(c)]
     if same:
         return same[-1]
-    if earlier:
+    if earlier or done_long_before(clause.head):
         # The event just before is in this sentence but cannot be read ("When a fox came
-        # sniffing, Pip rolled into a ball"): the sentence before would answer wrongly.
+        # sniffing, Pip rolled into a ball"): the sentence before would answer wrongly; so
+        # it would for a deed told after it was done ("She heard a cry. Pip had chased a
+        # dragonfly").
         return None
     index = next((i for i, cl in enumerate(analysis.sentence_clauses) if clause in cl), 0)
     for j in range(index - 1, max(index - 2, -1), -1):
