@@ -314,3 +314,20 @@ def test_a_deed_joined_to_the_moment_in_one_sentence_is_no_guess():
     assert guesses == {
         "What will Anik do after he read every word?": "Anik laughed at the funny parts"
     }
+
+
+def test_a_state_is_no_deed_to_guess():
+    from qg_studio.pipeline import story_candidates
+
+    text = (
+        "Mila opened the old box, and a tune began to play. A tiny bird on the lid "
+        "turned round and round.\n\nMila loved the tune. She danced across the attic "
+        "until she was dizzy."
+    )
+    guesses = {
+        i.question: i.answer
+        for i in story_candidates([Section(1, text)])
+        if i.question.startswith("What will")
+    }
+    assert "Mila loved the tune" not in guesses.values()
+    assert list(guesses.values()) == ["Mila danced across the attic"]

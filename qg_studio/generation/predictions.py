@@ -137,7 +137,9 @@ def _guesses(
         # from the part before; it is guessed from the event told just before it.
         shifted = shifted or bool(clause_list and shifts_time(clause_list[0].head.sent))
         for clause in clause_list:
-            if not is_deed(clause, next_analysis) or _every_time(clause):
+            # "Tibbs loved the tune": a state is no deed to guess
+            state_of = clause.head.lemma_ in STATE_VERBS
+            if not is_deed(clause, next_analysis) or _every_time(clause) or state_of:
                 # "every time he came down the mountain": no next deed, a habit; "showed
                 # her how to flick it": no deed to guess, but done to her all the same
                 # (seeing someone is not).
