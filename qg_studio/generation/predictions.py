@@ -157,8 +157,6 @@ def _guesses(
                 reader = next_analysis
                 if moment is None or not _a_moment(moment, next_analysis):
                     continue
-                if moment.head.sent == clause.head.sent:
-                    continue  # "He sat on the bank and read every word": one breath, no guess
             elif moment is None or head_noun(clause.subject_text) in passed:
                 continue
             after = state(
