@@ -48,7 +48,7 @@ RESULT_VERBS = frozenset(lang.function_words("result_verbs"))
 FINDING_VERBS = frozenset(lang.function_words("finding_verbs"))
 
 
-def _not_apurpose(verb, infinitive) -> bool:
+def _not_a_purpose(verb, infinitive) -> bool:
     """ "woke to find the house empty", "ran to the gate, only to find it locked": what one
     met with after, not what one did it for; "took care to tell him": what one saw to."""
     return (
@@ -203,7 +203,7 @@ def causal_item(section, analysis, clause, context, clause_list):
         if (
             t.dep_ == "advcl"
             and t.pos_ == "VERB"
-            and not _not_apurpose(clause.head, t)
+            and not _not_a_purpose(clause.head, t)
             and any(c.lower_ == "to" and c.dep_ == "aux" for c in t.children)
             and t.i > clause.head.i + 1
             and not for_to(t)  # "waited for her father to come": what she waited for

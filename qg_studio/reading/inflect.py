@@ -9,6 +9,7 @@ listed once (a data file, qg_studio/lang/en/irregular_verbs.json).
 from __future__ import annotations
 
 from qg_studio import lang
+from qg_studio.text.words import one_short_syllable
 
 # lemma: (past, past participle), a data file (qg_studio/lang/en/irregular_verbs.json).
 IRREGULAR: dict[str, tuple[str, str]] = {
@@ -77,16 +78,15 @@ def _strip_suffix(low: str) -> str:
 
 def _doubles(lemma: str) -> bool:
     """A final consonant doubled before "-ed" and "-ing": one short syllable ("sit",
-    "stop"), or a last syllable that takes the stress ("begin", "admit", "forget")."""
-    shape = lemma.replace("qu", "q")  # its "u" is a "w": "quit" is "quitting"
-    short = (
+    "stop", not "open"), or a last syllable that takes the stress ("begin", "admit")."""
+    shape = lemma.replace("qu", "q")
+    last_short = (
         len(shape) >= 3
         and shape[-1] not in _VOWELS + "wxy"
         and shape[-2] in _VOWELS
         and shape[-3] not in _VOWELS
     )
-    one_syllable = not any(c in _VOWELS for c in shape[:-2])  # "stop", not "open"
-    return short and (one_syllable or lemma in _STRESSED_LAST)
+    return one_short_syllable(lemma) or (last_short and lemma in _STRESSED_LAST)
 
 
 def past_of(lemma: str) -> str:

