@@ -91,3 +91,13 @@ def test_an_ending_names_the_thing_its_it_stands_for():
     assert ending == {
         "How does the story end?": "The girl read until midnight, and the Lamp glowed with pride"
     }
+
+
+def test_a_place_named_with_its_kind_is_no_one():
+    asked = _asked(
+        "The prince asked the sailors about the silver tree. Everyone said that Mount Kiro "
+        "belonged to the old songs. Lake Mora lay to the north. Farmer Giles ploughed the field."
+    )
+    assert not [a for q, a in asked.items() if q.startswith("Who") and "Mora" in a]
+    assert not [q for q in asked if "What did Lake Mora do" in q]
+    assert asked["Who ploughed the field?"] == "Farmer Giles"

@@ -148,6 +148,10 @@ def is_animate(head) -> bool:
         return True
     if head.lower_ in NOT_CHARACTERS or is_greeting(head) or head.lemma_.lower() in PLACES:
         return False
+    if head.pos_ == "PROPN" and any(
+        c.dep_ == "compound" and c.lemma_.lower() in PLACES for c in head.children
+    ):
+        return False  # "Lake Mora lay to the north", "Mount Kiro": a place's name
     if head.lower_ in TIMES_AND_WEATHER and not any(
         c.dep_ in ("det", "poss") for c in head.children
     ):
