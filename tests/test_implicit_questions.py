@@ -254,3 +254,15 @@ def test_a_told_feeling_of_a_thing_made_a_person_is_asked_even_where_the_moment_
     }
     # "How did the Kettle feel when the cook forgot it …?": read alone, "it" is nothing
     assert got == {"How did the Kettle feel?": "lonely"}
+
+
+def test_a_feeling_told_by_ones_heart_is_read_from_the_idiom():
+    got = _feelings(
+        "Lotte played the old tune every night. One night the box went silent. Lotte sat "
+        "beside the box and felt her heart grow heavy. The next morning the clockmaker mended "
+        "the spring. Lotte's heart leapt. Her brother's heart did not sink."
+    )
+    assert got == {
+        "How did Lotte feel when she sat beside the box?": "sad",
+        "How did Lotte feel when the clockmaker mended the spring?": "happy",
+    }

@@ -19,6 +19,7 @@ from qg_studio.generation.emotions import as_a_child_says
 from qg_studio.generation.emotions import can_feel
 from qg_studio.generation.emotions import emotion_items
 from qg_studio.generation.emotions import feeling_phrase
+from qg_studio.generation.hearts import heart_items
 from qg_studio.generation.inferred_feelings import inferred_feeling_items
 from qg_studio.generation.intentions import intention_items
 from qg_studio.generation.items import found_item
@@ -119,6 +120,7 @@ def find_candidates(
     out.extend(emotion_items(section, analysis))
     out.extend(intention_items(section, analysis))
     out.extend(inferred_feeling_items(section, analysis))
+    out.extend(heart_items(section, analysis))
     out.extend(speech_items(section, analysis))
     out.extend(bidding_items(section, analysis))
     if following is not None and next_analysis is not None:

@@ -84,6 +84,14 @@ RULES = _rules(
         "candidates",
     ),
     Rule(
+        "feeling.heart",
+        Element.FEELING,
+        "implicit",
+        '"The rain washed the chalk away. Ada\'s heart sank." -> '
+        '"How did Ada feel when the rain washed the chalk away? – sad"',
+        "hearts",
+    ),
+    Rule(
         "causal.because",
         Element.CAUSAL,
         "explicit",
