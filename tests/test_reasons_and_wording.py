@@ -621,3 +621,11 @@ def test_what_one_did_so_that_another_could_is_its_purpose_not_a_result():
     assert not [q for q in got if q.startswith("What happened because the baker's daughter")]
     # a "so" of result still is one
     assert got["What happened because the river rose?"] == "the ford was closed"
+
+
+def test_a_who_question_names_whose_thing_it_asks_about():
+    got = _answers("The little boat floated under the bridge. A frog jumped onto its deck.")
+    assert not [
+        q for q in got if q.startswith("Who") and " its " in q
+    ]  # "Who jumped onto its deck?"
+    assert got["What did the frog do?"] == "jumped onto its deck"

@@ -24,6 +24,7 @@ from qg_studio.generation.inferred_feelings import inferred_feeling_items
 from qg_studio.generation.intentions import intention_items
 from qg_studio.generation.items import found_item
 from qg_studio.generation.items import span_item
+from qg_studio.generation.items import well_formed
 from qg_studio.generation.places import setting_item
 from qg_studio.generation.predictions import predictions_between
 from qg_studio.generation.speech import speech_items
@@ -75,10 +76,8 @@ from qg_studio.reading.noun_phrases import watched
 from qg_studio.reading.phrases import span_of
 from qg_studio.reading.reference import vague
 from qg_studio.schema import Element
-from qg_studio.schema import Explicitness
 from qg_studio.schema import QAItem
 from qg_studio.schema import Section
-from qg_studio.text.words import words as word_list
 
 WHEN = frozenset(lang.function_words("time_markers"))
 LEANING = {"it"} | OBJECT_PRONOUNS  # a bare object a question leans on
@@ -125,7 +124,7 @@ def find_candidates(
     out.extend(bidding_items(section, analysis))
     if following is not None and next_analysis is not None:
         out.extend(predictions_between(section, analysis, following, next_analysis))
-    return [i for i in out if i is not None and _well_formed(i)]
+    return [i for i in out if i is not None and well_formed(i)]
 
 
 # --------------------------------------------------------------------------- helpers
@@ -423,28 +422,3 @@ def _about(feeling, clause: Clause) -> str:
                 return ""
             return "about " + words(list(objects[0].subtree), clause=clause)
     return ""
-
-
-def _well_formed(item: QAItem) -> bool:
-    """Drop questions too short or too long to hand to a child, or that give the answer."""
-    q = item.question
-    n = len(q.split())
-    if n < 3 or n > 24 or not q.endswith("?"):
-        return False
-    if any(ch in q for ch in '"“”'):
-        return False
-    # "Who looked at it?", "What did Elsa give it?": read alone, a question's "it" names
-    # nothing a child can find (a character's "he" or "her" is named when it is asked).
-    if "it" in word_list(q):
-        return False
-    answer = item.answer.lower().strip()
-    if len(answer.split()) > 30:
-        return False
-    if (
-        item.explicitness == Explicitness.EXPLICIT
-        and len(answer) > 3
-        and answer in q.lower()
-        and item.element != Element.FEELING
-    ):
-        return False
-    return True

@@ -19,6 +19,7 @@ from qg_studio.schema import QAItem
 from qg_studio.schema import Scope
 from qg_studio.schema import Section
 from qg_studio.scores import ItemScores
+from qg_studio.text.words import words as word_list
 
 
 def found_item(
@@ -75,3 +76,29 @@ def span_item(
     return found_item(
         question, answer, element, True, where, start, end, confidence, sections, rule=rule
     )
+
+
+def well_formed(item: QAItem) -> bool:
+    """Drop questions too short or too long to hand to a child, or that give the answer."""
+    q = item.question
+    n = len(q.split())
+    if n < 3 or n > 24 or not q.endswith("?"):
+        return False
+    if any(ch in q for ch in '"“”'):
+        return False
+    # "Who looked at it?", "What did Elsa give it?": read alone, a question's "it" names
+    # nothing a child can find (a character's "he" or "her" is named when it is asked).
+    asked = word_list(q)
+    if "it" in asked or (asked[0] == "who" and "its" in asked):
+        return False  # "Who jumped onto its deck?": whose, read alone, is no one's
+    answer = item.answer.lower().strip()
+    if len(answer.split()) > 30:
+        return False
+    if (
+        item.explicitness == Explicitness.EXPLICIT
+        and len(answer) > 3
+        and answer in q.lower()
+        and item.element != Element.FEELING
+    ):
+        return False
+    return True
