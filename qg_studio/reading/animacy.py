@@ -148,9 +148,13 @@ def is_animate(head) -> bool:
         return True
     if head.lower_ in NOT_CHARACTERS or is_greeting(head) or head.lemma_.lower() in PLACES:
         return False
-    if head.pos_ == "PROPN" and any(
-        c.dep_ == "compound" and c.text[:1].isupper() and c.lemma_.lower() in PLACES
-        for c in head.children
+    if (
+        head.pos_ == "PROPN"
+        and head.lemma_.lower() not in ANIMATE  # "the Town Mouse", "the Moon Lady" are
+        and any(
+            c.dep_ == "compound" and c.text[:1].isupper() and c.lemma_.lower() in PLACES
+            for c in head.children
+        )
     ):
         return False  # "Lake Mora lay to the north", "Mount Kiro": a place's name
     if head.lower_ in TIMES_AND_WEATHER and not any(
