@@ -8,11 +8,12 @@ child reads the idiom (an implicit question): "How did Tibbs feel when the tune 
 from __future__ import annotations
 
 from qg_studio import lang
+from qg_studio.generation.emotions import feel_when
+from qg_studio.generation.emotions import named_someone
 from qg_studio.generation.items import found_item
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.clauses import usable
 from qg_studio.reading.grammar import finish
-from qg_studio.reading.grammar import state
 from qg_studio.reading.inflect import lemma_of
 from qg_studio.reading.moments import event_before
 from qg_studio.schema import Element
@@ -34,17 +35,12 @@ def heart_items(section: Section, analysis: Analysis) -> list[QAItem]:
             who, feeling = found
             # "felt her heart grow heavy": the moment before the feeling, not the feeling
             clause = next((c for c in clause_list if heart in c.tokens), None)
-            before = analysis.sentence_clauses[index - 1] if index else []
-            prior = (
-                event_before(analysis, clause_list, clause)
-                if clause is not None
-                else next((c for c in reversed(before) if usable(c)), None)
-            )
-            moment = (
-                state(prior, tense_past=True, resolver=analysis.resolver, same_as=who)
-                if prior is not None
-                else ""
-            )
+            if clause is not None:
+                prior = event_before(analysis, clause_list, clause)
+            else:  # "Tibbs's heart leapt", the verb tagged a noun: the sentence before
+                before = analysis.sentence_clauses[index - 1] if index else []
+                prior = next((c for c in reversed(before) if usable(c)), None)
+            moment = feel_when(analysis, who, prior) if prior is not None else ""
             when = f" when {moment}" if moment else ""
             item = found_item(
                 finish(f"How did {who} feel{when}"),
@@ -75,8 +71,5 @@ def _felt(heart, analysis: Analysis) -> tuple[str, str] | None:
     owner = next((c for c in heart.children if c.dep_ == "poss"), None)
     if feeling is None or owner is None or any(c.dep_ == "neg" for c in verb.children):
         return None
-    resolver = analysis.resolver
-    who = resolver.resolve(owner) or resolver.name_of(owner)
-    if who is None and owner.pos_ == "PROPN":
-        who = owner.text
+    who = named_someone(owner, analysis.resolver)
     return (who, feeling) if who else None

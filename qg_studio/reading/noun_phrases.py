@@ -118,9 +118,9 @@ def no_clause_of_its_own(verb) -> bool:
     """A verb told with the word before it: an infinitive (:func:`word_infinitive`), or
     how one came or went ("the Frog came hopping up to the stone", "went flying over the
     hill"): one doing, whatever clause the parser hangs it as."""
-    came = verb.i > 0 and verb.doc[verb.i - 1]
-    doing = verb.tag_ == "VBG" and verb.dep_ in ("advcl", "xcomp") and verb.head == came
-    return word_infinitive(verb) or (doing and came.lemma_ in ("come", "go"))
+    went = verb.tag_ == "VBG" and verb.dep_ in ("advcl", "xcomp") and verb.i > 0
+    came = verb.doc[verb.i - 1] if went else None
+    return word_infinitive(verb) or (came == verb.head and came.lemma_ in ("come", "go"))
 
 
 def holds_stage(token) -> bool:

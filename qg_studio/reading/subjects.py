@@ -214,7 +214,7 @@ def _lower_first(text: str, first) -> str:
 
 # "the fisherman's wife's husband" is the fisherman: a kin named through its own kin.
 _KIN_BACK = re.compile(
-    r"\b((?:the |[A-Z])[\w' -]*?)'s? (?:(wife)'s husband|(husband)'s wife"
+    r"\b((?:the |[A-Z])[\w' -]*?)'s? (?:wife's husband|husband's wife"
     r"|(?:son|daughter|child)'s (?:father|mother))\b"
 )
 
