@@ -191,6 +191,22 @@ def test_a_moral_the_parser_hangs_from_its_first_noun_is_still_the_moral(moral):
     assert moral_line(Section(1, text.replace(moral, "A fox that lived in the wood."))) is None
 
 
+@pytest.mark.parametrize(
+    "moral", ["The help you give is the help you get.", "The hour you save is the hour you lose."]
+)
+def test_a_closing_line_about_what_you_do_is_the_lesson_not_an_aside(moral):
+    story = (
+        "Two boys carried water to the old well in the square. One of them hurried and spilt "
+        "half, and the other walked slowly and filled the trough."
+    )
+    text = story + "\n\n" + moral
+    start, end = moral_line(Section(1, text))
+    assert text[start:end] == moral
+    # the narrator pointing at the story's own well is no lesson
+    aside = story + "\n\nThe well you see in the square today is the one they filled."
+    assert moral_line(Section(1, aside)) is None
+
+
 def test_what_one_wondered_is_not_told_as_so():
     got = _answers(
         "A rich merchant wanted to know whether the people of his village were lazy or kind. "

@@ -96,17 +96,35 @@ def moral_line(section: Section) -> tuple[int, int] | None:
         )
     )
     bare = noun_subject and not any(c.dep_ in ("det", "poss") for c in subject[0].children)
-    generic = bool(subject) and (
-        subject[0].dep_ == "csubj"  # "Being slow is no shame"
-        or subject[0].tag_ in ("NNS",)
-        or subject[0].pos_ == "ADJ"  # "Even the smallest can do …", "The wise listen"
-        or subject[0].lower_ in lang.function_words("generic_subjects")
-        or any(c.lower_ in lang.function_words("generic_determiners") for c in subject[0].subtree)
-        or bare
+    generic = (
+        bool(subject)
+        and (
+            subject[0].dep_ == "csubj"  # "Being slow is no shame"
+            or subject[0].tag_ in ("NNS",)
+            or subject[0].pos_ == "ADJ"  # "Even the smallest can do …", "The wise listen"
+            or subject[0].lower_ in lang.function_words("generic_subjects")
+            or any(
+                c.lower_ in lang.function_words("generic_determiners") for c in subject[0].subtree
+            )
+            or bare
+            or _defined_by_you(subject[0], text[:begin])
+        )
     )
     if present and generic:
         return begin, begin + len(last)
     return None
+
+
+def _defined_by_you(noun, before: str) -> bool:
+    """ "The work you cannot see is …", "The help you give …": a thing defined by what
+    "you" do with it is anyone's (outside quotes, the narrator's "you" is the reader),
+    unless the story told of it ("The well you see in the square today …" is an aside)."""
+    if re.search(rf"\b{re.escape(noun.lower_)}\b", before.lower()):
+        return False
+    return any(
+        c.dep_ == "relcl" and any(s.dep_ == "nsubj" and s.lower_ == "you" for s in c.children)
+        for c in noun.children
+    )
 
 
 def _timeless(doc, before: str) -> bool:
