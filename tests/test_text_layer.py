@@ -310,3 +310,42 @@ def test_a_day_before_a_name_is_the_time_and_the_name_the_subject():
         "Friday",
         "May",
     ]
+
+
+@pytest.mark.parametrize(
+    "sentence, outcome, concession",
+    [
+        (
+            "The seedlings drooped and turned brown, however much water she gave them.",
+            "drooped",
+            "gave",
+        ),
+        (
+            "In August the leaves curled and fell, however much water she carried to them.",
+            "curled",
+            "carried",
+        ),
+        ("The door of the shed stayed shut, whatever the boy tried.", "stayed", "tried"),
+    ],
+)
+def test_a_concession_is_a_clause_of_what_happened_not_its_root(sentence, outcome, concession):
+    doc = get_nlp()(sentence)
+    root = next(doc.sents).root
+    assert root.text == outcome
+    verb = next(t for t in doc if t.text == concession)
+    assert verb.dep_ == "advcl" and verb.head.i in {root.i} | {c.i for c in root.children}
+
+
+def test_what_did_not_help_is_asked_as_no_deed():
+    from qg_studio.generation.embedded import EmbeddedGenerator
+    from qg_studio.schema import GenerationRequest
+
+    text = (
+        "Mira planted three apple trees by the river. In August the leaves curled and fell, "
+        "however much water she carried to them. When the frost came, the young trees "
+        "cracked, however much straw she gave them."
+    )
+    items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
+    answers = [i.answer for i in items]
+    assert not [a for a in answers if "however" in a or a.startswith(("gave", "carried"))]
+    assert "Mira" in {i.answer for i in items if i.question.startswith("Who planted")}

@@ -1,9 +1,8 @@
 """The clauses of a parsed sentence: one verb with its subject, auxiliaries and the words after it.
 
-A :class:`Clause` is taken from a spaCy parse of the section (so offsets stay in the
-section's text), with its subject as a question can say it (pronouns resolved through the
-section's :class:`~qg_studio.reading.mentions.Resolver`). :mod:`.grammar` turns a
-clause into a question.
+A :class:`Clause` is taken from a spaCy parse of the section (offsets stay in its text),
+with its subject as a question can say it (pronouns resolved through the section's
+:class:`~qg_studio.reading.mentions.Resolver`); :mod:`.grammar` makes it a question.
 """
 
 from __future__ import annotations
@@ -25,6 +24,7 @@ from qg_studio.reading.noun_phrases import no_clause_of_its_own
 from qg_studio.reading.subjects import SUBJECT_DEPS
 from qg_studio.reading.subjects import subject_phrase
 from qg_studio.reading.subjects import trim
+from qg_studio.text.parse import opens_concession
 
 CLAUSE_DEPS = {"ROOT", "conj", "advcl", "ccomp", "parataxis"}
 MARKERS = lang.words("clause_markers.txt")
@@ -368,6 +368,8 @@ def usable(clause: Clause) -> bool:
         return False  # "to know whether they were lazy", "showed where it reached": not told
     if head.dep_ == "ccomp" and head.head.lemma_ in SPEECH_VERBS:
         return False  # "told his mother that a terrible beast lived there": said, not told as so
+    if head.dep_ == "advcl" and opens_concession(head.subtree):
+        return False  # "however much water she gave them": what did not help, no deed
     if clause.marker in ("as", "than") and head.head.pos_ in ("ADV", "ADJ"):
         return False  # "as fast as his legs could carry him": a measure, not an event
     if clause.marker in ("as", "than") and _likened(head):

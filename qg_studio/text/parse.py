@@ -1,7 +1,8 @@
-"""The spaCy pipeline, loaded once per process, with QG Studio's two components: the
-house sentence rule (:mod:`qg_studio.text.sentences`) placed before the parser, so a
-parsed ``Doc``'s ``sents`` are exactly the sentences :func:`sentences` cuts from raw text,
-and names ending in a pronoun ("Tan I") kept whole.
+"""The spaCy pipeline, loaded once per process, with QG Studio's components: the house
+sentence rule (:mod:`qg_studio.text.sentences`) placed before the parser, so a parsed
+``Doc``'s ``sents`` are exactly the sentences :func:`sentences` cuts from raw text; names
+ending in a pronoun ("Tan I") kept whole; and mends of kinds of sentence the small model
+misreads (a past lemma, a day before a name, a concession parsed as the root).
 """
 
 from __future__ import annotations
@@ -56,11 +57,63 @@ def get_nlp():
     _register_names()
     _register_past_lemmas()
     _register_time_before_name()
+    _register_concessive_clauses()
     nlp.add_pipe("qg_sentence_breaks", before="parser")
     nlp.add_pipe("qg_pronoun_names", last=True)
     nlp.add_pipe("qg_past_lemmas", after="lemmatizer")
     nlp.add_pipe("qg_time_before_name", after="ner")
+    nlp.add_pipe("qg_concessive_clauses", after="parser")
     return nlp
+
+
+# "however much water she gave them", "whatever he tried", "no matter how loudly she
+# called": a clause these open says what did not change the outcome.
+_CONCESSIVE_OPENERS = ("however", "whatever", "whoever", "wherever", "whichever")
+
+
+def opens_concession(tokens) -> bool:
+    words = [t.lower_ for t in tokens if not t.is_punct][:2]
+    return bool(words) and (words[0] in _CONCESSIVE_OPENERS or words == ["no", "matter"])
+
+
+def _register_concessive_clauses() -> None:
+    from spacy.language import Language
+
+    if "qg_concessive_clauses" in Language.factories:
+        return
+
+    @Language.component(
+        "qg_concessive_clauses",
+        requires=["token.dep", "token.tag"],
+        assigns=["token.dep", "token.head"],
+    )
+    def concessive_clauses(doc):
+        """ "The plants drooped, however much water she gave them": the parser may make
+        the concession the sentence's root and what happened its complement ("gave them"
+        was then asked as what was done). A clause a concessive word opens is an
+        adverbial clause of the other one."""
+        for sent in doc.sents:
+            root = sent.root
+            before = [c for c in root.children if c.dep_ == "ccomp" and c.i < root.i]
+            if before:
+                own = [t for t in root.subtree if t.i > before[0].right_edge.i]
+                if opens_concession(own):
+                    main = before[0]
+                    main.head, main.dep_ = main, "ROOT"
+                    root.head, root.dep_ = main, "advcl"
+            for token in sent:
+                if token.i < token.head.i or not opens_concession(token.subtree):
+                    continue
+                if token.dep_ == "ccomp":
+                    token.dep_ = "advcl"
+                # "fell, however much water she carried to them": read as a noun with a
+                # relative clause hung from "fell"; the clause is the concession, the
+                # noun its object.
+                said = [c for c in token.children if c.dep_ == "relcl"]
+                if token.tag_ in ("NN", "NNS") and said:
+                    said[0].head, said[0].dep_ = token.head, "advcl"
+                    token.head, token.dep_ = said[0], "dobj"
+        return doc
 
 
 def _register_time_before_name() -> None:
