@@ -85,3 +85,12 @@ def test_a_place_far_from_another_is_said_whole():
     got = _settings("Kofi lived on a farm far from any town. His uncle came from a city far away.")
     assert ("Where did Kofi live?", "on a farm far from any town") in got
     assert ("Where did Kofi's uncle come from?", "from a city far away") in got
+
+
+def test_how_far_from_somewhere_is_where_not_where_from():
+    got = _settings(
+        "Marta lived far from the village. One evening her goat wandered off, and she "
+        "found it grazing far away from the road."
+    )
+    assert ("Where did Marta live?", "far from the village") in got
+    assert not [q for q, _ in got if q.endswith("from?")]

@@ -73,6 +73,13 @@ def whole_place(prep) -> list:
     school", "in a beech tree at the edge of the wood"."""
     doc = prep.doc
     phrase = phrase_of(prep)
+    # "lived far away from the town": how far from where is where one lived
+    while (
+        phrase[0].i > 0
+        and phrase[0].lower_ in ("from",) + FAR
+        and doc[phrase[0].i - 1].lower_ in FAR
+    ):
+        phrase.insert(0, doc[phrase[0].i - 1])
     while phrase[-1].i + 1 < len(doc) and doc[phrase[-1].i + 1].lower_ in FAR:
         far = doc[phrase[-1].i + 1]
         if far.head.dep_ == "prep" and far.head.i > far.i:  # "a farm far from any town"
@@ -156,7 +163,8 @@ def setting_item(section, analysis, clause, context, clause_list) -> QAItem | No
     ):
         return None  # "on the hill above and in the valley below": one half garbles
     # "A storm blew in from the sea": "Where did the storm blow in from?"
-    question = ask(clause, wh, gap=gap, extra="from" if prep.lower_ == "from" else "")
+    source = prep.lower_ == "from" and phrase[0] == prep
+    question = ask(clause, wh, gap=gap, extra="from" if source else "")
     if len(question.split()) < 4:
         return None
     start, end = span_of(phrase)
