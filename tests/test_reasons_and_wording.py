@@ -629,3 +629,19 @@ def test_a_who_question_names_whose_thing_it_asks_about():
         q for q in got if q.startswith("Who") and " its " in q
     ]  # "Who jumped onto its deck?"
     assert got["What did the frog do?"] == "jumped onto its deck"
+
+
+def test_a_deed_done_for_a_reason_it_names_is_asked_why_with_that_reason():
+    got = _candidates(
+        "All week the goat stood on the wall at night and watched the stars. The farmer "
+        "scolded him for being slow in the mornings. On Sunday the farmer's wife thanked "
+        "the goat for the fresh milk. Tom looked for his hat."
+    )
+    why = {q: i for q, i in got.items() if q.startswith("Why")}
+    assert why["Why did the farmer scold the goat?"].answer == "for being slow in the mornings"
+    assert why["Why did the farmer scold the goat?"].explicitness == Explicitness.EXPLICIT
+    assert why["Why did the farmer's wife thank the goat?"].answer == "for the fresh milk"
+    # the night's stars are no reason for the scolding, nor "for his hat" one for looking
+    assert not [i for i in why.values() if "stars" in i.answer or "hat" in i.answer]
+    felt = {q: i.answer for q, i in got.items() if i.element == Element.FEELING}
+    assert felt.get("How did the farmer feel about the goat being slow in the mornings?") == "angry"

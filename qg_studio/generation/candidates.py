@@ -27,6 +27,8 @@ from qg_studio.generation.items import span_item
 from qg_studio.generation.items import well_formed
 from qg_studio.generation.places import setting_item
 from qg_studio.generation.predictions import predictions_between
+from qg_studio.generation.reasons import about_the_reason
+from qg_studio.generation.reasons import reason_for_item
 from qg_studio.generation.speech import speech_items
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import is_animate
@@ -110,6 +112,7 @@ def find_candidates(
                 _object,
                 _feeling,
                 causal_item,
+                reason_for_item,
                 noticed_item,
                 outcome_item,
             ):
@@ -373,6 +376,8 @@ def _feeling(section, analysis, clause, context, clause_list):
         extra = f"{when_phrase(context)} {state(context, resolver=analysis.resolver, same_as=clause.subject_text)}"
     else:
         extra = _about(token, clause) if shown else ""
+    if not extra:  # "scolded him for being sleepy": the feeling is about that
+        extra = about_the_reason(token, clause) if token.i == clause.head.i else ""
     if not extra:
         # "She sat on a stone and cried": asking "when she cried" gives the answer
         # away, so the question points at the moment before.

@@ -9,6 +9,7 @@ from qg_studio import lang
 from qg_studio.generation.emotions import feeling_adjective
 from qg_studio.generation.emotions import sets_off
 from qg_studio.generation.items import found_item
+from qg_studio.generation.reasons import reason_for
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.clauses import Clause
@@ -240,6 +241,8 @@ def causal_item(section, analysis, clause, context, clause_list):
         and clause.marker != "whenever"
     )
     on_deed = feeling_adjective(clause)  # "trudged home very sad"
+    if reason_for(clause.head) is not None:
+        return None  # "scolded him for being sleepy": its reason is told; the finder asks it
     if (clause.head.lemma_ == "be" and feel) or reacts or on_deed:
         if any(
             c.marker in REASON or so_that(c, clause_list) for c in clause_list if c is not clause

@@ -124,6 +124,14 @@ RULES = _rules(
         "causes",
     ),
     Rule(
+        "causal.reason_for",
+        Element.CAUSAL,
+        "explicit",
+        '"The teacher praised Ana for her neat writing." -> '
+        '"Why did the teacher praise Ana? – for her neat writing"',
+        "reasons",
+    ),
+    Rule(
         "causal.bidden",
         Element.CAUSAL,
         "implicit",
