@@ -108,3 +108,27 @@ def test_a_place_named_with_its_kind_is_no_one():
         ]
         == "Elsa"
     )
+
+
+def test_an_it_that_opens_a_sentence_is_the_thing_done_to_just_before():
+    text = (
+        "Nia kicked the old bucket as hard as she could. It flew over the wall and landed "
+        "in the duck pond. The ducks flapped away in fright. Then her brother opened the "
+        "back door. It was cold outside, and soon it began to snow."
+    )
+    asked = _asked(text)
+    assert asked["Where did the old bucket land?"] == "in the duck pond"
+    assert (
+        asked["What did the ducks do after the old bucket landed in the duck pond?"]
+        == "flapped away in fright"
+    )
+    # an "it" that is cold or begins to snow is no door
+    assert not [
+        q for q in list(asked) + list(asked.values()) if "door was" in q or "door began" in q
+    ]
+    assert asked["How does the story end?"] == "It was cold outside, and soon it began to snow"
+
+
+def test_an_it_after_a_creature_is_not_named_for_the_thing():
+    asked = _asked("The boy gave the puppy a bone. It wagged its tail and ran under the table.")
+    assert not [q for q in list(asked) + list(asked.values()) if "the bone" in q and "wag" in q]

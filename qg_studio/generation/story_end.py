@@ -13,6 +13,7 @@ from qg_studio import lang
 from qg_studio.generation.items import found_item
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import PRONOUNS
+from qg_studio.reading.binding import thing_it
 from qg_studio.reading.lexicon import DISCOURSE_ADVERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.moments import done_long_before
@@ -256,8 +257,10 @@ def _told(sent, analysis: Analysis) -> str:
         subject = t.dep_ in SUBJECT_ROLES
         # "Her grandmother laughed": whose grandmother, named as the subject's owner.
         owner = t.dep_ == "poss" and t.head.dep_ in SUBJECT_ROLES
-        if (subject and (t.lower_ in PRONOUNS or t._.persona)) or (owner and t.lower_ in OWNERS):
-            name = analysis.resolver.resolve(t)
+        if (subject and (t.lower_ in PRONOUNS or t.lower_ == "it")) or (
+            owner and t.lower_ in OWNERS
+        ):
+            name = analysis.resolver.resolve(t) or thing_it(t, analysis.resolver.quoted)
             before = "".join(words).lower()
             if (
                 name

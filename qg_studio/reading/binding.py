@@ -241,3 +241,41 @@ def kin_owner(token, mentions) -> Mention | None:
     found = owner_mention(owners[-1], [(m, s) for m, s in mentions if m.index < token.i])
     kind = {"his": "m", "her": "f"}.get(token.lower_, "")
     return found if found.gender in ("", kind) else None
+
+
+def thing_it(token, quoted=frozenset()) -> str:
+    """ "Moss knocked the brass bell to the floor. It rang so loudly that …": a sentence
+    that opens with "it" doing something is most often about the thing just done to, the
+    object of the sentence before; a key says "the brass bell rang", not "it rang". Not
+    an "it" that is or seems ("It was cold" may be the day, the room or the door), nor one
+    that points at nothing ("it began to rain"), nor one where the sentence before did
+    nothing to a thing or named a creature it may be."""
+    verb = token.head
+    if (
+        token.lower_ != "it"
+        or token.dep_ != "nsubj"
+        or token.i in quoted
+        or token.i != token.sent.start
+        or verb.lemma_ in IMPERSONAL | {"be", "become", "look", "sound", "feel"}
+        or any(c.lemma_ in IMPERSONAL or c.dep_ in ("ccomp", "xcomp") for c in verb.children)
+        or token.sent.start == 0
+    ):
+        return ""
+    before = token.doc[token.sent.start - 1].sent
+    objects = [
+        t
+        for t in before
+        if t.dep_ == "dobj"
+        and t.pos_ == "NOUN"
+        and t.i not in quoted
+        and not is_animate(t)
+        and t.lemma_.lower() not in TIME_WORDS
+    ]
+    # "The boy gave the dog a bone. It wagged its tail": a creature the sentence names
+    # with no sex may be the "it" as well as the thing.
+    creature = any(t.pos_ == "NOUN" and is_animate(t) and not _gender(t) for t in before)
+    if not objects or creature:
+        return ""
+    thing = objects[-1]
+    words = [t for t in thing.lefts if t.dep_ in ("amod", "compound", "nummod")] + [thing]
+    return "the " + mention_text(words)

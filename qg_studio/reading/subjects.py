@@ -7,6 +7,7 @@ import re
 
 from qg_studio import lang
 from qg_studio.reading.animacy import PRONOUNS
+from qg_studio.reading.binding import thing_it
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.noun_phrases import mention_text
@@ -106,6 +107,9 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
         name = resolver.resolve(tokens[0])
         if name:
             return as_known(name)
+        thing = thing_it(tokens[0], resolver.quoted)
+        if thing:
+            return thing
     if (
         len(tokens) == 1
         and tokens[0].lower_ in ("i", "we")
