@@ -645,3 +645,13 @@ def test_a_deed_done_for_a_reason_it_names_is_asked_why_with_that_reason():
     assert not [i for i in why.values() if "stars" in i.answer or "hat" in i.answer]
     felt = {q: i.answer for q, i in got.items() if i.element == Element.FEELING}
     assert felt.get("How did the farmer feel about the goat being slow in the mornings?") == "angry"
+
+
+def test_ones_own_posture_is_no_moment_that_set_off_a_feeling():
+    got = _answers(
+        "Bram pulled a silver bell out of the sand and held up the silver bell. The old "
+        "fisherman knelt down and gave a cry of joy."
+    )
+    assert got["How did the old fisherman feel when Bram held up the silver bell?"] == "happy"
+    assert not [q for q in got if q.startswith("How did the old fisherman feel when he knelt")]
+    assert "knelt down" not in got.values()

@@ -62,6 +62,7 @@ from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.lexicon import feeling_word
 from qg_studio.reading.lexicon import not_felt
 from qg_studio.reading.lexicon import reaction_lemma
+from qg_studio.reading.moments import POSTURES
 from qg_studio.reading.moments import bare_partner
 from qg_studio.reading.moments import contrasted
 from qg_studio.reading.moments import depicts
@@ -183,6 +184,12 @@ def _character(section, analysis, clause, context, clause_list):
     )
 
 
+def _posture_before_a_deed(clause, clause_list) -> bool:
+    return clause.head.lemma_ in POSTURES and any(
+        c.head.i > clause.head.i and c.subject_text == clause.subject_text for c in clause_list
+    )
+
+
 def _action(section, analysis, clause, context, clause_list):
     if (
         clause.head.pos_ != "VERB"
@@ -192,6 +199,7 @@ def _action(section, analysis, clause, context, clause_list):
         or clause.head.lemma_ in WANTS  # "What did Maren do? – wanted her beans to grow"
         or clause.head.lemma_ in STATE_VERBS  # "What did Milo do? – loved it", "wore a bell"
         or says_nothing(clause)  # "What did the Queen do? – heard this"
+        or _posture_before_a_deed(clause, clause_list)  # "bent down and gave a cry"
     ):
         return None
     who = clause.subject_head
@@ -381,7 +389,7 @@ def _feeling(section, analysis, clause, context, clause_list):
     if not extra:
         # "She sat on a stone and cried": asking "when she cried" gives the answer
         # away, so the question points at the moment before.
-        prior = event_before(analysis, clause_list, clause)
+        prior = event_before(analysis, clause_list, clause, setting_off=True)
         if prior is not None and not feels(prior) and not contrasted(prior, clause):
             extra = f"when {state(prior, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text)}"
         # "when the workmen left it": read alone, "it" is nothing; a told feeling stands alone

@@ -254,7 +254,11 @@ def causal_item(section, analysis, clause, context, clause_list):
         if context is not None and context.marker in ("until", "till", "before"):
             context = None
         # Else the event that set off the feeling or the reaction is the one told just before.
-        cause = context if context is not None else event_before(analysis, clause_list, clause)
+        cause = (
+            context
+            if context is not None
+            else event_before(analysis, clause_list, clause, setting_off=True)
+        )
         if context is None and (
             cause is None
             or not sets_off(cause, clause)

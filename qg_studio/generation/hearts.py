@@ -36,7 +36,7 @@ def heart_items(section: Section, analysis: Analysis) -> list[QAItem]:
             # "felt her heart grow heavy": the moment before the feeling, not the feeling
             clause = next((c for c in clause_list if heart in c.tokens), None)
             if clause is not None:
-                prior = event_before(analysis, clause_list, clause)
+                prior = event_before(analysis, clause_list, clause, setting_off=True)
             else:  # "Tibbs's heart leapt", the verb tagged a noun: the sentence before
                 before = analysis.sentence_clauses[index - 1] if index else []
                 prior = next((c for c in reversed(before) if usable(c)), None)

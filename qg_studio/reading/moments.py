@@ -21,16 +21,23 @@ from qg_studio.reading.noun_phrases import head_noun
 # Verbs whose bare pronoun object says nothing: perceiving, telling, knowing, loving.
 CONTRASTS = lang.function_words("contrast_openers")
 PAIRED_DOINGS = frozenset(lang.function_words("paired_doings"))
+POSTURES = lang.words("posture_verbs.txt")
 POINTING_VERBS = MINDFUL_VERBS | SPEECH_VERBS | PERCEIVING | {"love", "like", "hate"}
+
+
+def _a_posture(before: Clause, clause: Clause) -> bool:
+    return before.head.lemma_ in POSTURES and before.subject_text == clause.subject_text
 
 
 def event_before(
     analysis,
     clause_list: list[Clause],
     clause: Clause,
+    setting_off: bool = False,
 ) -> Clause | None:
     """The event told just before ``clause``: an earlier clause of its sentence, else
-    the last clause of the sentence before (not speech)."""
+    the last clause of the sentence before (not speech). ``setting_off``: the moment
+    that could have set off a feeling or a reaction, which one's own posture did not."""
     partner = bare_partner(clause_list, clause)
     earlier = [
         c
@@ -43,6 +50,8 @@ def event_before(
         and c.head.i not in {t.i for t in clause.tokens}
         and not c.scene
     ]
+    # "She bent down and gave a cry of joy": her posture is no moment that set it off
+    earlier = [c for c in earlier if not (setting_off and _a_posture(c, clause))]
     same = [c for c in earlier if usable(c)]
     if same:
         return same[-1]
