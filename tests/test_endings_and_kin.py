@@ -86,3 +86,12 @@ def test_the_trades_and_young_creatures_of_a_childs_story_are_someone():
         (t.text, analysis.resolver.resolve(t)) for t in analysis.doc if t.lower_ in ("she", "he")
     ]
     assert got == [("he", "the keeper"), ("She", "Smoke"), ("he", "the keeper")]
+
+
+def test_whom_the_ending_is_done_to_is_named():
+    got = _ending(
+        "Every winter the old Badger slept in a hole under the oak. One night the frost "
+        "split the oak, and the Badger woke up shivering. A Rabbit found him in the snow. "
+        "The Rabbit led him to her burrow."
+    )
+    assert got == "The Rabbit led the Badger to her burrow"

@@ -14,6 +14,7 @@ from qg_studio.generation.items import found_item
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.binding import thing_it
+from qg_studio.reading.grammar import OBJECT_PRONOUNS
 from qg_studio.reading.lexicon import DISCOURSE_ADVERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.moments import done_long_before
@@ -247,19 +248,19 @@ def ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
 
 def _told(sent, analysis: Analysis) -> str:
     """The sentence as the story tells it (a clause rebuilt from the parse loses what
-    reported speech and "whenever" clauses say), each one a "he" or "she" stands for named
+    reported speech and "whenever" clauses say), each one a pronoun stands for named
     where the sentence has not named them yet ("… and he was fat and cheerful when the
-    Heron arrived")."""
+    Heron arrived", "Ines took Lena's hand and gave her half of the cherries")."""
     words = []
     tokens = [t for t in sent if not t.is_space]
     for t in _without_links(tokens) or tokens:
         text = t.text
         subject = t.dep_ in SUBJECT_ROLES
-        # "Her grandmother laughed": whose grandmother, named as the subject's owner.
-        owner = t.dep_ == "poss" and t.head.dep_ in SUBJECT_ROLES
-        if (subject and (t.lower_ in PRONOUNS or t.lower_ == "it")) or (
-            owner and t.lower_ in OWNERS
-        ):
+        # "Her grandmother laughed", "Ines took her hand": whose, named.
+        owner = t.dep_ == "poss" and t.lower_ in OWNERS
+        # "told them who had kept the light": the one it was done to, named
+        done_to = t.lower_ in OBJECT_PRONOUNS and t.dep_ in ("dobj", "dative", "pobj")
+        if (subject and (t.lower_ in PRONOUNS or t.lower_ == "it")) or owner or done_to:
             name = analysis.resolver.resolve(t) or thing_it(t, analysis.resolver.quoted)
             before = "".join(words).lower()
             if (
