@@ -655,3 +655,15 @@ def test_ones_own_posture_is_no_moment_that_set_off_a_feeling():
     assert got["How did the old fisherman feel when Bram held up the silver bell?"] == "happy"
     assert not [q for q in got if q.startswith("How did the old fisherman feel when he knelt")]
     assert "knelt down" not in got.values()
+
+
+def test_how_a_thing_is_placed_is_asked_where_not_what_happened():
+    got = _answers(
+        "Lina walked into the garden. A small brown owl was perched on the gate. Later the "
+        "hen was carried into the woods."
+    )
+    assert got["Where was the small brown owl perched?"] == "on the gate"
+    assert not [a for a in got.values() if a.startswith("perched")]
+    assert [
+        q for q, a in got.items() if q.startswith("What happened to the hen") and "carried" in a
+    ]

@@ -84,6 +84,7 @@ from qg_studio.schema import Section
 
 WHEN = frozenset(lang.function_words("time_markers"))
 LEANING = {"it"} | OBJECT_PRONOUNS  # a bare object a question leans on
+STATIVE_PARTICIPLES = lang.words("stative_participles.txt")
 
 
 def find_candidates(
@@ -190,6 +191,14 @@ def _posture_before_a_deed(clause, clause_list) -> bool:
     )
 
 
+def _a_passive_state(clause) -> bool:
+    return (
+        clause.passive
+        and clause.head.lemma_ in STATIVE_PARTICIPLES
+        and not any(c.dep_ == "agent" for c in clause.head.children)
+    )
+
+
 def _action(section, analysis, clause, context, clause_list):
     if (
         clause.head.pos_ != "VERB"
@@ -200,6 +209,7 @@ def _action(section, analysis, clause, context, clause_list):
         or clause.head.lemma_ in STATE_VERBS  # "What did Milo do? – loved it", "wore a bell"
         or says_nothing(clause)  # "What did the Queen do? – heard this"
         or _posture_before_a_deed(clause, clause_list)  # "bent down and gave a cry"
+        or _a_passive_state(clause)  # "was perched on the gate": where it was, no deed
     ):
         return None
     who = clause.subject_head
