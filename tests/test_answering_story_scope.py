@@ -66,7 +66,7 @@ def test_whole_story_questions_are_answered_from_the_whole_story(answerers, snai
         assert moral.answers == ["Being slow is no shame, and a small friend can do a great deed"]
         assert moral.answer_kind is AnswerKind.ABSTRACTIVE and not moral.explicit
         # The last event, not the moral after it nor the passage that says "end".
-        assert "walked beside her all the way to the oak tree" in end.answers[0]
+        assert "walked beside the Snail all the way to the oak tree" in end.answers[0]
         assert "Snail" in who.answers[0] and "Hare" in who.answers[0]
         assert "Millbrook Farm" in where.answers[0]
         for reply in (moral, end, who, where):

@@ -263,6 +263,6 @@ def test_a_feeling_told_by_ones_heart_is_read_from_the_idiom():
         "the spring. Lotte's heart leapt. Her brother's heart did not sink."
     )
     assert got == {
-        "How did Lotte feel when she sat beside the box?": "sad",
+        "How did Lotte feel when the box went silent?": "sad",
         "How did Lotte feel when the clockmaker mended the spring?": "happy",
     }

@@ -168,12 +168,12 @@ def test_the_pipeline_ranks_several_proposers_candidates_together():
         def generate(self, sections, request):
             return [
                 QAItem(
-                    "Who brought the owl berries every morning?",
-                    ["the crow"],
-                    "character",
-                    "explicit",
+                    "How did the owl feel when the crow brought her berries?",
+                    ["thankful"],
+                    "feeling",
+                    "implicit",
                     sections=[sections[0].id],
-                    evidence=[Evidence.find(sections[0], "the crow")],
+                    evidence=[Evidence.find(sections[0], "a song of thanks")],
                     engine="fixed",
                     rule="lm.propose",
                     scores={"confidence": 0.95},

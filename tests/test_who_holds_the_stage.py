@@ -314,3 +314,13 @@ def test_a_state_is_no_deed_to_guess():
     }
     assert "Mila loved the tune" not in guesses.values()
     assert list(guesses.values()) == ["Mila danced across the attic"]
+
+
+def test_the_one_it_was_holds_the_stage_and_an_object_him_goes_on_from_him():
+    analysis = analyse(
+        "Late that night there was a knock at the gate. It was the old shepherd with his "
+        "lantern. He had walked all the way from the hills. He sat with the sick boy until "
+        "dawn. In the morning the boy's mother gave him a bowl of warm milk."
+    )
+    got = [analysis.resolver.resolve(t) for t in analysis.doc if t.lower_ in ("he", "him")]
+    assert got == ["the old shepherd"] * 3

@@ -35,6 +35,8 @@ from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.clauses import time_of
 from qg_studio.reading.clauses import usable
+from qg_studio.reading.deeds import passive_state
+from qg_studio.reading.deeds import posture_before_a_deed
 from qg_studio.reading.dialogue import tells_speech
 from qg_studio.reading.grammar import OBJECT_PRONOUNS
 from qg_studio.reading.grammar import ask
@@ -62,7 +64,6 @@ from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.lexicon import feeling_word
 from qg_studio.reading.lexicon import not_felt
 from qg_studio.reading.lexicon import reaction_lemma
-from qg_studio.reading.moments import POSTURES
 from qg_studio.reading.moments import bare_partner
 from qg_studio.reading.moments import contrasted
 from qg_studio.reading.moments import depicts
@@ -84,7 +85,6 @@ from qg_studio.schema import Section
 
 WHEN = frozenset(lang.function_words("time_markers"))
 LEANING = {"it"} | OBJECT_PRONOUNS  # a bare object a question leans on
-STATIVE_PARTICIPLES = lang.words("stative_participles.txt")
 
 
 def find_candidates(
@@ -185,20 +185,6 @@ def _character(section, analysis, clause, context, clause_list):
     )
 
 
-def _posture_before_a_deed(clause, clause_list) -> bool:
-    return clause.head.lemma_ in POSTURES and any(
-        c.head.i > clause.head.i and c.subject_text == clause.subject_text for c in clause_list
-    )
-
-
-def _a_passive_state(clause) -> bool:
-    return (
-        clause.passive
-        and clause.head.lemma_ in STATIVE_PARTICIPLES
-        and not any(c.dep_ == "agent" for c in clause.head.children)
-    )
-
-
 def _action(section, analysis, clause, context, clause_list):
     if (
         clause.head.pos_ != "VERB"
@@ -208,8 +194,8 @@ def _action(section, analysis, clause, context, clause_list):
         or clause.head.lemma_ in WANTS  # "What did Maren do? – wanted her beans to grow"
         or clause.head.lemma_ in STATE_VERBS  # "What did Milo do? – loved it", "wore a bell"
         or says_nothing(clause)  # "What did the Queen do? – heard this"
-        or _posture_before_a_deed(clause, clause_list)  # "bent down and gave a cry"
-        or _a_passive_state(clause)  # "was perched on the gate": where it was, no deed
+        or posture_before_a_deed(clause, clause_list)  # "bent down and gave a cry"
+        or passive_state(clause)  # "was perched on the gate": where it was, no deed
     ):
         return None
     who = clause.subject_head

@@ -279,3 +279,18 @@ def thing_it(token, quoted=frozenset()) -> str:
     thing = objects[-1]
     words = [t for t in thing.lefts if t.dep_ in ("amod", "compound", "nummod")] + [thing]
     return "the " + mention_text(words)
+
+
+def previous_subject(mentions, fitting, token, floor: int):
+    """ "He stayed with the boy until morning. The baker's wife brought him a loaf": an
+    object pronoun whose own sentence has named no one it fits goes on from the subject
+    of the sentence before, not from the last one named there (as Hobbs's search, which
+    reads the sentence before from its subject down, finds it)."""
+    if token.dep_ not in ("dobj", "dative", "pobj") or not fitting:
+        return None
+    start = token.sent.start
+    if any(start <= m.index < token.i for m in fitting) or fitting[-1].index >= start:
+        return None
+    subjects = {m.index for m, subject in mentions if subject}
+    before = [m for m in fitting if floor <= m.index < start and m.index in subjects]
+    return before[-1] if before else None

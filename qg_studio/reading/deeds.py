@@ -19,6 +19,7 @@ from qg_studio.reading.dialogue import tells_speech
 from qg_studio.reading.grammar import state
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import WEAK_VERBS
+from qg_studio.reading.moments import POSTURES
 from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import undone
@@ -29,6 +30,7 @@ from qg_studio.reading.phrases import span_of
 NEXT_PART_SENTENCES = 4
 # What a character does next is a deed: not what they think, say, see or hear.
 NOT_DEEDS = WEAK_VERBS | MINDFUL_VERBS | lang.words("slight_verbs.txt")
+STATIVE_PARTICIPLES = lang.words("stative_participles.txt")
 
 
 def is_deed(clause, analysis: Analysis) -> bool:
@@ -138,3 +140,25 @@ def misattributed(question: Analysis, told: dict[str, set[str]]) -> str | None:
             ):
                 return " and ".join(sorted(told[lemma]))
     return None
+
+
+def posture_before_a_deed(clause, clause_list) -> bool:
+    """ "bent down and gave a cry of joy"; "sat in the back of the boat and watched" is
+    where one went."""
+    bare = all(t.dep_ in ("prt", "advmod", "cc", "punct") for t in clause.tail)
+    return (
+        bare
+        and clause.head.lemma_ in POSTURES
+        and any(
+            c.head.i > clause.head.i and c.subject_text == clause.subject_text for c in clause_list
+        )
+    )
+
+
+def passive_state(clause) -> bool:
+    """ "A small owl was perched on the gate": how or where it was, not what was done to it."""
+    return (
+        clause.passive
+        and clause.head.lemma_ in STATIVE_PARTICIPLES
+        and not any(c.dep_ == "agent" for c in clause.head.children)
+    )

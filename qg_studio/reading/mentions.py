@@ -1,11 +1,8 @@
-"""Who a pronoun stands for: the latest compatible character mention before it.
-
-Questions are read without the story beside them, so "Why did he go?" must become
-"Why did the fisherman go?". A greedy recency rule with gender and number checks is
-right most of the time in fairy-tale prose, where one or two characters hold the stage.
-
-Sections are parsed one at a time; a section's pronouns go on from the characters on
-stage where the one before ended (:mod:`qg_studio.reading.stage`).
+"""Who a pronoun stands for: the latest compatible character mention before it, weighed
+by where the pronoun sits (:mod:`binding`). Questions are read without the story beside
+them, so "Why did he go?" must become "Why did the fisherman go?". Sections are parsed one
+at a time; a section's pronouns go on from the characters on stage where the one before
+ended (:mod:`qg_studio.reading.stage`).
 """
 
 from __future__ import annotations
@@ -22,6 +19,7 @@ from qg_studio.reading.binding import given_own
 from qg_studio.reading.binding import kin_owner
 from qg_studio.reading.binding import listed_object
 from qg_studio.reading.binding import persona_it
+from qg_studio.reading.binding import previous_subject
 from qg_studio.reading.binding import subject_owner
 from qg_studio.reading.binding import things_between
 from qg_studio.reading.binding import twin_subject
@@ -408,7 +406,9 @@ class Resolver:
         floor = self._previous_sentence_start(token)
         near = [m for m, _ in mentions if m.index >= floor or m.index not in heard]
         fitting = [m for m in near if fits(m) and (m.index >= floor or not m.pair)]
-        return fitting[-1] if fitting else None
+        return previous_subject(mentions, fitting, token, floor) or (
+            fitting[-1] if fitting else None
+        )
 
     def _previous_sentence_start(self, token) -> int:
         start = token.sent.start

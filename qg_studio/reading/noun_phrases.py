@@ -91,9 +91,16 @@ def head_noun(mention: str) -> str:
 
 
 def introduced(token) -> bool:
-    """The one "there was" brings on, who holds the stage as a subject would: "among them
-    there was also a tinker. The queen liked the pans on his cart": the tinker's."""
-    return token.dep_ in ("attr", "dobj") and any(c.dep_ == "expl" for c in token.head.children)
+    """The one "there was" or "it was" brings on, who holds the stage as a subject would:
+    "among them there was also a tinker. The queen liked the pans on his cart": the
+    tinker's; "There was a knock. It was the old man. He had walked": the old man."""
+    if token.dep_ not in ("attr", "dobj"):
+        return False
+    return any(
+        c.dep_ == "expl"
+        or (c.dep_ == "nsubj" and c.lower_ in ("it", "this") and token.head.lemma_ == "be")
+        for c in token.head.children
+    )
 
 
 TAKE_INFINITIVES = INDEFINITES_WITH_INFINITIVE | HEED_OBJECTS  # "nothing to eat", "care to"
