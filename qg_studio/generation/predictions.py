@@ -132,6 +132,7 @@ def _guesses(
     # "She brought her a fish. The Heron bowed her head": what one does after another's
     # deed done to them answers that deed; it is guessed from it, not the part before.
     done: list = []
+    acted: list[str] = []  # who did the next part's deeds, in turn
     for clause_list in next_analysis.sentence_clauses[:NEXT_PART_SENTENCES]:
         # "One day a fox came up the hill": what comes after a move in time is no guess
         # from the part before; it is guessed from the event told just before it.
@@ -149,10 +150,15 @@ def _guesses(
             answered = any(
                 head_noun(c.subject_text) != doer and _done_to(c, doer, next_analysis) for c in done
             )
+            # "Leo ran to Marit. They rowed out to the sandbar. Kai climbed in": what others
+            # did first is what one's deed follows; guessed from the part before, it skips
+            # them ("What will Kai do after he filled his bucket? – climbed in").
+            others_first = bool(acted) and acted[-1] != doer
             done.append(clause)
+            acted.append(doer)
             if doer not in actors:
                 continue
-            if shifted or answered:
+            if shifted or answered or others_first:
                 moment = event_before(next_analysis, clause_list, clause)
                 reader = next_analysis
                 if moment is None or not _a_moment(moment, next_analysis):
