@@ -1694,6 +1694,18 @@ def test_a_gapped_second_object_is_no_clause_to_ask_from():
     assert asked["What did the fox give the hen?"] == "a fright"
 
 
+def test_a_predicate_said_once_for_two_subjects_is_no_clause_to_ask_from():
+    # "… and so was his wife": "very pleased" left out the second time
+    text = (
+        "The farmer found a bag of silver in his field. He was very pleased at his good "
+        "luck, and so was his wife. The cat did not like the new dog, and neither did the goat."
+    )
+    asked = _answers(text)
+    assert not [a for a in asked.values() if a.endswith((" was", " did"))]
+    assert not [q for q in asked if q.startswith("Why was the farmer's wife")]
+    assert asked["How did the farmer feel about his good luck?"] == "pleased"
+
+
 def test_two_of_one_kind_are_two_characters_and_their_meeting_is_no_reason():
     # Before: "Who is the main character of the story? – the grey cat" (the two cats
     # shared the noun "cat", so they were read as one named twice), and "Why did the grey

@@ -13,6 +13,7 @@ from dataclasses import field
 from qg_studio import lang
 from qg_studio.reading.animacy import MINDFUL_VERBS
 from qg_studio.reading.animacy import PRONOUNS
+from qg_studio.reading.ellipsis import gapped
 from qg_studio.reading.lexicon import DISCOURSE_ADVERBS
 from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import SPEECH_VERBS
@@ -377,7 +378,7 @@ def usable(clause: Clause) -> bool:
     words_low = set(low.replace(",", " ").split())
     if words_low & set(lang.function_words("speakers")) and low not in ("you and i",):
         return False
-    return not _gapped(head) and not _described(clause) and not _stands_in(head)
+    return not gapped(head) and not _described(clause) and not _stands_in(head)
 
 
 def _likened(head) -> bool:
@@ -430,21 +431,3 @@ def _description(verb) -> bool:
     linked = [t for t in verb.head.children if verb.head.i < t.i < verb.i and t.dep_ == "cc"]
     paired = [c for c in verb.children if c.dep_ == "conj" and c.tag_ in ("VBG", "JJ")]
     return not linked and bool(paired)
-
-
-def _gapped(verb) -> bool:
-    """ "She gave Pip one half and Tansy the other": the second "gave" left out, which a
-    parse reads as two objects, or as an object joined to a name and then a second
-    object; a question cut from it asks "What did she give Pip the other half?"."""
-    objects = [c for c in verb.children if c.dep_ == "dobj"]
-    if not objects and any(c.dep_ == "conj" and c.pos_ in ("NOUN", "PROPN") for c in verb.children):
-        return True  # "a Sparrow paid, and a family of Finches": more who did it, verb left out
-    # Two objects with an "and" between them ("sang it her song" has none, and stays).
-    between = verb.doc[objects[0].i + 1 : objects[-1].i] if len(objects) > 1 else []
-    if any(t.dep_ == "cc" for t in between):
-        return True
-    return any(
-        c.dep_ == "appos" and any(j.dep_ == "conj" and j.i < c.i for j in obj.children)
-        for obj in objects
-        for c in obj.children
-    )
