@@ -266,3 +266,18 @@ def test_a_feeling_told_by_ones_heart_is_read_from_the_idiom():
         "How did Lotte feel when the box went silent?": "sad",
         "How did Lotte feel when the clockmaker mended the spring?": "happy",
     }
+
+
+def test_a_feeling_verb_is_answered_as_a_child_says_it_and_asked_about_what_is_feared():
+    got = {
+        q: i.answer
+        for q, i in _candidates(
+            "The old woman had taken the boy's coins, so she could not send him away, and "
+            "though she feared being scolded, she went to the palace. The Heron lived by the "
+            "river. She was proud of her long beak."
+        ).items()
+        if i.element == Element.FEELING
+    }
+    assert got["How did the old woman feel about being scolded?"] == "scared"
+    assert got["How did the Heron feel about her long beak?"] == "proud"
+    assert "feared" not in got.values()

@@ -344,3 +344,12 @@ def test_a_guess_is_read_from_what_another_did_just_before_not_from_the_part_bef
             "the brown goat jumped off the rock"
         )
     }
+
+
+def test_the_body_part_one_is_proud_or_ashamed_of_is_ones_own():
+    analysis = analyse(
+        "The old woman walked to the river. The heron was proud of her long beak, and the "
+        "old badger was ashamed of his short legs."
+    )
+    got = [analysis.resolver.resolve(t) for t in analysis.doc if t.lower_ in ("her", "his")]
+    assert got == ["the heron", "the old badger"]

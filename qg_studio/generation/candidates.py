@@ -19,6 +19,7 @@ from qg_studio.generation.emotions import as_a_child_says
 from qg_studio.generation.emotions import can_feel
 from qg_studio.generation.emotions import emotion_items
 from qg_studio.generation.emotions import feeling_phrase
+from qg_studio.generation.felt_about import felt_about
 from qg_studio.generation.hearts import heart_items
 from qg_studio.generation.inferred_feelings import inferred_feeling_items
 from qg_studio.generation.intentions import intention_items
@@ -379,7 +380,7 @@ def _feeling(section, analysis, clause, context, clause_list):
     if context is not None:
         extra = f"{when_phrase(context)} {state(context, resolver=analysis.resolver, same_as=clause.subject_text)}"
     else:
-        extra = _about(token, clause) if shown else ""
+        extra = felt_about(token, clause) if shown or token.lower_ in FEELINGS else ""
     if not extra:  # "scolded him for being sleepy": the feeling is about that
         extra = about_the_reason(token, clause) if token.i == clause.head.i else ""
     if not extra:
@@ -405,7 +406,7 @@ def _feeling(section, analysis, clause, context, clause_list):
         sent = _sentence_of(analysis, clause)
         start, end = sent.start_char, sent.end_char
         # "began to bleat with fear": a child answers how one felt, "scared", not "fear".
-        named = as_a_child_says(word, token) if token.pos_ == "NOUN" else word
+        named = as_a_child_says(word, token) if token.pos_ in ("NOUN", "VERB") else word
         answer = REACTIONS.get(token.lemma_.lower(), named)
     return found_item(
         question,
@@ -418,16 +419,3 @@ def _feeling(section, analysis, clause, context, clause_list):
         0.7 + 0.1 * bool(extra),
         rule="feeling.told",
     )
-
-
-def _about(feeling, clause: Clause) -> str:
-    """ "She was proud of her long beak": what the feeling is about, as the question's
-    anchor ("How did the heron feel about her long beak?")."""
-    for prep in feeling.children:
-        objects = [c for c in prep.children if c.dep_ == "pobj"]
-        if prep.dep_ == "prep" and prep.lower_ in ("of", "about", "at", "with") and objects:
-            # "proud of it": read alone, "it" is nothing; the moment before anchors it
-            if objects[0].lower_ in ("it", "this", "that"):
-                return ""
-            return "about " + words(list(objects[0].subtree), clause=clause)
-    return ""

@@ -349,4 +349,6 @@ def own_thing(thing) -> bool:
         or (thing.head.lemma_ not in TAKING_VERBS and not is_animate(thing))
     ):
         return True
+    if thing.dep_ == "pobj" and thing.head.head.dep_ == "acomp":
+        return thing.lemma_.lower() in BODY_PARTS  # "was proud of her long beak"
     return thing.dep_ in ("dobj", "pobj") and thing.lower_ in OWN_OBJECTS - BODY_PARTS
