@@ -94,3 +94,12 @@ def test_how_far_from_somewhere_is_where_not_where_from():
     )
     assert ("Where did Marta live?", "far from the village") in got
     assert not [q for q, _ in got if q.endswith("from?")]
+
+
+def test_a_way_from_one_place_to_another_is_not_asked_where_from():
+    got = _settings(
+        "The wild goats ran like the wind, over stick and stone from cliff to cliff. That "
+        "night a cold wind blew in from the sea."
+    )
+    assert not [a for _, a in got if a.startswith("from cliff")]
+    assert ("Where did the cold wind blow in from?", "from the sea") in got

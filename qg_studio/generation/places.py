@@ -156,6 +156,8 @@ def setting_item(section, analysis, clause, context, clause_list) -> QAItem | No
     ):
         return None  # "from one room to the other": asking one end garbles the other
     phrase = whole_place(prep)
+    if prep.lower_ == "from" and any(t.lower_ == "to" for t in phrase):
+        return None  # "from cliff to cliff": a way, not where from
     gap = {t.i for t in phrase} | set_off(prep)
     if any(
         t.dep_ == "cc" and t.i not in gap and t.head.pos_ != "VERB" and t.head.head == clause.head
