@@ -103,3 +103,11 @@ def test_a_way_from_one_place_to_another_is_not_asked_where_from():
     )
     assert not [a for _, a in got if a.startswith("from cliff")]
     assert ("Where did the cold wind blow in from?", "from the sea") in got
+
+
+def test_running_to_someone_named_is_no_place():
+    got = _settings(
+        "An old ferrywoman named Marit lived by the harbour. One stormy evening Leo saw the "
+        "waves and ran to Marit."
+    )
+    assert not [a for _, a in got if "Marit" in a]

@@ -353,3 +353,18 @@ def test_the_body_part_one_is_proud_or_ashamed_of_is_ones_own():
     )
     got = [analysis.resolver.resolve(t) for t in analysis.doc if t.lower_ in ("her", "his")]
     assert got == ["the heron", "the old badger"]
+
+
+def test_a_they_after_two_people_just_named_is_the_two_not_a_group_named_long_before():
+    text = (
+        "The crabs on the rocks were big and slow. The boy filled his bucket.\n\nWhen the "
+        "water rose, his sister saw him waving and ran to the old ferrywoman. Together they "
+        "pushed her boat into the sea."
+    )
+    analysis = analyse(text)
+    they = next(t for t in analysis.doc if t.lower_ == "they")
+    pair = analysis.resolver.resolve(they)
+    assert "sister and the old ferrywoman" in pair and "crabs" not in pair
+    got = _answers(text)
+    assert not [q for q, a in got.items() if "crabs" in q and "pushed" in a]
+    assert not [q for q, a in got.items() if q.startswith("Where") and a == "to the old ferrywoman"]

@@ -135,7 +135,8 @@ def _place_phrase(clause: Clause):
                 if t.lower_ in WHEN_PREPOSITIONS:
                     return "When", t
                 continue
-            if a_place(obj):
+            named = clause.resolver is not None and clause.resolver.name_of(obj)
+            if a_place(obj) and not named:  # "ran to Marit": to someone, no place
                 return "Where", t
     return None
 

@@ -281,6 +281,26 @@ def thing_it(token, quoted=frozenset()) -> str:
     return "the " + mention_text(words)
 
 
+def fall_back(mentions, fitting, token, floor: int):
+    """The mention a pronoun stands for when nothing on stage decides: the latest that
+    fits, but not past the two people just named for a "they" ("Leo ran to Marit.
+    Together they pushed her boat": Leo and Marit, not the crabs named a paragraph before),
+    and, for an object pronoun, the subject of the sentence before (:func:`previous_subject`)."""
+    if token.lower_ in ("they", "them", "their", "themselves") and fitting:
+        named = [
+            m
+            for m, stage in mentions
+            if floor <= m.index < token.i
+            and not m.plural
+            # not one only seen doing something ("saw his brother waving")
+            and (stage or token.doc[m.index].dep_ not in SUBJECT_ROLES)
+        ]
+        texts = list(dict.fromkeys(m.text for m in named))
+        if fitting[-1].index < floor and len(texts) == 2:
+            return Mention(" and ".join(texts), "", True, named[-1].index)
+    return previous_subject(mentions, fitting, token, floor) or (fitting[-1] if fitting else None)
+
+
 def previous_subject(mentions, fitting, token, floor: int):
     """ "He stayed with the boy until morning. The baker's wife brought him a loaf": an
     object pronoun whose own sentence has named no one it fits goes on from the subject

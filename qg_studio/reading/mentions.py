@@ -15,11 +15,11 @@ from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.animacy import personae
 from qg_studio.reading.animacy import personified
 from qg_studio.reading.binding import coarguments
+from qg_studio.reading.binding import fall_back
 from qg_studio.reading.binding import given_own
 from qg_studio.reading.binding import kin_owner
 from qg_studio.reading.binding import listed_object
 from qg_studio.reading.binding import persona_it
-from qg_studio.reading.binding import previous_subject
 from qg_studio.reading.binding import subject_owner
 from qg_studio.reading.binding import things_between
 from qg_studio.reading.binding import twin_subject
@@ -406,9 +406,7 @@ class Resolver:
         floor = self._previous_sentence_start(token)
         near = [m for m, _ in mentions if m.index >= floor or m.index not in heard]
         fitting = [m for m in near if fits(m) and (m.index >= floor or not m.pair)]
-        return previous_subject(mentions, fitting, token, floor) or (
-            fitting[-1] if fitting else None
-        )
+        return fall_back(mentions, fitting, token, floor)
 
     def _previous_sentence_start(self, token) -> int:
         start = token.sent.start
