@@ -281,3 +281,11 @@ def test_a_feeling_verb_is_answered_as_a_child_says_it_and_asked_about_what_is_f
     assert got["How did the old woman feel about being scolded?"] == "scared"
     assert got["How did the Heron feel about her long beak?"] == "proud"
     assert "feared" not in got.values()
+
+
+def test_what_one_weeps_or_fears_to_do_is_no_feeling_about():
+    got = _candidates(
+        "The hunter's wife sat by the road and wept her fill. The little bird feared to "
+        "break the spell by speaking."
+    )
+    assert not [q for q in got if "about her fill" in q or "about to" in q]

@@ -6,16 +6,27 @@ it would be no reason for it).
 
 from __future__ import annotations
 
+from qg_studio import lang
 from qg_studio.reading.grammar import words
 
 VAGUE = ("it", "this", "that")  # "proud of it": read alone, nothing
+# Verbs whose object is what the feeling is about ("feared the wolf", "loved her goat");
+# "feared to break the charm" is not asked "about to break".
+FELT_TOWARDS = frozenset(lang.data("feeling_cues.json")["felt_towards"])
 
 
 def felt_about(feeling, clause) -> str:
     """ "about …" for a feeling word with what it is about (an adjective's "of", "about",
     "at" or "with"; a feeling verb's object), else ""."""
     if feeling.pos_ == "VERB":
-        about = [c for c in feeling.children if c.dep_ in ("dobj", "xcomp") and c.i > feeling.i]
+        if feeling.lemma_.lower() not in FELT_TOWARDS:
+            return ""  # "wept her fill": what one weeps is no one's feeling about it
+        about = [
+            c
+            for c in feeling.children
+            if c.i > feeling.i
+            and (c.dep_ == "dobj" or (c.dep_ == "xcomp" and c.left_edge.tag_ == "VBG"))
+        ]
     else:
         about = [
             o
