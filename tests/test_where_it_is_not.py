@@ -111,3 +111,13 @@ def test_running_to_someone_named_is_no_place():
         "waves and ran to Marit."
     )
     assert not [a for _, a in got if "Marit" in a]
+
+
+def test_where_one_came_is_where_one_came_to_and_the_way_one_came_is_no_place():
+    got = _settings(
+        "A young hedgehog named Bramble walked down the lane. At the end of the lane Bramble "
+        "came to a garden with a tall wooden gate. That afternoon a strong wind came over the "
+        "hill."
+    )
+    assert ("Where did Bramble come to?", "to a garden with a tall wooden gate") in got
+    assert not [q for q, _ in got if q.endswith("come?")]

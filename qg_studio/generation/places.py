@@ -167,7 +167,14 @@ def setting_item(section, analysis, clause, context, clause_list) -> QAItem | No
         return None  # "on the hill above and in the valley below": one half garbles
     # "A storm blew in from the sea": "Where did the storm blow in from?"
     source = prep.lower_ == "from" and phrase[0] == prep
-    question = ask(clause, wh, gap=gap, extra="from" if source else "")
+    extra = "from" if source else ""
+    if clause.head.lemma_ == "come" and wh == "Where" and not source:
+        # "Where did Bramble come?" says nothing: "come to" where; "came over the hill"
+        # is the way it came, no place
+        if prep.lower_ not in ("to", "into"):
+            return None
+        extra = "to"
+    question = ask(clause, wh, gap=gap, extra=extra)
     if len(question.split()) < 4:
         return None
     start, end = span_of(phrase)
