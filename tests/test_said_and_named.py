@@ -253,3 +253,17 @@ def test_a_kin_named_through_its_own_kin_is_named_back():
     said = " ".join(f"{q} {a}" for q, a in got.items())
     assert "wife's husband" not in said
     assert [a for a in got.values() if "the shepherd could find his way home" in a]
+
+
+def test_a_question_that_leans_on_there_or_on_it_is_not_asked_at_story_level_either():
+    from qg_studio.pipeline import story_candidates
+
+    text = (
+        "A small spider named Wen spun a web between two thistles. The wind tore the web. "
+        "Wen spun it again, and again the wind tore it. Wen found a quiet corner by the "
+        "wall. She carried her thread there and began to spin."
+    )
+    sections = [Section(1, text)]
+    asked = [i.question for i in EmbeddedGenerator().generate(sections, GenerationRequest())]
+    asked += [i.question for i in story_candidates(sections)]
+    assert not [q for q in asked if q.endswith(" there?") or " it " in q]

@@ -91,6 +91,8 @@ def well_formed(item: QAItem) -> bool:
     asked = word_list(q)
     if "it" in asked or (asked[0] == "who" and "its" in asked):
         return False  # "Who jumped onto its deck?": whose, read alone, is no one's
+    if asked[-1] == "there":
+        return False  # "What did Wen carry there?": where, read alone, is nowhere
     answer = item.answer.lower().strip()
     if len(answer.split()) > 30:
         return False

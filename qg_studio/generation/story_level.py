@@ -20,6 +20,7 @@ from qg_studio.generation.cast import main_characters
 from qg_studio.generation.cast import named_at
 from qg_studio.generation.items import found_item
 from qg_studio.generation.items import span_item
+from qg_studio.generation.items import well_formed
 from qg_studio.generation.places import MOTION_PREPOSITIONS
 from qg_studio.generation.places import a_place
 from qg_studio.generation.places import aimed
@@ -62,9 +63,9 @@ def story_questions(sections: Sequence[Section], title: str = "") -> list[QAItem
     if not sections:
         return []
     analyses = analyse_many([s.text for s in sections])
-    return whole_story_questions(sections, analyses, title) + part_end_predictions(
-        sections, analyses
-    )
+    found = whole_story_questions(sections, analyses, title)
+    # held to the same form as a section's ("Why did Wen spin it a third time?" is not)
+    return [i for i in found + part_end_predictions(sections, analyses) if well_formed(i)]
 
 
 def whole_story_questions(
