@@ -289,3 +289,15 @@ def test_what_one_weeps_or_fears_to_do_is_no_feeling_about():
         "break the spell by speaking."
     )
     assert not [q for q in got if "about her fill" in q or "about to" in q]
+
+
+def test_tears_of_joy_are_joy():
+    got = {
+        q: i.answer
+        for q, i in _candidates(
+            "Old Mrs. Hallam came back to the potter's shop. She held the mended bowl in her "
+            "hands and began to cry with joy."
+        ).items()
+        if i.element == Element.FEELING
+    }
+    assert got and set(got.values()) == {"happy"}

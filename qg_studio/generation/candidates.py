@@ -366,6 +366,10 @@ def _feeling(section, analysis, clause, context, clause_list):
     if found is None:
         return None
     token, word = found
+    # "began to cry with joy": the feeling named is the one it shows, not tears' own
+    named_in = [o for p in token.children if p.lower_ == "with" for o in p.children]
+    if token.pos_ == "VERB" and named_in and named_in[0].lower_ in FEELINGS:
+        token, word = named_in[0], named_in[0].lower_
     shown = token.lower_ in FEELINGS and token.pos_ == "ADJ"
     # "I was cross … and I sulked", "The Bell was lonely. It wondered": told; no guess beside
     at = analysis.sentence_index(clause.head.idx)
