@@ -267,3 +267,12 @@ def test_a_question_that_leans_on_there_or_on_it_is_not_asked_at_story_level_eit
     asked = [i.question for i in EmbeddedGenerator().generate(sections, GenerationRequest())]
     asked += [i.question for i in story_candidates(sections)]
     assert not [q for q in asked if q.endswith(" there?") or " it " in q]
+
+
+def test_whose_thing_the_words_just_named_is_not_named_twice():
+    got = _answers(
+        "A widow named Mrs. Hallam brought a cracked bowl to the shop. The potter's "
+        "daughter saw how the widow held the bowl against her chest."
+    )
+    asked = [q for q in got if "held the bowl" in q]
+    assert asked and not [q for q in asked if "the widow's chest" in q or "Hallam's chest" in q]

@@ -147,9 +147,9 @@ def words(
             and t.lower_ in ("his", "her", "their")
             and t.head.lower_ != "own"  # "gave Liesel a lamb of her own" names her already
         ):
-            # "knocked at his door": whose door, when it is not the asker's own.
+            # "knocked at his door": whose, unless the asker's own or one the words just named
             name = named_other(naming.resolve(t), clause)
-            if name:
+            if name and name.lower() not in "".join(parts).lower():
                 text = possessive(name) + gap(t)
         parts.append(text)
     text = "".join(parts).strip()
