@@ -121,3 +121,12 @@ def test_where_one_came_is_where_one_came_to_and_the_way_one_came_is_no_place():
     )
     assert ("Where did Bramble come to?", "to a garden with a tall wooden gate") in got
     assert not [q for q, _ in got if q.endswith("come?")]
+
+
+def test_what_one_brings_and_an_itself_are_no_part_of_where():
+    got = _settings(
+        "On market day people came from the next valley with their broken jugs. The boy "
+        "carried the heavy clock to the town hall himself."
+    )
+    assert ("Where did people come from?", "from the next valley") in got
+    assert ("Where did the boy carry the heavy clock?", "to the town hall") in got

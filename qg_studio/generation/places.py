@@ -57,14 +57,20 @@ def a_place(token) -> bool:
 
 
 def without_company(phrase: list) -> list:
-    """ "by a barn with a Goat": who is there is no part of where."""
+    """ "by a barn with a Goat": who is there is no part of where, nor what one brings
+    ("from the next valley with their broken jugs"), nor an "itself" ("to the town hall
+    himself")."""
     company = {
         x.i
         for t in phrase
-        if t.lower_ == "with" and any(is_animate(o) for o in t.children)
+        if t.lower_ == "with"
+        and any(is_animate(o) or any(c.dep_ == "poss" for c in o.children) for o in t.children)
         for x in t.subtree
     }
-    return [t for t in phrase if t.i not in company]
+    kept = [t for t in phrase if t.i not in company]
+    while len(kept) > 2 and kept[-1].lower_.endswith(("self", "selves")):
+        kept.pop()
+    return kept
 
 
 def whole_place(prep) -> list:
@@ -177,5 +183,5 @@ def setting_item(section, analysis, clause, context, clause_list) -> QAItem | No
     question = ask(clause, wh, gap=gap, extra=extra)
     if len(question.split()) < 4:
         return None
-    start, end = span_of(phrase)
+    start, end = span_of(without_company(phrase))
     return span_item(question, Element.SETTING, section, (start, end), 0.7, rule="setting.place")
