@@ -97,3 +97,12 @@ def test_how_one_thought_another_would_feel_is_not_how_one_felt():
     )
     items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
     assert not [i for i in items if i.question.startswith(("How did Tom feel", "How did the Hen"))]
+
+
+def test_a_moment_restated_drops_its_still():
+    got = _answers(
+        "After that summer Kofi still watched the birds, but he counted his sheep after "
+        "every single one."
+    )
+    anchored = [q for q in got if q.startswith("What did Kofi do after")]
+    assert anchored and not [q for q in anchored if "still" in q]
