@@ -132,3 +132,13 @@ def test_an_it_that_opens_a_sentence_is_the_thing_done_to_just_before():
 def test_an_it_after_a_creature_is_not_named_for_the_thing():
     asked = _asked("The boy gave the puppy a bone. It wagged its tail and ran under the table.")
     assert not [q for q in list(asked) + list(asked.values()) if "the bone" in q and "wag" in q]
+
+
+def test_an_it_after_a_thing_that_did_something_is_that_thing():
+    asked = _asked(
+        "Wen spun her web between two thistles. That afternoon a strong wind came down from "
+        "the hill. It tore the web in two, and Wen climbed back up."
+    )
+    assert [q for q in asked if q.startswith("What did the strong wind tear")] or [
+        a for a in asked.values() if a.startswith("the strong wind tore")
+    ]

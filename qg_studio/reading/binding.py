@@ -245,8 +245,8 @@ def kin_owner(token, mentions) -> Mention | None:
 
 def thing_it(token, quoted=frozenset()) -> str:
     """ "Moss knocked the brass bell to the floor. It rang so loudly that …": a sentence
-    that opens with "it" doing something is most often about the thing just done to, the
-    object of the sentence before; a key says "the brass bell rang", not "it rang". Not
+    that opens with "it" doing something is most often about the thing the sentence before
+    told of, its subject or what it did something to; a key says "the brass bell rang", not "it rang". Not
     an "it" that is or seems ("It was cold" may be the day, the room or the door), nor one
     that points at nothing ("it began to rain"), nor one where the sentence before did
     nothing to a thing or named a creature it may be."""
@@ -262,10 +262,13 @@ def thing_it(token, quoted=frozenset()) -> str:
     ):
         return ""
     before = token.doc[token.sent.start - 1].sent
+    # as Hobbs's search reads the sentence before: its subject first ("the tall clock began
+    # to strike. It struck thirteen"), then what was done to
     objects = [
         t
+        for role in ("nsubj", "dobj")
         for t in before
-        if t.dep_ == "dobj"
+        if t.dep_ == role
         and t.pos_ == "NOUN"
         and t.i not in quoted
         and not is_animate(t)
@@ -276,7 +279,8 @@ def thing_it(token, quoted=frozenset()) -> str:
     creature = any(t.pos_ == "NOUN" and is_animate(t) and not _gender(t) for t in before)
     if not objects or creature:
         return ""
-    thing = objects[-1]
+    subjects = [t for t in objects if t.dep_ == "nsubj"]
+    thing = subjects[0] if subjects else objects[-1]
     words = [t for t in thing.lefts if t.dep_ in ("amod", "compound", "nummod")] + [thing]
     return "the " + mention_text(words)
 
