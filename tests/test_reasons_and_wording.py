@@ -667,3 +667,12 @@ def test_how_a_thing_is_placed_is_asked_where_not_what_happened():
     assert [
         q for q, a in got.items() if q.startswith("What happened to the hen") and "carried" in a
     ]
+
+
+def test_the_time_or_the_weather_before_a_so_is_why():
+    got = _answers(
+        "Tomas did not know where the little wheel belonged. It was already five o'clock, "
+        "so he hid the little wheel in a drawer. It was raining, so his sister stayed at home."
+    )
+    assert got["Why did Tomas hide the little wheel in a drawer?"] == "it was already five o'clock"
+    assert got["Why did Tomas' sister stay at home?"] == "it was raining"

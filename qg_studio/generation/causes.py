@@ -101,6 +101,7 @@ def _likewise(clause) -> bool:
 
 
 INDEFINITE = frozenset(lang.function_words("indefinite_subjects"))
+TIMELY_VERBS = {"be", "rain", "snow", "grow", "get"}  # "It was late", "it grew dark"
 
 
 def answers_why(clause: Clause) -> bool:
@@ -182,7 +183,7 @@ def causal_item(section, analysis, clause, context, clause_list):
         )
     # "X, so Y": X answers why Y; "X so that Y could": Y, the hope, answers why X.
     cause = _so_cause(analysis, clause, clause_list)
-    if cause is not None:
+    if cause is not None and (usable(cause) or not purpose(clause)):
         hoped = purpose(clause)
         question = ask(cause if hoped else clause, "Why")
         start, end = span_of(cause.tokens + (clause.tokens if hoped else []))
@@ -365,7 +366,9 @@ def _so_cause(analysis: Analysis, clause: Clause, clause_list: list[Clause]) -> 
             return None
     before = [c for c in clause_list if c.head.i < clause.head.i]
     # A participle is no event that something follows from ("the princess crawling out").
-    earlier = [c for c in before if usable(c) and not no_event(c)]
+    # "It was already five o'clock, so he hid the wheel": the time or weather is why
+    timely = [c for c in before if c.subject_text.lower() == "it" and c.head.lemma_ in TIMELY_VERBS]
+    earlier = [c for c in before if usable(c) and not no_event(c)] or timely[-1:]
     if earlier:
         return earlier[-1]
     if before:
