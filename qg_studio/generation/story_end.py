@@ -250,7 +250,7 @@ def _told(sent, analysis: Analysis) -> str:
     """The sentence as the story tells it (a clause rebuilt from the parse loses what
     reported speech and "whenever" clauses say), each one a pronoun stands for named
     where the sentence has not named them yet ("… and he was fat and cheerful when the
-    Heron arrived", "Ines took Lena's hand and gave her half of the cherries")."""
+    Heron arrived", "… and told the fishermen who had really kept the lighthouse")."""
     words = []
     tokens = [t for t in sent if not t.is_space]
     for t in _without_links(tokens) or tokens:

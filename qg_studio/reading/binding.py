@@ -246,10 +246,10 @@ def kin_owner(token, mentions) -> Mention | None:
 def thing_it(token, quoted=frozenset()) -> str:
     """ "Moss knocked the brass bell to the floor. It rang so loudly that …": a sentence
     that opens with "it" doing something is most often about the thing the sentence before
-    told of, its subject or what it did something to; a key says "the brass bell rang", not "it rang". Not
-    an "it" that is or seems ("It was cold" may be the day, the room or the door), nor one
-    that points at nothing ("it began to rain"), nor one where the sentence before did
-    nothing to a thing or named a creature it may be."""
+    told of, its subject or what it did something to; a key says "the brass bell rang",
+    not "it rang". Not an "it" that is or seems ("It was cold" may be the day, the room or
+    the door), nor one that points at nothing ("it began to rain"), nor one where the
+    sentence before told of no thing or named a creature it may be."""
     verb = token.head
     if (
         token.lower_ != "it"
