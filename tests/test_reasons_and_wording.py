@@ -676,3 +676,14 @@ def test_the_time_or_the_weather_before_a_so_is_why():
     )
     assert got["Why did Tomas hide the little wheel in a drawer?"] == "it was already five o'clock"
     assert got["Why did Tomas' sister stay at home?"] == "it was raining"
+
+
+def test_what_a_deed_was_done_so_that_others_could_do_is_no_deed_of_theirs():
+    got = _answers(
+        "Every evening the old keeper lit the lamp on the hill so that the shepherds could "
+        "find their way home."
+    )
+    assert not [q for q in got if q.startswith("What could the shepherds do")]
+    assert got["Why did the old keeper light the lamp on the hill?"] == (
+        "so that the shepherds could find their way home"
+    )

@@ -73,6 +73,7 @@ from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import mocks
 from qg_studio.reading.moments import names_one
 from qg_studio.reading.moments import no_event
+from qg_studio.reading.moments import purpose
 from qg_studio.reading.moments import says_nothing
 from qg_studio.reading.moments import undone
 from qg_studio.reading.noun_phrases import any_one_could
@@ -197,6 +198,7 @@ def _action(section, analysis, clause, context, clause_list):
         or says_nothing(clause)  # "What did the Queen do? – heard this"
         or posture_before_a_deed(clause, clause_list)  # "bent down and gave a cry"
         or passive_state(clause)  # "was perched on the gate": where it was, no deed
+        or purpose(clause)  # "so that travellers could find their way": hoped, not done
     ):
         return None
     who = clause.subject_head
