@@ -326,23 +326,6 @@ def test_the_one_it_was_holds_the_stage_and_an_object_him_goes_on_from_him():
     assert got == ["the old shepherd"] * 3
 
 
-def test_a_guess_is_read_from_what_others_did_just_before_not_from_the_part_before():
-    from qg_studio.pipeline import story_candidates
-
-    text = (
-        "Two goats grazed in a meadow by the river. The white goat ate quietly, and the "
-        "brown goat climbed onto a rock to look at the water.\n\nSuddenly a fox came out "
-        "of the reeds. A rabbit saw the fox and dived into its hole. The fox crept toward "
-        "the rock. The brown goat jumped off the rock and ran to the barn."
-    )
-    guesses = {
-        i.question: i.answer
-        for i in story_candidates([Section(1, text)])
-        if i.question.startswith("What will the brown goat")
-    }
-    # not guessed across the fox and the rabbit from the part before
-    assert guesses and not [q for q in guesses if "climb" in q]
-
 
 def test_the_body_part_one_is_proud_or_ashamed_of_is_ones_own():
     analysis = analyse(

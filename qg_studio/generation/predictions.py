@@ -132,8 +132,7 @@ def _guesses(
     # "She brought her a fish. The Heron bowed her head": what one does after another's
     # deed done to them answers that deed; it is guessed from it, not the part before.
     done: list = []
-    told = next_analysis.sentence_clauses[:NEXT_PART_SENTENCES]
-    for at, clause_list in enumerate(told):
+    for clause_list in next_analysis.sentence_clauses[:NEXT_PART_SENTENCES]:
         # "One day a fox came up the hill": what comes after a move in time is no guess
         # from the part before; it is guessed from the event told just before it.
         shifted = shifted or bool(clause_list and shifts_time(clause_list[0].head.sent))
@@ -150,18 +149,10 @@ def _guesses(
             answered = any(
                 head_noun(c.subject_text) != doer and _done_to(c, doer, next_analysis) for c in done
             )
-            # "Leo saw his brother waving and ran to Marit. Together they rowed out. Kai
-            # climbed in": what others did first, sentence after sentence, is what one's
-            # deed follows; guessed from the part before, it skips them ("What will Kai do
-            # after he filled his bucket?"). One sentence of another's between is no such
-            # story ("The dog ran back to the gate. The hen carried the key …").
-            others_first = (
-                sum(not any(head_noun(c.subject_text) == doer for c in cl) for cl in told[:at]) >= 2
-            )
             done.append(clause)
             if doer not in actors:
                 continue
-            if shifted or answered or others_first:
+            if shifted or answered:
                 moment = event_before(next_analysis, clause_list, clause)
                 reader = next_analysis
                 if moment is None or not _a_moment(moment, next_analysis):
