@@ -326,7 +326,6 @@ def test_the_one_it_was_holds_the_stage_and_an_object_him_goes_on_from_him():
     assert got == ["the old shepherd"] * 3
 
 
-
 def test_the_body_part_one_is_proud_or_ashamed_of_is_ones_own():
     analysis = analyse(
         "The old woman walked to the river. The heron was proud of her long beak, and the "
