@@ -101,7 +101,7 @@ def _likewise(clause) -> bool:
 
 
 INDEFINITE = frozenset(lang.function_words("indefinite_subjects"))
-TIMELY_VERBS = {"be", "rain", "snow", "grow", "get"}  # "It was late", "it grew dark"
+TIMELY_VERBS = frozenset(lang.function_words("timely_verbs"))
 
 
 def answers_why(clause: Clause) -> bool:

@@ -19,7 +19,7 @@ from qg_studio.reading.dialogue import tells_speech
 from qg_studio.reading.grammar import state
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import WEAK_VERBS
-from qg_studio.reading.moments import POSTURES
+from qg_studio.reading.moments import a_posture
 from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import undone
@@ -146,13 +146,7 @@ def posture_before_a_deed(clause, clause_list) -> bool:
     """ "bent down and gave a cry of joy"; "sat in the back of the boat and watched" is
     where one went."""
     bare = all(t.dep_ in ("prt", "advmod", "cc", "punct") for t in clause.tail)
-    return (
-        bare
-        and clause.head.lemma_ in POSTURES
-        and any(
-            c.head.i > clause.head.i and c.subject_text == clause.subject_text for c in clause_list
-        )
-    )
+    return bare and any(c.head.i > clause.head.i and a_posture(clause, c) for c in clause_list)
 
 
 def passive_state(clause) -> bool:

@@ -25,7 +25,8 @@ POSTURES = lang.words("posture_verbs.txt")
 POINTING_VERBS = MINDFUL_VERBS | SPEECH_VERBS | PERCEIVING | {"love", "like", "hate"}
 
 
-def _a_posture(before: Clause, clause: Clause) -> bool:
+def a_posture(before: Clause, clause: Clause) -> bool:
+    """``before`` is how ``clause``'s own subject held their body ("knelt down")."""
     return before.head.lemma_ in POSTURES and before.subject_text == clause.subject_text
 
 
@@ -51,7 +52,7 @@ def event_before(
         and not c.scene
     ]
     # "She bent down and gave a cry of joy": her posture is no moment that set it off
-    earlier = [c for c in earlier if not (setting_off and _a_posture(c, clause))]
+    earlier = [c for c in earlier if not (setting_off and a_posture(c, clause))]
     same = [c for c in earlier if usable(c)]
     if same:
         return same[-1]
