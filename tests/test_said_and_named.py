@@ -164,13 +164,23 @@ def test_a_name_given_to_one_mouse_is_not_the_oldest_mouses():
     assert [q for q in got if q.startswith("What did the oldest mouse do")]
 
 
-def test_a_closing_line_about_anyone_is_the_lesson():
-    text = (
-        "After that the birds did not need to ask her every year.\n\nKnowledge kept to "
-        "oneself helps no one for long."
-    )
+@pytest.mark.parametrize(
+    "moral",
+    [
+        "Knowledge kept to oneself helps no one for long.",
+        # the parser takes "know" after "the road" for a noun and hangs the line from "Those"
+        "Those who have crossed the river know where it runs deep.",
+        "Those who have sailed the sea know when it turns.",
+        "One who listens learns twice.",
+    ],
+)
+def test_a_closing_line_about_anyone_is_the_lesson(moral):
+    story = "After that the birds did not need to ask her every year."
+    text = story + "\n\n" + moral
     start, end = moral_line(Section(1, text))
-    assert text[start:end] == "Knowledge kept to oneself helps no one for long."
+    assert text[start:end] == moral
+    # the story's own people, told of in the past, are no lesson
+    assert moral_line(Section(1, story + "\n\nThose who stayed behind waited.")) is None
 
 
 @pytest.mark.parametrize(
@@ -213,6 +223,22 @@ def test_what_one_wondered_is_not_told_as_so():
         "Early one morning he rolled a large stone into the road and hid behind a hedge."
     )
     assert not [q for q in got if q.startswith("Who was lazy")]
+
+
+@pytest.mark.parametrize(
+    "belief", ["was sure the goats next door were eating them", "was certain that a fox was digging"]
+)
+def test_what_one_was_sure_of_is_not_told_as_so(belief):
+    got = _answers(
+        f"Every night something dug up the beans in Ben's garden. Ben {belief}. So he built "
+        "a tall fence of sticks. Then Ben sat up with a lamp and saw a fat badger squeeze under "
+        "the fence."
+    )
+    # the goats or the fox did nothing the story tells: only Ben's belief is asked
+    assert not [q for q in got if ("goats" in q or "fox" in q) and belief not in q]
+    assert not [a for a in got.values() if ("goats" in a or "fox" in a) and belief not in a]
+    # what he did because of it is still asked, and "he" is Ben
+    assert got["Why did Ben build a tall fence of sticks?"].startswith(f"Ben {belief}")
 
 
 def test_a_name_keeps_its_title():

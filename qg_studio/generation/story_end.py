@@ -43,6 +43,7 @@ _MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
 
 
 ANYONE = lang.function_words("anyone_words")
+GENERIC_SUBJECTS = lang.function_words("generic_subjects")
 
 
 def moral_line(section: Section) -> tuple[int, int] | None:
@@ -104,7 +105,7 @@ def moral_line(section: Section) -> tuple[int, int] | None:
             subject[0].dep_ == "csubj"  # "Being slow is no shame"
             or subject[0].tag_ in ("NNS",)
             or subject[0].pos_ == "ADJ"  # "Even the smallest can do …", "The wise listen"
-            or subject[0].lower_ in lang.function_words("generic_subjects")
+            or subject[0].lower_ in GENERIC_SUBJECTS
             or any(
                 c.lower_ in lang.function_words("generic_determiners") for c in subject[0].subtree
             )
@@ -145,8 +146,18 @@ def _timeless(doc, before: str) -> bool:
 
 
 def _about_anyone(doc) -> bool:
-    """ "Knowledge kept to oneself helps no one for long": said of anyone, in the present."""
-    return any(t.lower_ in ANYONE for t in doc) and any(t.tag_ in ("VBZ", "VBP", "MD") for t in doc)
+    """ "Knowledge kept to oneself helps no one for long", "Those who have travelled the
+    road know where it bends": said of anyone (a word for anyone, or a line that opens on
+    "those who", "one who" …), in the present, whatever the parser made of the rest (it
+    takes "know" after "the road" for a noun)."""
+    present = any(t.tag_ in ("VBZ", "VBP", "MD") for t in doc)
+    if any(t.lower_ in ANYONE for t in doc):
+        return present
+    # ("Those who stayed behind waited" is a story's own people, in the past.)
+    opens_on_anyone = (
+        len(doc) > 2 and doc[0].lower_ in GENERIC_SUBJECTS and doc[1].lower_ in ("who", "that")
+    )
+    return opens_on_anyone and present and not any(t.tag_ == "VBD" for t in doc)
 
 
 def _advice(root) -> bool:

@@ -18,6 +18,7 @@ from qg_studio.reading.lexicon import DISCOURSE_ADVERBS
 from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import SPEECH_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
+from qg_studio.reading.lexicon import unreal
 from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.noun_phrases import for_to
 from qg_studio.reading.noun_phrases import mention_text
@@ -326,7 +327,6 @@ def _joined(verb) -> bool:
 
 UNUSABLE_SUBJECTS = lang.words("unusable_subjects.txt")
 HYPOTHETICAL = ("might", "may", "mightst")
-UNREAL_VERBS = lang.words("unreal_verbs.txt")
 QUANTIFIERS = ("all", "both", "each")
 EMBEDDED_ASKING = ("whether", "if", "where", "how", "why")  # a question inside a clause
 NOBODY = lang.function_words("negative_quantifiers")
@@ -361,7 +361,7 @@ def usable(clause: Clause) -> bool:
     if "have" in aux and {"would", "'d", "could", "should"} & set(aux[: aux.index("have")]):
         return False  # "she'd have fallen, but the owl caught her": she did not
     head = clause.head
-    if head.dep_ in ("ccomp", "xcomp") and head.head.lemma_ in UNREAL_VERBS:
+    if head.dep_ in ("ccomp", "xcomp") and unreal(head.head):
         return False  # "wishing she had taken the Minnow": she had not
     if _foretold(clause):
         return False  # "told him he would only tear the paper": said, not done

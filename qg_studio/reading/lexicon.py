@@ -63,6 +63,7 @@ TAKING_VERBS = lang.words("taking_verbs.txt")  # whose object is most often anot
 SAYING_VERBS = lang.words("saying_verbs.txt")
 # Verbs a speaker's tag tells speech with ("said", "told", "asked").
 SPEECH_VERBS = lang.words("speech_verbs.txt")
+UNREAL_VERBS = lang.words("unreal_verbs.txt")  # "wished", "was sure": what one only believed
 WEAK_VERBS = lang.words("weak_verbs.txt")
 # A state, not a deed ("was tired", "lived by the pond"): no point in time to ask "after".
 STATE_VERBS = lang.words("state_verbs.txt")
@@ -138,4 +139,14 @@ def shouted(head) -> bool:
         (c.dep_ in ("prt", "advmod") and c.lower_ in ("out", "aloud"))
         or (c.dep_ == "prep" and c.lower_ in ("to", "for", "unto"))
         for c in head.children
+    )
+
+
+def unreal(verb) -> bool:
+    """Whether a clause hung from ``verb`` tells what one wished, supposed or was sure of,
+    not what happened: "wishing she had taken …", "was sure (that) they were eating …"
+    (the parser hangs the clause from "sure", or from "was" beside "certain")."""
+    return verb.lemma_ in UNREAL_VERBS or (
+        verb.lemma_ == "be"
+        and any(c.dep_ == "acomp" and c.lemma_ in UNREAL_VERBS for c in verb.children)
     )

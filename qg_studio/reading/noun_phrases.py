@@ -21,6 +21,7 @@ from qg_studio.reading.lexicon import OWN_OBJECTS
 from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import SPEECH_VERBS
 from qg_studio.reading.lexicon import TAKING_VERBS
+from qg_studio.reading.lexicon import unreal
 from qg_studio.text.parse import gap
 
 
@@ -196,10 +197,11 @@ def for_to(verb) -> bool:
 
 
 def _noticed(verb) -> bool:
-    """What someone saw, heard, knew or told was so: a clause under a verb of seeing, mind
-    or saying ("told his mother that a terrible beast lived in the valley")."""
-    return (
-        verb.dep_ == "ccomp" and verb.head.lemma_.lower() in PERCEIVING | MIND_VERBS | SPEECH_VERBS
+    """What someone saw, heard, knew, told or was sure was so: a clause under a verb of
+    seeing, mind or saying ("told his mother that a terrible beast lived in the valley"), or
+    of belief ("was certain that a fox was digging")."""
+    return verb.dep_ == "ccomp" and (
+        verb.head.lemma_.lower() in PERCEIVING | MIND_VERBS | SPEECH_VERBS or unreal(verb.head)
     )
 
 
