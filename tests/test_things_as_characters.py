@@ -142,3 +142,14 @@ def test_an_it_after_a_thing_that_did_something_is_that_thing():
     assert [q for q in asked if q.startswith("What did the strong wind tear")] or [
         a for a in asked.values() if a.startswith("the strong wind tore")
     ]
+
+
+def test_the_place_a_superlative_ranks_within_is_not_where_the_story_is():
+    ranked = (
+        "The neighbours said Mr. Petrov's apples were the reddest in the valley. Every autumn "
+        "he picked them one by one and laid them in straw. One morning a basket was empty."
+    )
+    assert _asked(ranked).get("Where does this story take place?") is None
+    # where he lived is
+    lived = ranked.replace("The neighbours said", "Mr. Petrov lived in the valley. People said")
+    assert _asked(lived)["Where does this story take place?"] == "in the valley"

@@ -119,6 +119,19 @@ def of_the_perceived(prep) -> bool:
     )
 
 
+def ranked_within(prep) -> bool:
+    """ "her loaves were the best in the valley": the place a superlative ranks within, not
+    where the story is ("the best baker in the town" names where the baker is). The tagger
+    may take a rarer superlative for a noun ("were the reddest in the valley")."""
+    head = prep.head
+    return head.tag_ in ("JJS", "RBS") or (
+        head.dep_ in ("attr", "acomp")
+        and head.lower_.endswith("est")
+        and not a_place(head)  # "the forest", "the west"
+        and any(c.lower_ == "the" for c in head.children)
+    )
+
+
 def _place_phrase(clause: Clause):
     for t in clause.tail:
         if t.dep_ == "prep" and t.head.i == clause.head.i and t.lower_ in PLACE_PREPOSITIONS:

@@ -25,6 +25,7 @@ from qg_studio.generation.places import MOTION_PREPOSITIONS
 from qg_studio.generation.places import a_place
 from qg_studio.generation.places import aimed
 from qg_studio.generation.places import of_the_perceived
+from qg_studio.generation.places import ranked_within
 from qg_studio.generation.places import scene
 from qg_studio.generation.places import whole_place
 from qg_studio.generation.places import without_company
@@ -160,6 +161,7 @@ def _where(section: Section, analysis: Analysis, ids, turn=None) -> QAItem | Non
                 or token.i in analysis.quoted
                 or aimed(token)
                 or of_the_perceived(token)
+                or ranked_within(token)
             ):
                 continue
             # "by gleaning in the fields", "by the name of Old Tom": "by" tells where
