@@ -316,6 +316,26 @@ def test_a_state_is_no_deed_to_guess():
     assert list(guesses.values()) == ["Mila danced across the attic"]
 
 
+def test_a_guess_keeps_the_short_deed_joined_to_it():
+    text = (
+        "Every evening Otto fed the ducks on the pond. One windy evening a big white swan "
+        "chased the ducks away and ate all the bread.\n\nOtto sat down and cried. Then his "
+        "sister came with more bread."
+    )
+    guesses = [
+        i.answer for i in story_candidates([Section(1, text)]) if i.question.startswith("What will")
+    ]
+    assert guesses == ["Otto sat down and cried"]
+    # a long second deed is a deed of its own, not part of the guess
+    longer = text.replace("and cried", "and told the swan a long story about the pond")
+    guesses = [
+        i.answer
+        for i in story_candidates([Section(1, longer)])
+        if i.question.startswith("What will")
+    ]
+    assert guesses == ["Otto sat down"]
+
+
 def test_the_one_it_was_holds_the_stage_and_an_object_him_goes_on_from_him():
     analysis = analyse(
         "Late that night there was a knock at the gate. It was the old shepherd with his "

@@ -170,11 +170,17 @@ def _guesses(
                 question = finish(f"What will happen to {clause.subject_text} after {after}")
             else:
                 question = finish(f"What will {clause.subject_text} do after {after}")
-            start, end = span_of(clause.tokens)
+            answer, (start, end) = state(clause, limit=ANSWER_TAIL), span_of(clause.tokens)
+            joined = _short_second_deed(clause_list, clause)
+            if joined is not None:
+                answer += " and " + " ".join(
+                    t.text for t in joined.aux + [joined.head] + joined.tail
+                )
+                end = joined.end_char
             own = head_noun(clause.subject_text) == head_noun(moment.subject_text)
             item = found_item(
                 question,
-                state(clause, limit=ANSWER_TAIL),
+                answer,
                 Element.PREDICTION,
                 False,
                 following,
@@ -186,6 +192,22 @@ def _guesses(
             )
             if item is not None:
                 yield item
+
+
+# A second deed joined to the guessed one is part of the guess while it is this short:
+# "sat down and cried", "turned and ran home" (what the first verb alone leaves out).
+SHORT_SECOND_DEED = 3
+
+
+def _short_second_deed(clause_list, clause):
+    """The deed "and" joins right after ``clause``, sharing its subject, if it is short."""
+    at = next((k for k, c in enumerate(clause_list) if c is clause), None)
+    if at is None or at + 1 >= len(clause_list):
+        return None
+    joined = clause_list[at + 1]
+    if not joined.inherited or joined.marker != "and" or joined.tail_words > SHORT_SECOND_DEED:
+        return None
+    return joined
 
 
 def _done_to(clause, who: str, analysis: Analysis) -> bool:
