@@ -191,11 +191,16 @@ def told_as_the_story_tells(
     story tells only of another ("Why did the Crow tumble down the hill?" where the fox
     did; the key "the Crow saw the fox"): a misread pronoun or a model's confusion; nor
     those keyed with another kind of answer than asked ("How did the willow feel? –
-    heavy rain", :func:`qg_studio.reading.answer_fit.misfit`), nor those English does not
-    put so ("Why did the Crow tumbled …?", :func:`qg_studio.reading.question_form.misformed`)."""
+    heavy rain", :func:`qg_studio.reading.answer_fit.misfit`), keyed with the question said
+    again ("Why did the keeper not come? – The keeper did not come") or with the one it
+    asks about ("Who did the mother buy the flute from? – the mother"), nor those English
+    does not put so ("Why did the Crow tumbled …?",
+    :func:`qg_studio.reading.question_form.misformed`)."""
     from qg_studio.reading.analysis import analyse_each
     from qg_studio.reading.analysis import analyse_many
+    from qg_studio.reading.answer_fit import asked_of_itself
     from qg_studio.reading.answer_fit import misfit
+    from qg_studio.reading.answer_fit import restated
     from qg_studio.reading.deeds import doers
     from qg_studio.reading.deeds import misattributed
     from qg_studio.reading.question_form import misformed
@@ -205,7 +210,12 @@ def told_as_the_story_tells(
     keys = analyse_each([i.answer for i in candidates])
     kept = []
     for item, question, key in zip(candidates, questions, keys):
-        why = misformed(question) or misfit(item.question, key)
+        why = (
+            misformed(question)
+            or misfit(item.question, key)
+            or restated(question, key)
+            or asked_of_itself(question, key)
+        )
         if why is None and (misattributed(question, told) or misattributed(key, told)):
             why = "someone said to do what another did"
         if why is None:

@@ -79,3 +79,48 @@ def test_the_pipeline_leaves_out_a_key_of_another_kind():
         [Section(1, story)],
     )
     assert [i.answer for i in kept] == ["afraid"]
+
+
+RESTATED = [
+    ("Why did the miller not open the gate?", "The miller did not open the gate"),
+    ("Why did the geese fly to the lake?", "The geese flew to the lake"),
+    ("Why was the little goat sad?", "He was sad"),
+]
+TELLS_SOMETHING = [
+    # the same words turned round are a reason
+    ("Why did the heron help the frog?", "The frog had helped the heron before"),
+    ("Why did the miller not open the gate?", "The miller was asleep"),
+    # a small word may be the whole reason
+    ("Why did the fox walk home without a lamp?", "He had no lamp"),
+    # a name all of whose words the question holds answers it
+    ("Who did Mrs. Alder's son buy the kettle for?", "Mrs. Alder"),
+]
+
+
+@pytest.mark.parametrize("question,answer", RESTATED)
+def test_a_key_that_says_its_question_again_is_faulted(question, answer):
+    from qg_studio.reading.answer_fit import restated
+
+    q, a = analyse_each([question, answer])
+    assert restated(q, a) is not None
+
+
+@pytest.mark.parametrize("question,answer", TELLS_SOMETHING)
+def test_a_key_that_tells_something_new_stands(question, answer):
+    from qg_studio.reading.answer_fit import restated
+
+    q, a = analyse_each([question, answer])
+    assert restated(q, a) is None
+
+
+def test_a_who_question_keyed_with_its_own_subject_is_faulted():
+    from qg_studio.reading.answer_fit import asked_of_itself
+
+    def fault(question, answer):
+        return asked_of_itself(*analyse_each([question, answer]))
+
+    assert fault("Who did the baker buy the flour from?", "the baker") is not None
+    # another of the same kind, or who someone is, stand
+    assert fault("Who did the boy see by the river?", "a tall boy") is None
+    assert fault("Who was the cleverest hen?", "Henny the hen") is None
+    assert fault("Who did the baker buy the flour from?", "the miller") is None

@@ -130,7 +130,7 @@ def test_a_proposed_question_about_someone_the_story_never_names_is_dropped(tiny
         "What did the crow-owl bring every morning?\nanswer: berries",
         "What did the prince bring the owl?\nanswer: berries",
         "What did the crow bring the owl every morning?\nanswer: berries",
-        "Who are the two main characters of the story?\nanswer: the owl and the crow",
+        "Who brought the owl berries?\nanswer: the crow",
     ]
     monkeypatch.setattr(
         causal_lm,
@@ -142,7 +142,7 @@ def test_a_proposed_question_about_someone_the_story_never_names_is_dropped(tiny
     )
     assert {i.question for i in items} == {
         "What did the crow bring the owl every morning?",
-        "Who are the two main characters of the story?",
+        "Who brought the owl berries?",
     }
 
 
@@ -188,3 +188,22 @@ def test_the_pipeline_ranks_several_proposers_candidates_together():
     engines = {i.engine for i in items}
     assert "fixed" in engines and engines & {"embedded", "story-level"}
     assert all(i.rule for i in items)  # every question says which proposer and rule made it
+
+
+def test_a_proposed_question_says_its_own_element_and_leaves_the_whole_story_alone():
+    from qg_studio.generation.proposer import proposed_item
+
+    section = Section(id=1, text=OWL)
+    # prompted for a setting, the model wrote a feeling question: the question says which
+    felt = proposed_item(
+        "How did the owl feel about the crow?\nanswer: grateful", 0.7, section, Element.SETTING
+    )
+    assert felt.element is Element.FEELING
+    # a question the words do not place keeps the element it was asked for
+    kept = proposed_item("What did the owl bring?\nanswer: berries", 0.7, section, Element.ACTION)
+    assert kept.element is Element.ACTION
+    # a window is not the story: its lesson and its main characters are asked from the whole
+    for question in ("What lesson does the story teach?", "Who is the main character?"):
+        assert (
+            proposed_item(f"{question}\nanswer: the owl", 0.9, section, Element.CHARACTER) is None
+        )

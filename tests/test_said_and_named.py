@@ -226,7 +226,8 @@ def test_what_one_wondered_is_not_told_as_so():
 
 
 @pytest.mark.parametrize(
-    "belief", ["was sure the goats next door were eating them", "was certain that a fox was digging"]
+    "belief",
+    ["was sure the goats next door were eating them", "was certain that a fox was digging"],
 )
 def test_what_one_was_sure_of_is_not_told_as_so(belief):
     got = _answers(

@@ -14,6 +14,7 @@ any other answer is implicit, whatever was asked (docs/DESIGN.md §2: explicit m
 from __future__ import annotations
 
 import math
+import re
 from typing import Any
 from typing import Sequence
 
@@ -25,6 +26,7 @@ from qg_studio.models.prompts import as_question
 from qg_studio.models.prompts import lm_qag_prompt
 from qg_studio.models.prompts import parse_qag
 from qg_studio.models.prompts import reading_windows
+from qg_studio.reading.question_element import rule_element
 from qg_studio.schema import Element
 from qg_studio.schema import Evidence
 from qg_studio.schema import Explicitness
@@ -49,6 +51,8 @@ ASKED: dict[Element, tuple[Explicitness, ...]] = {
     Element.OUTCOME: (EXPLICIT,),
     Element.PREDICTION: (IMPLICIT,),
 }
+# The story-level questions' ground (the story-level engine reads the whole story for them).
+WHOLE_STORY = re.compile(r"\b(?:the story|main characters?)\b", re.IGNORECASE)
 MAX_ANSWER_WORDS = 30  # longer is a copied paragraph, never a key a child can check
 # A set of n questions is chosen from at most this many proposals a question. Every window
 # asked for every element is 180 prompts on a 2,000-word story; three a question (each
@@ -173,6 +177,11 @@ def proposed_item(
     question, answer = as_question(pair[0]), pair[1].strip().rstrip(".!")
     if len(question) < 8 or not answer or len(answer.split()) > MAX_ANSWER_WORDS:
         return None
+    if WHOLE_STORY.search(question):
+        return None  # read from a window, "What lesson does the story teach?" is a guess
+    # A model prompted for a setting may write "How did Mrs. Dunne feel …?": the question's
+    # own words say what it asks, as they do for a teacher's.
+    element = rule_element(question) or element
     evidence = Evidence.find(section, answer)
     explicitness = EXPLICIT if evidence else IMPLICIT
     return QAItem(

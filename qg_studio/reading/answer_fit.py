@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from qg_studio import lang
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import ANIMATE
 from qg_studio.reading.animacy import PLACES
@@ -67,6 +68,68 @@ def misfit(question: str, key: Analysis) -> str | None:
         ):
             return "a who-question keyed with a place"
     return None
+
+
+# Words a key may repeat from its question and still tell nothing new.
+_CONTENT = ("NOUN", "PROPN", "VERB", "ADJ", "ADV", "NUM")
+# Small words that tell a reason all the same: "There was no help", "He only had three".
+_TELLING = frozenset(lang.function_words("negatives_and_measures"))
+# Questions a key must tell a reason for.
+_ASKS_WHY = re.compile(r"^(?:why|what happened because)\b", re.IGNORECASE)
+
+
+def restated(question: Analysis, key: Analysis) -> str | None:
+    """Why a key only says its question again ("Why did the keeper not come? – The keeper
+    did not come", "Why did the crows like the scarecrow? – They liked it"), or None: the
+    key's content words are the question's, in its order, so a child learns nothing from
+    it. ("The prince had helped the wolf before" answers "Why did the wolf help the
+    prince?": the same words, turned round.)"""
+    if not _ASKS_WHY.match(question.doc.text):
+        return None  # "What will happen if their brother dies? – They will die" answers
+    told, said = _content(question), _content(key)
+    # A name or a thing is no restatement: "Who did Mrs. Dunne's son buy it for? – Mrs. Dunne"
+    clause = any(t.dep_ in _SUBJECTS for t in key.doc)
+    if not clause or not said or not _in_order(said, told):
+        return None
+    return "a key that says its question again"
+
+
+def asked_of_itself(question: Analysis, key: Analysis) -> str | None:
+    """Why a who-question is keyed with its own subject ("Who did the mother buy the flute
+    from? – the mother"), or None. ("Who was the naughty kitten? – Tom Kitten" asks who
+    one is; "Who did the boy see? – a beautiful boy" is another boy.)"""
+    tokens = [t for t in question.doc if not t.is_punct]
+    if not tokens or tokens[0].lower_ not in ("who", "whom"):
+        return None
+    root = next((t for t in tokens if t.dep_ == "ROOT"), None)
+    if root is None or root.lemma_ == "be":
+        return None
+    keyed = _bare(list(key.doc))
+    for subject in (t for t in tokens if t.dep_ in _SUBJECTS and t.lower_ not in ("who", "whom")):
+        if keyed and _bare(sorted(subject.subtree, key=lambda t: t.i)) == keyed:
+            return "a who-question keyed with its own subject"
+    return None
+
+
+def _bare(tokens) -> str:
+    return " ".join(t.lower_ for t in tokens if not t.is_punct and t.dep_ != "det")
+
+
+def _content(analysis: Analysis) -> list[frozenset[str]]:
+    """Each content word as its forms (the word and its lemma: the tagger may read
+    "geese" as an adjective in a question and lemmatise it to "goose" in a key)."""
+    return [
+        frozenset((t.lower_, t.lemma_.lower()))
+        for t in analysis.doc
+        if (t.pos_ in _CONTENT and not t.is_stop and t.lemma_.lower() not in ("do", "be", "have"))
+        or t.lower_ in _TELLING  # "He had nowhere to go": the "nowhere" is the reason
+    ]
+
+
+def _in_order(words: list[frozenset[str]], within: list[frozenset[str]]) -> bool:
+    """Whether ``words`` appear in ``within`` in the same order (not always side by side)."""
+    rest = iter(within)
+    return all(any(word & other for other in rest) for word in words)
 
 
 def _feeling(token) -> bool:

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from dataclasses import field
 from typing import Sequence
 
+from qg_studio.reading.question_element import rule_element
 from qg_studio.schema import ELEMENTS
 from qg_studio.schema import Element
 from qg_studio.schema import Explicitness
@@ -26,7 +27,6 @@ from qg_studio.tagging.features import answer_is_span
 from qg_studio.tagging.features import explicitness_features
 from qg_studio.tagging.features import mode_for
 from qg_studio.tagging.features import question_features
-from qg_studio.tagging.features import rule_element
 from qg_studio.tagging.model import TaggerModel
 from qg_studio.tagging.model import load_model
 

@@ -10,12 +10,11 @@ tagger share them, so a model is read with the features it was trained on.
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Iterable
 
-from qg_studio.schema import Element
+from qg_studio.reading.question_element import rule_element
 from qg_studio.schema import Explicitness
 from qg_studio.text.words import stem
 from qg_studio.text.words import stop_words
@@ -31,41 +30,6 @@ EXPLICITNESS_CLASSES = (Explicitness.EXPLICIT.value, Explicitness.IMPLICIT.value
 
 # Part of the features the shipped tagger was trained on (a data file).
 _STOP = stop_words("tagger")
-
-
-_RULES: tuple[tuple[re.Pattern, Element], ...] = tuple(
-    (re.compile(pattern), element)
-    for pattern, element in (
-        (r"^(what|how) (will|would|might|could)\b.*\bfeel", Element.FEELING),
-        (
-            r"^(what|who|where|how) (will|would|might)\b|\bwhat will happen|\bnext\b",
-            Element.PREDICTION,
-        ),
-        (r"^how (did|does|do|was|were|is|are|had)\b.*\b(feel|felt|feeling)\b", Element.FEELING),
-        (r"^(why|what made|what caused|how come)\b", Element.CAUSAL),
-        (
-            r"^what happen(ed|s) (after|when|because|once|as a result|to)\b|"
-            r"^what (was|is) the (result|outcome)",
-            Element.OUTCOME,
-        ),
-        (r"^(where|when|what time|how long|in what place)\b", Element.SETTING),
-        (
-            r"^(who|whom|whose|to whom|with whom|what kind of (person|man|woman|boy|girl)|"
-            r"what (was|is|were|are) \w+(?: \w+)? like)\b",
-            Element.CHARACTER,
-        ),
-        (r"^what (did|does|do|will|would) .*\bdo\b|^how did\b", Element.ACTION),
-    )
-)
-
-
-def rule_element(question: str) -> Element | None:
-    """The element the question's first words name, if any rule matches."""
-    text = " ".join(words(question))
-    for pattern, element in _RULES:
-        if pattern.search(text):
-            return element
-    return None
 
 
 def question_features(question: str) -> dict[str, float]:
