@@ -85,6 +85,7 @@ RESTATED = [
     ("Why did the miller not open the gate?", "The miller did not open the gate"),
     ("Why did the geese fly to the lake?", "The geese flew to the lake"),
     ("Why was the little goat sad?", "He was sad"),
+    ("Why did Tomas never see the comet?", "He never saw the comet"),
 ]
 TELLS_SOMETHING = [
     # the same words turned round are a reason

@@ -687,3 +687,13 @@ def test_what_a_deed_was_done_so_that_others_could_do_is_no_deed_of_theirs():
     assert got["Why did the old keeper light the lamp on the hill?"] == (
         "so that the shepherds could find their way home"
     )
+
+
+def test_what_one_longed_to_do_is_what_one_wanted_not_why():
+    got = _answers(
+        "The fishermen told stories about the far island. Anya longed to sail there. So "
+        "one calm morning she untied her father's little boat and rowed out of the bay."
+    )
+    assert "Why did Anya long?" not in got
+    # why she rowed out is her longing, told whole
+    assert got["Why did Anya untie her father's little boat?"] == "Anya longed to sail there"

@@ -172,6 +172,7 @@ def test_a_name_given_to_one_mouse_is_not_the_oldest_mouses():
         "Those who have crossed the river know where it runs deep.",
         "Those who have sailed the sea know when it turns.",
         "One who listens learns twice.",
+        "Each bird sings the song it was given.",
     ],
 )
 def test_a_closing_line_about_anyone_is_the_lesson(moral):

@@ -368,3 +368,14 @@ def test_a_they_after_two_people_just_named_is_the_two_not_a_group_named_long_be
     got = _answers(text)
     assert not [q for q, a in got.items() if "crabs" in q and "pushed" in a]
     assert not [q for q, a in got.items() if q.startswith("Where") and a == "to the old ferrywoman"]
+
+
+def test_a_thing_in_lower_case_that_speaks_or_thinks_is_the_he_after_it():
+    analysis = analyse(
+        "On the stove stood an old copper kettle. Every morning the cook filled it with water. "
+        '"Nobody in this kitchen works harder than me," said the kettle proudly. One day the '
+        "cook bought a new teapot. The cook set the teapot on the table. The kettle said "
+        "nothing for a long time. In the evening he whistled very softly."
+    )
+    got = [analysis.resolver.resolve(t) for t in analysis.doc if t.lower_ == "he"]
+    assert got == ["the kettle"]

@@ -124,17 +124,45 @@ def personified(head) -> bool:
 def personae(doc) -> set[str]:
     """The things ``doc`` makes persons: capitalised after "the" and given a voice, a mind,
     senses or a feeling ("said the Stone", "The River heard", "the Moon was lonely"); "the
-    Tower stood by the sea" is a place all the same."""
+    Tower stood by the sea" is a place all the same. One in lower case is made a person by
+    a mind or a voice ('"Nonsense," said the weathervane')."""
     return {
         t.lemma_.lower()
         for t in doc
         if t.dep_ == "nsubj"
-        and personified(t)
         and (
-            t.head.lemma_.lower() in MINDFUL_VERBS | PERCEIVING | FEELINGS
-            or any(c.dep_ == "acomp" and c.lower_ in FEELINGS for c in t.head.children)
+            (
+                personified(t)
+                and (
+                    t.head.lemma_.lower() in MINDFUL_VERBS | PERCEIVING | FEELINGS
+                    or any(c.dep_ == "acomp" and c.lower_ in FEELINGS for c in t.head.children)
+                )
+            )
+            or (thing_after_the(t) and _given_a_mind(t))
         )
     }
+
+
+def _given_a_mind(subject) -> bool:
+    """A thinking thing, or one that speaks as characters do ('"Nonsense," said the
+    weathervane'): a sign or a letter says things too, but is not told after its words."""
+    verb = subject.head.lemma_.lower()
+    return verb in MIND_VERBS or (verb in SAYING_VERBS and subject.i > subject.head.i)
+
+
+def made_a_person(token, persons) -> bool:
+    """A thing this story made a person (``persons``, from :func:`personae`): "the River",
+    "the weathervane"."""
+    return (personified(token) or thing_after_the(token)) and token.lemma_.lower() in persons
+
+
+def thing_after_the(head) -> bool:
+    """A noun in lower case after "the" ("the weathervane"): a thing, unless made a person."""
+    return (
+        head.pos_ == "NOUN"
+        and head.text.islower()
+        and any(c.dep_ == "det" and c.lower_ == "the" for c in head.children)
+    )
 
 
 # Set by the resolver on an "it" that stands for a thing the story makes a person ("The

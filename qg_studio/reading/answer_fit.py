@@ -121,7 +121,11 @@ def _content(analysis: Analysis) -> list[frozenset[str]]:
     return [
         frozenset((t.lower_, t.lemma_.lower()))
         for t in analysis.doc
-        if (t.pos_ in _CONTENT and not t.is_stop and t.lemma_.lower() not in ("do", "be", "have"))
+        if (
+            t.pos_ in _CONTENT
+            and not (t.is_stop or t.vocab[t.lemma_.lower()].is_stop)  # "see" is, "saw" not
+            and t.lemma_.lower() not in ("do", "be", "have")
+        )
         or t.lower_ in _TELLING  # "He had nowhere to go": the "nowhere" is the reason
     ]
 

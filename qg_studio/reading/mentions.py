@@ -12,8 +12,8 @@ from qg_studio.reading.animacy import MALE
 from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.animacy import _gender
 from qg_studio.reading.animacy import is_animate
+from qg_studio.reading.animacy import made_a_person
 from qg_studio.reading.animacy import personae
-from qg_studio.reading.animacy import personified
 from qg_studio.reading.binding import coarguments
 from qg_studio.reading.binding import fall_back
 from qg_studio.reading.binding import given_own
@@ -212,7 +212,7 @@ class Resolver:
 
     def is_character(self, token) -> bool:
         """An animate noun, or a thing this story made a person ("the River")."""
-        return is_animate(token) or (personified(token) and token.lemma_.lower() in self.personae)
+        return is_animate(token) or made_a_person(token, self.personae)
 
     @property
     def aliases(self) -> dict[str, str]:

@@ -58,11 +58,13 @@ def get_nlp():
     _register_past_lemmas()
     _register_time_before_name()
     _register_concessive_clauses()
+    _register_wanted_infinitives()
     nlp.add_pipe("qg_sentence_breaks", before="parser")
     nlp.add_pipe("qg_pronoun_names", last=True)
     nlp.add_pipe("qg_past_lemmas", after="lemmatizer")
     nlp.add_pipe("qg_time_before_name", after="ner")
     nlp.add_pipe("qg_concessive_clauses", after="parser")
+    nlp.add_pipe("qg_wanted_infinitives", after="qg_past_lemmas")
     return nlp
 
 
@@ -113,6 +115,35 @@ def _register_concessive_clauses() -> None:
                 if token.tag_ in ("NN", "NNS") and said:
                     said[0].head, said[0].dep_ = token.head, "advcl"
                     token.head, token.dep_ = said[0], "dobj"
+        return doc
+
+
+def _register_wanted_infinitives() -> None:
+    from spacy.language import Language
+
+    from qg_studio import lang
+
+    if "qg_wanted_infinitives" in Language.factories:
+        return
+    wanting = lang.words("want_verbs.txt")
+
+    @Language.component(
+        "qg_wanted_infinitives",
+        requires=["token.dep", "token.lemma"],
+        assigns=["token.dep"],
+    )
+    def wanted_infinitives(doc):
+        """ "Dorrit longed to see them": the parser may hang "to see them" from "longed"
+        as a clause of purpose (why she longed), where it is what she longed for. The
+        infinitive after a verb of wanting is its complement."""
+        for token in doc:
+            if (
+                token.dep_ == "advcl"
+                and token.head.i < token.i
+                and token.head.lemma_.lower() in wanting
+                and any(c.dep_ == "aux" and c.lower_ == "to" for c in token.children)
+            ):
+                token.dep_ = "xcomp"
         return doc
 
 
