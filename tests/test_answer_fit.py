@@ -19,6 +19,7 @@ WRONG_KIND = [
     ("How will the Hare feel when the race is over?", "the meadow", "feeling"),
     ("Where did the young Bear find a hollow tree?", "a young Bear", "where"),
     ("Where did the hen live?", "the old Farmer", "where"),
+    ("Where did the geese rest?", "on the roof, cold and wet, and their wings ached", "event"),
     ("Who lived by the river?", "by the river", "who"),
     ("Who did the fox meet at dawn?", "the forest", "who"),
 ]

@@ -697,3 +697,15 @@ def test_what_one_longed_to_do_is_what_one_wanted_not_why():
     assert "Why did Anya long?" not in got
     # why she rowed out is her longing, told whole
     assert got["Why did Anya untie her father's little boat?"] == "Anya longed to sail there"
+
+
+def test_one_thing_of_a_list_is_not_asked_with_the_rest_left_in():
+    got = _answers(
+        "The last key was gone. Mrs. Ivy searched the floor, the shelves and the drawers of "
+        "her desk. The key was not there."
+    )
+    assert not [q for q in got if q.startswith("What did Mrs. Ivy search")]
+    assert (
+        got["What did Mrs. Ivy do?"]
+        == "searched the floor, the shelves and the drawers of her desk"
+    )

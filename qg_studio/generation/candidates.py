@@ -302,8 +302,14 @@ def _object(section, analysis, clause, context, clause_list):
     phrase = list(objs[0].subtree)
     if len(phrase) > 8 or any(t.tag_ == "VB" and t.pos_ == "VERB" for t in phrase):
         return None  # "saw the sail blow away": what was seen is an event, not a thing
-    if any(c.dep_ == "conj" and c.pos_ in ("NOUN", "PRON", "PROPN") for c in clause.head.children):
-        return None  # "lost a few leaves, but nothing more": a second object, left behind
+    listed = [c for c in objs[0].children if c.dep_ == "appos"]  # "the floor, the shelves and"
+    if any(
+        c.dep_ in ("conj", "dep", "dobj") and c.pos_ in ("NOUN", "PRON", "PROPN") and c.i > objs[0].i
+        for c in clause.head.children
+    ) or any(c.dep_ == "conj" for a in listed for c in a.children):
+        # "lost a few leaves, but nothing more", "searched the floor, the shelves and …": a
+        # second object, left behind (the parser may hang a list's next item from the verb)
+        return None
     question = ask(clause, "What", gap={t.i for t in phrase})
     start, end = span_of(phrase)
     if any(t.lower_ in NARRATOR for t in phrase):

@@ -61,6 +61,16 @@ def misfit(question: str, key: Analysis) -> str | None:
         owned = any(t.tag_ == "POS" for t in tokens)  # "the Baker's": the Baker's house
         if tokens[0].lower_ not in PLACE_PREPOSITIONS and not owned and _a_being(root):
             return "a where-question keyed with someone"
+        # "from the fence, hot and dusty, and his feathers itched": a place and then an
+        # event of its own, copied on past the place ("a mound from which smoke rose" is
+        # a place all the same)
+        if tokens[0].lower_ in PLACE_PREPOSITIONS and any(
+            t.pos_ in ("VERB", "AUX")
+            and t.dep_ not in ("relcl", "acl", "advcl")  # "as you go towards Bantry"
+            and any(c.dep_ in _SUBJECTS for c in t.children)
+            for t in tokens
+        ):
+            return "a where-question keyed with an event"
         return None
     if first == "who" and not any(is_someone(t) for t in tokens):
         if tokens[0].lower_ in PLACE_PREPOSITIONS or (
