@@ -206,6 +206,7 @@ def told_as_the_story_tells(
     from qg_studio.reading.question_form import misformed
 
     told = doers(analyse_many([s.text for s in sections]))
+    story = "\n".join(s.text for s in sections)
     questions = analyse_each([i.question for i in candidates])
     keys = analyse_each([i.answer for i in candidates])
     kept = []
@@ -214,7 +215,7 @@ def told_as_the_story_tells(
             misformed(question)
             or misfit(item.question, key)
             or restated(question, key)
-            or asked_of_itself(question, key)
+            or asked_of_itself(question, key, story)
         )
         if why is None and (misattributed(question, told) or misattributed(key, told)):
             why = "someone said to do what another did"

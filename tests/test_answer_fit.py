@@ -126,3 +126,9 @@ def test_a_who_question_keyed_with_its_own_subject_is_faulted():
     assert fault("Who did the boy see by the river?", "a tall boy") is None
     assert fault("Who was the cleverest hen?", "Henny the hen") is None
     assert fault("Who did the baker buy the flour from?", "the miller") is None
+    # nor with the one it asks about by the name the story gives
+    story = "By the mill lived a grey cat named Pell. A young cat called Rue lived there too."
+    q, a = analyse_each(["Who did Pell live with?", "a grey cat"])
+    assert asked_of_itself(q, a, story) is not None
+    q, a = analyse_each(["Who did Pell live with?", "a young cat"])
+    assert asked_of_itself(q, a, story) is None

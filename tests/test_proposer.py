@@ -207,3 +207,23 @@ def test_a_proposed_question_says_its_own_element_and_leaves_the_whole_story_alo
         assert (
             proposed_item(f"{question}\nanswer: the owl", 0.9, section, Element.CHARACTER) is None
         )
+
+
+def test_the_model_is_not_shown_the_printed_moral(tiny, monkeypatch):
+    import qg_studio.models.causal_lm as causal_lm
+    from qg_studio.generation.proposer import LMProposer
+
+    base, _, adapter = tiny
+    seen: list[str] = []
+
+    def remember(loaded, prompts, decode):
+        seen.extend(prompts)
+        return [[] for _ in prompts]
+
+    monkeypatch.setattr(causal_lm, "generate", remember)
+    fable = OWL + "\n\nA friend in need is a friend indeed."
+    LMProposer(model=str(adapter), base=str(base)).generate(
+        [Section(id=1, text=fable)], GenerationRequest(count=2)
+    )
+    assert seen and not [p for p in seen if "friend indeed" in p]
+    assert [p for p in seen if "song of thanks" in p]

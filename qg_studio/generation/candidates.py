@@ -304,7 +304,9 @@ def _object(section, analysis, clause, context, clause_list):
         return None  # "saw the sail blow away": what was seen is an event, not a thing
     listed = [c for c in objs[0].children if c.dep_ == "appos"]  # "the floor, the shelves and"
     if any(
-        c.dep_ in ("conj", "dep", "dobj") and c.pos_ in ("NOUN", "PRON", "PROPN") and c.i > objs[0].i
+        c.dep_ in ("conj", "dep", "dobj")
+        and c.pos_ in ("NOUN", "PRON", "PROPN")
+        and c.i > objs[0].i
         for c in clause.head.children
     ) or any(c.dep_ == "conj" for a in listed for c in a.children):
         # "lost a few leaves, but nothing more", "searched the floor, the shelves and …": a

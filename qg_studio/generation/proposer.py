@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import math
 import re
+from dataclasses import replace
 from typing import Any
 from typing import Sequence
 
@@ -135,7 +136,7 @@ class LMProposer(QuestionGenerator):
     def generate(self, sections: Sequence[Section], request: GenerationRequest) -> list[QAItem]:
         from qg_studio.models.causal_lm import generate
 
-        plan = self.plan(sections, request)
+        plan = self.plan(without_moral(sections), request)
         prompts = [lm_qag_prompt(w, e, x) for _, w, e, x in plan]
         best: dict[tuple[int, str], QAItem] = {}
         for decode in self.decodes:
@@ -154,6 +155,18 @@ class LMProposer(QuestionGenerator):
         items = list(best.values())
         strangers = unfounded([i.question for i in items], section_texts(sections))
         return [item for item, made_up in zip(items, strangers) if not made_up]
+
+
+def without_moral(sections: Sequence[Section]) -> list[Section]:
+    """The sections without a fable's printed moral: the lesson question asks it, and a
+    window that ends on it is asked "What happened after they met the world …?"."""
+    from qg_studio.generation.story_end import moral_line
+
+    found = moral_line(sections[-1]) if sections else None
+    if found is None:
+        return list(sections)
+    last = sections[-1]
+    return [*sections[:-1], replace(last, text=last.text[: found[0]].rstrip())]
 
 
 def spread_prompts(windows: int, pairs: int, budget: int | None) -> list[tuple[int, int]]:

@@ -236,7 +236,8 @@ def _told_there(slot: QAItem, by_id: dict[int, Section]) -> str:
 def unfounded(questions: Sequence[str], told: str | Sequence[str]) -> list[list[str]]:
     """Per question, the nouns it uses that ``told`` (one text for all, or one per
     question) never does, by stem, so "kings" is told by "king": someone or something the
-    model made up, or brought in from another part of the story. A word joined by hyphens
+    model made up, or brought in from another part of the story, or what it made up of
+    them ("Mrs. Dunne's favorite bread"). A word joined by hyphens
     is one word ("Mother Goose-Daughter", "the fish-heron"), made up unless the text
     writes it so; the words of a question about the story itself ("the two main
     characters of the story") are no one."""
@@ -256,11 +257,26 @@ def unfounded(questions: Sequence[str], told: str | Sequence[str]) -> list[list[
         [
             t.text
             for t in doc
-            if t.pos_ in ("NOUN", "PROPN") and t.is_alpha and not known(t, vocabularies[text])
+            if (t.pos_ in ("NOUN", "PROPN") or _describing(t))
+            and t.is_alpha
+            and not known(t, vocabularies[text])
         ]
         + [w for w in _HYPHENED.findall(doc.text) if w.lower() not in text.lower()]
         for doc, text in zip(get_nlp().pipe(list(questions), batch_size=32), texts)
     ]
+
+
+def _describing(token) -> bool:
+    """A word that tells what someone or something is like ("her favorite bread"), not a
+    feeling a question may infer ("Why was the Fox angry?") nor a small word ("other")."""
+    from qg_studio.reading.lexicon import FEELINGS
+
+    return (
+        token.pos_ == "ADJ"
+        and token.dep_ == "amod"
+        and not token.is_stop
+        and token.lemma_.lower() not in FEELINGS
+    )
 
 
 def gives_away(question: str, answer: str) -> bool:

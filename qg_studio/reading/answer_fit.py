@@ -104,10 +104,12 @@ def restated(question: Analysis, key: Analysis) -> str | None:
     return "a key that says its question again"
 
 
-def asked_of_itself(question: Analysis, key: Analysis) -> str | None:
+def asked_of_itself(question: Analysis, key: Analysis, story: str = "") -> str | None:
     """Why a who-question is keyed with its own subject ("Who did the mother buy the flute
-    from? – the mother"), or None. ("Who was the naughty kitten? – Tom Kitten" asks who
-    one is; "Who did the boy see? – a beautiful boy" is another boy.)"""
+    from? – the mother"), or with the name ``story`` gives its subject ("Who did Tansy live
+    with? – a red squirrel", where "a red squirrel named Tansy" lived), or None. ("Who was
+    the naughty kitten? – Tom Kitten" asks who one is; "Who did the boy see? – a beautiful
+    boy" is another boy.)"""
     tokens = [t for t in question.doc if not t.is_punct]
     if not tokens or tokens[0].lower_ not in ("who", "whom"):
         return None
@@ -115,6 +117,9 @@ def asked_of_itself(question: Analysis, key: Analysis) -> str | None:
     if root is None or root.lemma_ == "be":
         return None
     keyed = _bare(list(key.doc))
+    named = re.search(rf"\b{re.escape(key.doc.text.strip())},? (?:named|called) (\w+)", story)
+    if named and named.group(1) in question.doc.text.split():
+        return "a who-question keyed with the one it asks about, by another name"
     for subject in (t for t in tokens if t.dep_ in _SUBJECTS and t.lower_ not in ("who", "whom")):
         if keyed and _bare(sorted(subject.subtree, key=lambda t: t.i)) == keyed:
             return "a who-question keyed with its own subject"
