@@ -194,7 +194,7 @@ def test_a_question_about_someone_the_story_lacks_never_reaches_the_teacher(tiny
     story = "The old miller carried two sacks to the mill. His daughters sang by the river."
     assert unfounded(
         ["What did the youngest prince do?", "Where did the daughter sing?"], story
-    ) == [["prince"], []]
+    ) == [["youngest", "prince"], []]
     assert gives_away("Where did the girls sing by the river?", "by the river")
     assert not gives_away("Where did the girls sing?", "by the river")
 
@@ -204,7 +204,7 @@ def test_a_question_about_someone_the_story_lacks_never_reaches_the_teacher(tiny
     )
     text = " ".join(s.text for s in sections)
     invented = "What did the youngest prince do with the dragon?"
-    assert unfounded([invented], text) == [["prince", "dragon"]]
+    assert unfounded([invented], text) == [["youngest", "prince", "dragon"]]
     generator._decode = lambda prompts, settings: [[(invented, 0.9)] for _ in prompts]
     items = generator.generate(sections, GenerationRequest(count=3))
     # Every slot keeps the embedded engine's own question, labelled as its own.
