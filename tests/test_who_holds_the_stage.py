@@ -379,3 +379,14 @@ def test_a_thing_in_lower_case_that_speaks_or_thinks_is_the_he_after_it():
     )
     got = [analysis.resolver.resolve(t) for t in analysis.doc if t.lower_ == "he"]
     assert got == ["the kettle"]
+
+
+def test_the_speaker_after_a_speech_is_not_one_the_speech_names():
+    analysis = analyse(
+        'Mara ran back to the farmhouse, out of breath. "There is a wolf in the orchard," she '
+        "told her aunt. Her aunt laughed and took down the lantern."
+    )
+    got = [
+        (t.text, analysis.resolver.resolve(t)) for t in analysis.doc if t.lower_ in ("she", "her")
+    ]
+    assert got[:3] == [("she", "Mara"), ("her", "Mara"), ("Her", "Mara")]

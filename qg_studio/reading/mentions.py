@@ -335,9 +335,11 @@ class Resolver:
         if token.dep_ in SUBJECT_ROLES or (
             token.dep_ == "poss" and token.head.dep_ in SUBJECT_ROLES
         ):
-            # Within this sentence and the one before, the latest subject wins.
+            # Within this sentence and the one before, the latest subject wins; not one a
+            # speech names ('"There is a rude boy in the canyon," he said').
             floor = self._previous_sentence_start(token)
-            window = [m for m, subj in mentions if subj and fits(m) and m.index >= floor]
+            told = self.quoted if token.i not in self.quoted else set()
+            window = [m for m, s in mentions if s and fits(m) and floor <= m.index not in told]
             # "The doctor told her the water had made her ill. She lay in bed": the one
             # the window has just called "her" beats a subject whose sex the story never
             # told, named before that "her".
