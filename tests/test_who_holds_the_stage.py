@@ -390,3 +390,20 @@ def test_the_speaker_after_a_speech_is_not_one_the_speech_names():
         (t.text, analysis.resolver.resolve(t)) for t in analysis.doc if t.lower_ in ("she", "her")
     ]
     assert got[:3] == [("she", "Mara"), ("her", "Mara"), ("Her", "Mara")]
+
+
+def test_no_guess_leaps_over_what_the_guessed_one_said():
+    def guesses(text: str) -> list[str]:
+        found = story_candidates([Section(1, text)])
+        return [i.answer for i in found if i.question.startswith("What will")]
+
+    shouted = (
+        "Nell climbed to the top of the hill and looked down at the dark valley below.\n\n"
+        '"Is anybody there?" Nell shouted.\n\n'
+        "Nell laughed at herself, and on the way back down she picked a bunch of blue flowers "
+        "for her mother."
+    )
+    assert not [g for g in guesses(shouted) if g.startswith("Nell")]
+    # what another said between is no deed of the guessed one's
+    called = shouted.replace('"Is anybody there?" Nell shouted.', '"Come home!" her mother called.')
+    assert [g for g in guesses(called) if g.startswith("Nell")]

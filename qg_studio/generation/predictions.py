@@ -27,6 +27,7 @@ from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import state
 from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import SAYING_VERBS
+from qg_studio.reading.lexicon import SPEECH_VERBS
 from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WANTS
@@ -37,6 +38,7 @@ from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import shifts_time
 from qg_studio.reading.noun_phrases import head_noun
+from qg_studio.reading.noun_phrases import mention_text
 from qg_studio.reading.phrases import span_of
 from qg_studio.reading.reference import vague
 from qg_studio.reading.stage import Stage
@@ -59,17 +61,24 @@ STATES = (WEAK_VERBS | STATE_VERBS) - {"begin", "get", "let", "look"}
 
 
 def predictions_between(
-    section: Section, analysis: Analysis, following: Section, next_analysis: Analysis
+    section: Section,
+    analysis: Analysis,
+    following: Section,
+    next_analysis: Analysis,
+    spoke: set[str] = frozenset(),
 ) -> list[QAItem]:
     """What a character of this section does early in the next one, asked from the
-    last event of this one (implicit: the reader has to guess it)."""
+    last event of this one (implicit: the reader has to guess it); not of those who
+    ``spoke`` (head nouns) in between."""
     # With no moment to guess from, a guess can still start after the next part moves
     # the time on ("When winter came, …"), from the event told just before its deed.
     last, passed = _last_moment(analysis)
     # One guess from one moment: "What will the dog do after the cat brought the ring?"
     # beside "What will the cat do after ...?" asks twice. Of the first two guesses, the
     # one about the moment's own actor.
-    guesses = list(islice(_guesses(section, analysis, last, following, next_analysis, passed), 2))
+    guesses = list(
+        islice(_guesses(section, analysis, last, following, next_analysis, passed, spoke), 2)
+    )
     return [max(guesses, key=lambda i: i.scores.confidence)] if guesses else []
 
 
@@ -121,6 +130,7 @@ def _guesses(
     following: Section,
     next_analysis: Analysis,
     passed: set[str] = frozenset(),
+    spoke: set[str] = frozenset(),
 ) -> Iterator[QAItem]:
     """Guesses from ``last``: what a character of this part does early in the next one."""
     # Who acts here, by the noun that names them: "the old farmer" is "the farmer" later.
@@ -132,11 +142,16 @@ def _guesses(
     # "She brought her a fish. The Heron bowed her head": what one does after another's
     # deed done to them answers that deed; it is guessed from it, not the part before.
     done: list = []
+    # Who spoke first, here after the moment or in between: a later deed of theirs skips
+    # what they said ('… watched them. "I need no bridge," he said.' | 'He tossed his head').
+    later = [] if last is None else [s for s in analysis.doc.sents if s.start > last.head.i]
+    spoke = set(spoke) | speakers(analysis, later)
     for clause_list in next_analysis.sentence_clauses[:NEXT_PART_SENTENCES]:
         # "One day a fox came up the hill": what comes after a move in time is no guess
         # from the part before; it is guessed from the event told just before it.
         shifted = shifted or bool(clause_list and shifts_time(clause_list[0].head.sent))
         for clause in clause_list:
+            spoke |= speakers(next_analysis, [clause.head.sent])
             # "Tibbs loved the tune": a state is no deed to guess
             state_of = clause.head.lemma_ in STATE_VERBS
             if not is_deed(clause, next_analysis) or _every_time(clause) or state_of:
@@ -152,12 +167,12 @@ def _guesses(
             done.append(clause)
             if doer not in actors:
                 continue
-            if shifted or answered:
+            if shifted or answered:  # guessed from a moment just before it: no speech between
                 moment = event_before(next_analysis, clause_list, clause)
                 reader = next_analysis
                 if moment is None or not _a_moment(moment, next_analysis):
                     continue
-            elif moment is None or head_noun(clause.subject_text) in passed:
+            elif moment is None or doer in passed or doer in spoke:
                 continue
             after = state(
                 moment,
@@ -208,6 +223,25 @@ def _short_second_deed(clause_list, clause):
     if not joined.inherited or joined.marker != "and" or joined.tail_words > SHORT_SECOND_DEED:
         return None
     return joined
+
+
+def speakers(analysis: Analysis, sents=None) -> set[str]:
+    """Who speaks in ``analysis`` (head nouns), or in its sentences ``sents``:
+    '"I am sorry!" Teo shouted' → teo (the parser may end the sentence at the "!")."""
+    found = set()
+    for sent in analysis.doc.sents if sents is None else sents:
+        before = analysis.doc[sent.start - 1] if sent.start else None
+        after_speech = before is not None and (before.i in analysis.quoted or before.is_quote)
+        if not after_speech and not any(t.i in analysis.quoted for t in sent):
+            continue
+        for verb in sent:
+            if verb.lemma_ not in SPEECH_VERBS or verb.i in analysis.quoted:
+                continue
+            for who in verb.children:
+                if who.dep_ == "nsubj" and who.i not in analysis.quoted:
+                    named = analysis.resolver.resolve(who) if who.pos_ == "PRON" else None
+                    found.add(head_noun(named or mention_text(list(who.subtree))))
+    return found
 
 
 def _done_to(clause, who: str, analysis: Analysis) -> bool:
@@ -268,13 +302,17 @@ def _paragraph_predictions(section: Section, analysis: Analysis) -> list[QAItem]
         personae=told.personae,
     )
     read = dict(zip(spans, analyse_many([section.text[a:b] for a, b in spans], known)))
-    spans = [s for s in spans if len(section.text[s[0] : s[1]].split()) >= 12]
+    kept = [i for i, (a, b) in enumerate(spans) if len(section.text[a:b].split()) >= 12]
     out: list[QAItem] = []
-    for (a0, a1), (b0, b1) in zip(spans, spans[1:]):
+    for i, j in zip(kept, kept[1:]):
+        (a0, a1), (b0, b1) = spans[i], spans[j]
         here = Section(section.id, section.text[a0:a1])
         after = Section(section.id, section.text[b0:b1])
         first, second = read[(a0, a1)], read[(b0, b1)]
-        for item in predictions_between(here, first, after, second):
+        # '"I am sorry!" Teo shouted.': a short paragraph between the two says what its
+        # speakers did next; no guess about them leaps over it ("Teo found his sister").
+        spoke = {s for k in range(i + 1, j) for s in speakers(read[spans[k]])}
+        for item in predictions_between(here, first, after, second, spoke):
             # Offsets were read in the paragraph: move them into the section.
             ev = item.evidence[0]
             item.evidence = [Evidence(section.id, ev.start + b0, ev.end + b0, ev.text)]
