@@ -407,3 +407,14 @@ def test_no_guess_leaps_over_what_the_guessed_one_said():
     # what another said between is no deed of the guessed one's
     called = shouted.replace('"Is anybody there?" Nell shouted.', '"Come home!" her mother called.')
     assert [g for g in guesses(called) if g.startswith("Nell")]
+
+
+def test_whose_thing_a_sentence_names_first_goes_on_from_the_subject_before():
+    analysis = analyse(
+        "Rosa lived with her aunt in a cottage by the sea. One morning, after a quarrel "
+        "with her cousin, she ran down to the beach."
+    )
+    got = [
+        (t.text, analysis.resolver.resolve(t)) for t in analysis.doc if t.lower_ in ("her", "she")
+    ]
+    assert got == [("her", "Rosa"), ("her", "Rosa"), ("she", "Rosa")]

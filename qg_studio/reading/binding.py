@@ -309,8 +309,11 @@ def previous_subject(mentions, fitting, token, floor: int):
     """ "He stayed with the boy until morning. The baker's wife brought him a loaf": an
     object pronoun whose own sentence has named no one it fits goes on from the subject
     of the sentence before, not from the last one named there (as Hobbs's search, which
-    reads the sentence before from its subject down, finds it)."""
-    if token.dep_ not in ("dobj", "dative", "pobj") or not fitting:
+    reads the sentence before from its subject down, finds it); so does whose thing it is
+    ("One afternoon, after a quarrel with his sister, he ran out": Teo's, not the
+    grandfather's named last)."""
+    owner_of_object = token.dep_ == "poss" and token.head.dep_ in ("dobj", "dative", "pobj")
+    if (token.dep_ not in ("dobj", "dative", "pobj") and not owner_of_object) or not fitting:
         return None
     start = token.sent.start
     if any(start <= m.index < token.i for m in fitting) or fitting[-1].index >= start:
