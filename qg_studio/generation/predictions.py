@@ -9,6 +9,7 @@ at the end of every section and paragraph.
 from __future__ import annotations
 
 import re
+from collections.abc import Collection
 from collections.abc import Iterator
 from collections.abc import Sequence
 from dataclasses import replace
@@ -65,7 +66,7 @@ def predictions_between(
     analysis: Analysis,
     following: Section,
     next_analysis: Analysis,
-    spoke: set[str] = frozenset(),
+    spoke: Collection[str] = (),
 ) -> list[QAItem]:
     """What a character of this section does early in the next one, asked from the
     last event of this one (implicit: the reader has to guess it); not of those who
@@ -130,7 +131,7 @@ def _guesses(
     following: Section,
     next_analysis: Analysis,
     passed: set[str] = frozenset(),
-    spoke: set[str] = frozenset(),
+    spoke: Collection[str] = (),
 ) -> Iterator[QAItem]:
     """Guesses from ``last``: what a character of this part does early in the next one."""
     # Who acts here, by the noun that names them: "the old farmer" is "the farmer" later.
@@ -142,16 +143,11 @@ def _guesses(
     # "She brought her a fish. The Heron bowed her head": what one does after another's
     # deed done to them answers that deed; it is guessed from it, not the part before.
     done: list = []
-    # Who spoke first, here after the moment or in between: a later deed of theirs skips
-    # what they said ('… watched them. "I need no bridge," he said.' | 'He tossed his head').
-    later = [] if last is None else [s for s in analysis.doc.sents if s.start > last.head.i]
-    spoke = set(spoke) | speakers(analysis, later)
     for clause_list in next_analysis.sentence_clauses[:NEXT_PART_SENTENCES]:
         # "One day a fox came up the hill": what comes after a move in time is no guess
         # from the part before; it is guessed from the event told just before it.
         shifted = shifted or bool(clause_list and shifts_time(clause_list[0].head.sent))
         for clause in clause_list:
-            spoke |= speakers(next_analysis, [clause.head.sent])
             # "Tibbs loved the tune": a state is no deed to guess
             state_of = clause.head.lemma_ in STATE_VERBS
             if not is_deed(clause, next_analysis) or _every_time(clause) or state_of:
@@ -167,7 +163,7 @@ def _guesses(
             done.append(clause)
             if doer not in actors:
                 continue
-            if shifted or answered:  # guessed from a moment just before it: no speech between
+            if shifted or answered:  # guessed from a moment just before it
                 moment = event_before(next_analysis, clause_list, clause)
                 reader = next_analysis
                 if moment is None or not _a_moment(moment, next_analysis):
@@ -225,11 +221,11 @@ def _short_second_deed(clause_list, clause):
     return joined
 
 
-def speakers(analysis: Analysis, sents=None) -> set[str]:
-    """Who speaks in ``analysis`` (head nouns), or in its sentences ``sents``:
-    '"I am sorry!" Teo shouted' → teo (the parser may end the sentence at the "!")."""
+def speakers(analysis: Analysis) -> set[str]:
+    """Who speaks in ``analysis`` (head nouns): '"I am sorry!" Teo shouted' → teo (the
+    parser may end the sentence at the "!")."""
     found = set()
-    for sent in analysis.doc.sents if sents is None else sents:
+    for sent in analysis.doc.sents:
         before = analysis.doc[sent.start - 1] if sent.start else None
         after_speech = before is not None and (before.i in analysis.quoted or before.is_quote)
         if not after_speech and not any(t.i in analysis.quoted for t in sent):

@@ -32,6 +32,7 @@ from qg_studio.generation.consensus import consensus
 from qg_studio.models.prompts import QG_WINDOW_WORDS
 from qg_studio.models.prompts import as_question
 from qg_studio.models.prompts import lm_qg_prompt
+from qg_studio.reading.lexicon import FEELINGS
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Element
 from qg_studio.schema import Evidence
@@ -269,8 +270,6 @@ def unfounded(questions: Sequence[str], told: str | Sequence[str]) -> list[list[
 def _describing(token) -> bool:
     """A word that tells what someone or something is like ("her favorite bread"), not a
     feeling a question may infer ("Why was the Fox angry?") nor a small word ("other")."""
-    from qg_studio.reading.lexicon import FEELINGS
-
     return (
         token.pos_ == "ADJ"
         and token.dep_ == "amod"

@@ -90,7 +90,7 @@ _ASKS_WHY = re.compile(r"^(?:why|what happened because)\b", re.IGNORECASE)
 
 def restated(question: Analysis, key: Analysis) -> str | None:
     """Why a key only says its question again ("Why did the keeper not come? – The keeper
-    did not come", "Why did the crows like the scarecrow? – They liked it"), or None: the
+    did not come", "Why did Dorrit never see a star? – She never saw a star"), or None: the
     key's content words are the question's, in its order, so a child learns nothing from
     it. ("The prince had helped the wolf before" answers "Why did the wolf help the
     prince?": the same words, turned round.)"""
