@@ -206,7 +206,7 @@ def told_as_the_story_tells(
     from qg_studio.reading.question_form import misformed
 
     told = doers(analyse_many([s.text for s in sections]))
-    story = "\n".join(s.text for s in sections)
+    story = section_texts(sections)
     questions = analyse_each([i.question for i in candidates])
     keys = analyse_each([i.answer for i in candidates])
     kept = []

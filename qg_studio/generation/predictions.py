@@ -28,7 +28,6 @@ from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import state
 from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import SAYING_VERBS
-from qg_studio.reading.lexicon import SPEECH_VERBS
 from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WANTS
@@ -39,9 +38,9 @@ from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import shifts_time
 from qg_studio.reading.noun_phrases import head_noun
-from qg_studio.reading.noun_phrases import mention_text
 from qg_studio.reading.phrases import span_of
 from qg_studio.reading.reference import vague
+from qg_studio.reading.speakers import speaker
 from qg_studio.reading.stage import Stage
 from qg_studio.schema import Element
 from qg_studio.schema import Evidence
@@ -222,21 +221,15 @@ def _short_second_deed(clause_list, clause):
 
 
 def speakers(analysis: Analysis) -> set[str]:
-    """Who speaks in ``analysis`` (head nouns): '"I am sorry!" Teo shouted' → teo (the
-    parser may end the sentence at the "!")."""
+    """Who speaks in ``analysis`` (head nouns): '"I am sorry!" Teo shouted' → teo. The
+    parser may end the sentence at the "!", so the sentence after a speech is asked too."""
+    doc, quoted = analysis.doc, analysis.quoted
     found = set()
-    for sent in analysis.doc.sents:
-        before = analysis.doc[sent.start - 1] if sent.start else None
-        after_speech = before is not None and (before.i in analysis.quoted or before.is_quote)
-        if not after_speech and not any(t.i in analysis.quoted for t in sent):
-            continue
-        for verb in sent:
-            if verb.lemma_ not in SPEECH_VERBS or verb.i in analysis.quoted:
-                continue
-            for who in verb.children:
-                if who.dep_ == "nsubj" and who.i not in analysis.quoted:
-                    named = analysis.resolver.resolve(who) if who.pos_ == "PRON" else None
-                    found.add(head_noun(named or mention_text(list(who.subtree))))
+    for sent in doc.sents:
+        after_speech = sent.start > 0 and (sent.start - 1 in quoted or doc[sent.start - 1].is_quote)
+        if after_speech or any(t.i in quoted for t in sent):
+            who = speaker(analysis.resolver, sent)
+            found |= {head_noun(who)} if who else set()
     return found
 
 
