@@ -92,8 +92,8 @@ def restated(question: Analysis, key: Analysis) -> str | None:
     """Why a key only says its question again ("Why did the keeper not come? – The keeper
     did not come", "Why did Dorrit never see a star? – She never saw a star"), or None: the
     key's content words are the question's, in its order, so a child learns nothing from
-    it. ("The prince had helped the wolf before" answers "Why did the wolf help the
-    prince?": the same words, turned round.)"""
+    it. ("The frog had helped the heron before" answers "Why did the heron help the
+    frog?": the same words, turned round.)"""
     if not _ASKS_WHY.match(question.doc.text):
         return None  # "What will happen if their brother dies? – They will die" answers
     told, said = _content(question), _content(key)
