@@ -153,3 +153,12 @@ def test_the_place_a_superlative_ranks_within_is_not_where_the_story_is():
     # where he lived is
     lived = ranked.replace("The neighbours said", "Mr. Petrov lived in the valley. People said")
     assert _asked(lived)["Where does this story take place?"] == "in the valley"
+
+
+def test_an_it_after_joined_clauses_is_the_thing_of_the_latest():
+    asked = _asked(
+        "Pip hid in the barn. The clouds grew darker, and then the storm arrived. It "
+        "shook the doors and broke the old weathercock."
+    )
+    assert [q for q in asked if q.startswith("What did the storm break")]
+    assert not [q for q in list(asked) + list(asked.values()) if "clouds broke" in q]

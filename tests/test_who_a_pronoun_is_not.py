@@ -97,3 +97,22 @@ def test_what_someone_is_likened_to_is_no_one_on_stage():
         "song, clear and sweet as a bird. He stood by the gate and listened."
     )
     assert got == [("He", "Marek")]
+
+
+def test_a_creature_the_tagger_calls_plural_is_still_the_he_after_it():
+    # "hedgehog" is spelled as its lemma; the tagger's plural is a slip, "sheep" may be one
+    got = _resolved("The hedgehog crept into the barn. He curled up in the straw.")
+    assert got == [("He", "the hedgehog")]
+    tags = {t.lower_: t.tag_ for t in analyse("A hedgehog found the sheep.").doc}
+    assert tags["hedgehog"] == "NN"
+
+
+def test_the_one_named_fully_before_keeps_her_gender_when_named_shortly():
+    # "the squirrel" is the grey squirrel, a she: the "it" after the wind is not her
+    got = _resolved(
+        'A grey squirrel came down the oak, and she looked at the old dog. "Go away," said '
+        "the squirrel. The squirrel ran back up the tree. Then a cold wind rose. It shook "
+        "the branches.",
+        ("she", "it"),
+    )
+    assert got == [("she", "the grey squirrel"), ("It", None)]

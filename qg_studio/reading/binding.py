@@ -175,6 +175,26 @@ def persona_it(token, mentions, personae) -> Mention | None:
     return found
 
 
+def latest_of_its_noun(text: str, mentions) -> str:
+    """The latest one named with ``text``'s noun ("the old miller … the miller's heart")."""
+    head = head_noun(text)
+    return next((m.text for m, _ in reversed(mentions) if head_noun(m.text) == head), text)
+
+
+def gender_named_before(text: str, mentions) -> str:
+    """A bare "the mouse" is the one mouse named more fully before ("A field mouse came …
+    her fur … The mouse ran on"), and keeps the gender the text gave her; not where two
+    were ("a grey mouse and a brown mouse")."""
+    head = head_noun(text)
+    if text != f"the {head}":
+        return ""
+    fuller = {m.text: m for m, _ in mentions if head_noun(m.text) == head and m.text != text}
+    if len(fuller) != 1:
+        return ""
+    (one,) = fuller.values()
+    return "" if one.plural else one.gender
+
+
 def _a_persona(mention: Mention, personae) -> bool:
     return not mention.plural and not mention.gender and head_noun(mention.text) in personae
 
@@ -280,7 +300,13 @@ def thing_it(token, quoted=frozenset()) -> str:
     if not objects or creature:
         return ""
     subjects = [t for t in objects if t.dep_ == "nsubj"]
-    thing = subjects[0] if subjects else objects[-1]
+    # of clauses joined with "and", the latest told ("The rain grew harder, and then the
+    # wind came. It tore at the grass": the wind), not one hung on a main clause
+    joined = [t for t in subjects if t.head.dep_ == "conj" and t.head.head.dep_ == "ROOT"]
+    if joined:
+        thing = joined[-1]
+    else:
+        thing = subjects[0] if subjects else objects[-1]
     words = [t for t in thing.lefts if t.dep_ in ("amod", "compound", "nummod")] + [thing]
     return "the " + mention_text(words)
 

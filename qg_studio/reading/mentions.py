@@ -16,8 +16,10 @@ from qg_studio.reading.animacy import made_a_person
 from qg_studio.reading.animacy import personae
 from qg_studio.reading.binding import coarguments
 from qg_studio.reading.binding import fall_back
+from qg_studio.reading.binding import gender_named_before
 from qg_studio.reading.binding import given_own
 from qg_studio.reading.binding import kin_owner
+from qg_studio.reading.binding import latest_of_its_noun
 from qg_studio.reading.binding import listed_object
 from qg_studio.reading.binding import persona_it
 from qg_studio.reading.binding import subject_owner
@@ -169,10 +171,7 @@ class Resolver:
             if not text:
                 continue
             if owns_subject or owns_object:  # "the old miller … the miller's heart": one miller
-                text = next(
-                    (m.text for m, _ in reversed(mentions) if head_noun(m.text) == head_noun(text)),
-                    text,
-                )
+                text = latest_of_its_noun(text, mentions)
             # A name the story gave is one someone, whatever tag its final "s" earns
             # ("Tomas cut too quickly" tagged as a plural made "them", his shoes, Tomas).
             plural = (
@@ -184,6 +183,7 @@ class Resolver:
                 _gender(token)
                 or self._gender.get(text, "")
                 or self._gender.get(name_word(text) or text, "")
+                or gender_named_before(text, mentions)
             )
             # "her kite", "Noor's kite": a character's thing, until the story tells its sex.
             owned = any(

@@ -59,12 +59,14 @@ def get_nlp():
     _register_time_before_name()
     _register_concessive_clauses()
     _register_wanted_infinitives()
+    _register_singular_nouns()
     nlp.add_pipe("qg_sentence_breaks", before="parser")
     nlp.add_pipe("qg_pronoun_names", last=True)
     nlp.add_pipe("qg_past_lemmas", after="lemmatizer")
     nlp.add_pipe("qg_time_before_name", after="ner")
     nlp.add_pipe("qg_concessive_clauses", after="parser")
     nlp.add_pipe("qg_wanted_infinitives", after="qg_past_lemmas")
+    nlp.add_pipe("qg_singular_nouns", after="qg_wanted_infinitives")
     return nlp
 
 
@@ -144,6 +146,38 @@ def _register_wanted_infinitives() -> None:
                 and any(c.dep_ == "aux" and c.lower_ == "to" for c in token.children)
             ):
                 token.dep_ = "xcomp"
+        return doc
+
+
+def _register_singular_nouns() -> None:
+    from spacy.language import Language
+
+    from qg_studio import lang
+
+    if "qg_singular_nouns" in Language.factories:
+        return
+    invariant = frozenset(lang.function_words("invariant_plurals"))
+
+    @Language.component(
+        "qg_singular_nouns",
+        requires=["token.tag", "token.lemma"],
+        assigns=["token.tag", "token.morph"],
+    )
+    def singular_nouns(doc):
+        """ "A hedgehog found a mushroom": the tagger may call a noun plural that is
+        spelled as its own lemma, and a "he" after it then finds no one to stand for. A
+        plural of English is spelled otherwise ("hedgehogs", "mice"), but for the few
+        spelled as the one ("sheep"), which stay as the tagger read them."""
+        for token in doc:
+            word = token.lower_
+            if (
+                token.tag_ == "NNS"
+                and token.lemma_.lower() == word
+                and not word.endswith("s")
+                and word not in invariant
+            ):
+                token.tag_ = "NN"
+                token.set_morph("Number=Sing")
         return doc
 
 
