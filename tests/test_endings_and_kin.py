@@ -34,6 +34,14 @@ def test_the_ending_is_what_happened_not_when_after_what():
     assert got == "The donkey carried the sacks up the hill again"
 
 
+def test_a_time_opened_by_a_link_word_goes_whole_not_cut_after_the_link():
+    # "after that" is a link only where "that" is the thing; "after that winter" is a time
+    got = _ending(OPENING + "After that winter the Miller never sold the old donkey.")
+    assert got == "The Miller never sold the old donkey"
+    got = _ending(OPENING + "From that winter on Greta fed the donkey herself.")
+    assert got.startswith("From that winter on Greta")  # the name is kept, not cut
+
+
 def test_a_time_that_tells_a_habit_stays_in_the_ending():
     got = _ending(OPENING + "Sometimes, on summer evenings, the Miller rode the donkey home.")
     assert got == "Sometimes, on summer evenings, the Miller rode the donkey home"

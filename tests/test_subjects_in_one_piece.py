@@ -5,6 +5,9 @@ part of who did it. On sentences written for this project."""
 from __future__ import annotations
 
 from qg_studio.generation.embedded import EmbeddedGenerator
+from qg_studio.reading.analysis import analyse
+from qg_studio.reading.binding import thing_it
+from qg_studio.reading.noun_phrases import mention_text
 from qg_studio.schema import GenerationRequest
 from qg_studio.schema import Section
 
@@ -68,3 +71,19 @@ def test_a_description_given_a_name_is_not_asked_back_to_front():
     # not "Who was Tomek, who …?" nor "Who was a girl named Zora? – the best runner"
     assert not [q for q in asked if q.startswith(("Who was Tomek", "Who was a girl"))]
     assert asked["Who was the captain of the team?"] == "Tomek"
+
+
+def test_words_a_comma_parts_before_the_noun_stay_with_it_and_apart():
+    text = (
+        "An old, tired dog slept by the stove all winter. When spring came, a cat jumped "
+        "through the window. The old, tired dog opened one eye. Then a thin, sharp whistle "
+        "came from the garden. It grew louder and louder, and the cat ran out of the kitchen."
+    )
+    items = EmbeddedGenerator().generate([Section(1, text)], GenerationRequest(count=None))
+    said = " ".join(f"{i.question} {i.answer}" for i in items)
+    assert "the old, tired dog" in said
+    assert "the old slept" not in said and "Who is the old?" not in said
+    dog = next(t for t in analyse(text).doc if t.lower_ == "dog")
+    assert mention_text(list(dog.subtree)) == "the old, tired dog"  # the character's name
+    doc = analyse("A thin, sharp whistle came from the garden. It woke the cat.").doc
+    assert thing_it(next(t for t in doc if t.text == "It")) == "the thin sharp whistle"

@@ -311,7 +311,9 @@ def _without_links(tokens: list) -> list:
 def _link_at(tokens: list, at: int) -> int:
     """The length of the link that starts at ``at``, or 0."""
     said = [t.lower_ for t in tokens[at : at + 3]]
-    return next((len(link) for link in LINKS if tuple(said[: len(link)]) == link), 0)
+    found = next((len(link) for link in LINKS if tuple(said[: len(link)]) == link), 0)
+    # "After that night": a time the link's last word points to, not the link "after that"
+    return 0 if found and tokens[at + found - 1].dep_ == "det" else found
 
 
 def _fronted_time(tokens: list) -> int | None:
@@ -321,13 +323,15 @@ def _fronted_time(tokens: list) -> int | None:
     if end is None:
         # "The next morning he crowed again": the phrase the verb's noun of time heads.
         when = next((t for t in tokens[:4] if t.dep_ == "npadvmod"), None)
+        if when is None and tokens[0].dep_ == "prep":
+            when = tokens[0]  # "After that night the bell was quiet"
         if when is None or when.left_edge.i != tokens[0].i:
             return None
         end = when.right_edge.i - tokens[0].i + 1
     head = tokens[:end]
     if (
         end >= len(tokens) - 1
-        or any(t.pos_ in ("VERB", "AUX") for t in head)
+        or any(t.pos_ in ("VERB", "AUX", "PROPN", "PRON") for t in head)
         or any(t.lower_ in _HABIT for t in head)
         or not any(t.lower_ in TIME_WORDS for t in head)
     ):

@@ -52,7 +52,8 @@ def mention_text(tokens) -> str:
     # Cut a relative clause or apposition off: "the man, who was ..." → "the man".
     cut = []
     for t in tokens:
-        if hangs_on(t) or (t.text == "," and cut):
+        # at a comma after the noun, not between its words ("the old, tired dog")
+        if hangs_on(t) or (t.text == "," and any(c.pos_ in ("NOUN", "PROPN") for c in cut)):
             break
         cut.append(t)
     words = cut or words
@@ -63,7 +64,8 @@ def mention_text(tokens) -> str:
     while len(words) > 1 and words[0].pos_ == "ADV" and words[0].dep_ == "advmod":
         words = words[1:]  # "only the Crab was left": the Crab
     first = words[0]
-    parts = [t.text + gap(t) for t in words]
+    # a word whose comma was left out keeps its space: "its thin, sharp note" → "thin sharp"
+    parts = [t.text + (gap(t) if t.i + 1 in (n.i for n in words) else " ") for t in words]
     if first.lower_ in ("a", "an", "one", "some"):
         parts[0] = "the "
     elif first.pos_ == "DET" and first.text[:1].isupper():
