@@ -22,7 +22,16 @@ def test_a_shown_feeling_becomes_the_feeling(span, feeling):
 
 
 @pytest.mark.parametrize(
-    "span", ["delighted", "more than pleased", "joy", "sorrow", "astonishment", "the King's Palace"]
+    "span",
+    [
+        "delighted",
+        "more than pleased",
+        "joy",
+        "sorrow",
+        "astonishment",
+        "the King's Palace",
+        "frowned",  # anger, worry or puzzlement: no one feeling every reader would name
+    ],
 )
 def test_a_named_feeling_or_no_feeling_is_left_alone(span):
     assert feeling_answer("How did the King feel?", span) is None

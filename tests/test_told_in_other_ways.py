@@ -124,6 +124,17 @@ def test_how_someone_sat_shows_how_they_felt():
     assert feelings == {"How did Bubba feel when he reached his grandmother's stone?": "afraid"}
 
 
+def test_pleased_with_oneself_is_a_feeling_afraid_of_something_more():
+    got = _answers(
+        "Tomas built a raft from six old planks. He sat down on the bank, very "
+        "pleased with himself. His sister came down the path, afraid of the river."
+    )
+    feelings = {q: a for q, a in got.items() if q.startswith("How did")}
+    assert feelings == {
+        "How did Tomas feel when he sat down on the bank?": "very pleased with himself"
+    }
+
+
 def test_a_guess_starts_where_the_part_ends_not_before_its_talk():
     first = (
         "One morning a grey Heron landed by the pond. The frogs peeped out from under the "
@@ -180,3 +191,11 @@ def test_a_shiver_after_a_storm_is_the_cold():
         "on a twig."
     )
     assert not [a for q, a in got.items() if q.startswith("How did the Wren feel")]
+
+
+def test_a_frown_is_asked_as_no_feeling_it_may_not_be():
+    got = _answers(
+        "Tobi wrote his notes in the margins of the old atlas. When Mrs. Dunne saw them, "
+        "she frowned and put on her glasses."
+    )
+    assert not [a for q, a in got.items() if q.startswith("How did") and a == "angry"]

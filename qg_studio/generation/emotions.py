@@ -44,6 +44,7 @@ from qg_studio.reading.moments import mocks
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import passed
 from qg_studio.reading.moments import shifts_time
+from qg_studio.reading.phrases import of_oneself
 from qg_studio.reading.phrases import span_of
 from qg_studio.reading.subjects import possessive
 from qg_studio.reading.subjects import subject_phrase
@@ -138,13 +139,16 @@ def feeling_adjective(clause: Clause) -> Felt | None:
             and t.pos_ == "ADJ"
             and t.lower_ in FEELINGS
         ):
-            if any(c.dep_ in ("xcomp", "prep", "ccomp") for c in t.children):
+            # "very pleased with himself" is a feeling, of oneself; not "afraid of the dark"
+            own = [c for c in t.children if c.dep_ == "prep" and of_oneself(c)]
+            if any(c.dep_ in ("xcomp", "prep", "ccomp") and c not in own for c in t.children):
                 return None  # "glad to see him", "afraid of the dark": more than a feeling
             # "climbed onto the bank, tired and ashamed": both feelings, or the question
             # keeps "and ashamed".
             also = [c for c in t.children if c.dep_ == "conj" and c.lower_ in FEELINGS]
             joins = [c for c in t.children if c.dep_ == "cc"] if also else []
             kept = [c for c in t.children if c.dep_ == "advmod"] + also + joins
+            kept += [w for c in own for w in c.subtree]
             phrase = sorted([t, *kept], key=lambda x: x.i)
             if phrase[-1].i - phrase[0].i + 1 != len(phrase):
                 return None

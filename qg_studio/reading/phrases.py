@@ -20,6 +20,12 @@ def before_joined_deed(tokens: list) -> list:
     return tokens
 
 
+def of_oneself(prep) -> bool:
+    """ "with himself", "of herself": a phrase about its own subject ("very pleased with
+    himself" is how he felt, where "afraid of the dark" says of what)."""
+    return [o.lower_.endswith(("self", "selves")) for o in prep.children] == [True]
+
+
 def phrase_of(token) -> list:
     """A word with the words that hang from it, without an inverted sentence's "there"
     that the parser may hang on its last noun ("In a village among the hills there hung a
