@@ -116,3 +116,13 @@ def test_the_one_named_fully_before_keeps_her_gender_when_named_shortly():
         ("she", "it"),
     )
     assert got == [("she", "the grey squirrel"), ("It", None)]
+
+
+def test_a_word_a_speech_opens_with_a_capital_is_no_one_the_story_writes_small():
+    # the tagger takes "Sugar" for a name here; the story writes "sugar" in lower case
+    got = _resolved(
+        'Pia and her brother baked bread.\n\n"Sugar must be warm," Pia told him. He set the '
+        "jar of sugar by the stove.",
+        ("him", "he"),
+    )
+    assert got == [("him", "the brother"), ("He", "the brother")]

@@ -87,6 +87,19 @@ def met_with_a(noun) -> bool:
     return any(c.dep_ == "det" and c.lower_ in ("a", "an") for c in noun.children)
 
 
+def capital_of_its_place(word) -> bool:
+    """A capital only the start of a sentence or of a speech gives, on a word the story
+    writes in lower case elsewhere and that is no one's given name."""
+    before = word.doc[word.i - 1] if word.i > 0 else None
+    opens = word.is_sent_start or (before is not None and before.text in ('"', "“", "'", "‘"))
+    return (
+        opens
+        and not word.ent_type_
+        and word.lower_ not in GIVEN_NAMES
+        and any(t.text == word.lower_ for t in word.doc)
+    )
+
+
 def given_name_gender(token) -> str:
     """ "m" or "f" for a first name used as one, bare ("Amira"), by the sex nearly every
     child given it was; "" for "the Willow" of a fable or a name the list lacks."""
@@ -198,6 +211,8 @@ def is_animate(head) -> bool:
         return True
     if head.pos_ == "PROPN" and head.lower_ in GIVEN_NAMES and head.dep_ in NAMED_ROLES:
         return head.text[:1].isupper()  # "Marta lived …", whatever place the parser took
+    if head.pos_ == "PROPN" and capital_of_its_place(head):
+        return False  # '"Dough must rest," she said … a bowl of dough': a thing
     if head.pos_ == "PROPN":
         # A name is written with a capital: "the good news" tagged a proper noun is not one;
         # "a great orange Pumpkin" is a fable's one, whatever place the parser took it for.

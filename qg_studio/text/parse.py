@@ -167,11 +167,13 @@ def _register_singular_nouns() -> None:
         """ "A hedgehog found a mushroom": the tagger may call a noun plural that is
         spelled as its own lemma, and a "he" after it then finds no one to stand for. A
         plural of English is spelled otherwise ("hedgehogs", "mice"), but for the few
-        spelled as the one ("sheep"), which stay as the tagger read them."""
+        spelled as the one ("sheep"), which stay as the tagger read them, as a word with a
+        capital does: it may be a name ("Oren could knead")."""
         for token in doc:
             word = token.lower_
             if (
                 token.tag_ == "NNS"
+                and token.text == word  # "Oren" may be a name, whatever the tag
                 and token.lemma_.lower() == word
                 and not word.endswith("s")
                 and word not in invariant
