@@ -263,10 +263,13 @@ def depicts(t, head) -> bool:
 def names_one(clause: Clause) -> bool:
     """ "The loudest singer was Dov, who could make the windows rattle", "The best runner
     was a girl named Zora": a description given a name; asked of its subject it reads "Who
-    was Dov, who …?"."""
+    was Dov, who …?". So is one told more of ("The first guest was a baker, who …")."""
     return clause.head.lemma_ == "be" and any(
         c.dep_ == "attr"
-        and (c.pos_ == "PROPN" or any(a.lemma_ in ("name", "call") for a in c.children))
+        and (
+            c.pos_ == "PROPN"
+            or any(a.lemma_ in ("name", "call") or a.dep_ == "relcl" for a in c.children)
+        )
         for c in clause.head.children
     )
 
