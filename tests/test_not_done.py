@@ -118,3 +118,14 @@ def test_a_time_is_no_thing_done_to():
     }
     assert not {"the first time", "the whole winter"} & set(asked.values())
     assert asked.get("What did Mina catch?") == "the ball"
+
+
+def test_how_one_was_found_is_no_deed_of_theirs():
+    items = _items(
+        "The storm blew all night. In the morning they found the little goat trapped "
+        "behind a rock and tangled in a bramble. Tomas carried the goat home."
+    )
+    said = [f"{i.question} – {i.answer}" for i in items]
+    assert not [s for s in said if "goat do" in s or "goat trap" in s or "goat tangle" in s]
+    assert not [s for s in said if s.startswith("Where did the little goat")]
+    assert [s for s in said if s.startswith("Who carried the goat home?")]

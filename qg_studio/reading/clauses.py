@@ -23,6 +23,7 @@ from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.noun_phrases import for_to
 from qg_studio.reading.noun_phrases import mention_text
 from qg_studio.reading.noun_phrases import no_clause_of_its_own
+from qg_studio.reading.noun_phrases import watched
 from qg_studio.reading.subjects import SUBJECT_DEPS
 from qg_studio.reading.subjects import subject_phrase
 from qg_studio.reading.subjects import trim
@@ -369,6 +370,8 @@ def usable(clause: Clause) -> bool:
         return False  # "to know whether they were lazy", "showed where it reached": not told
     if head.dep_ == "ccomp" and head.head.lemma_ in SPEECH_VERBS:
         return False  # "told his mother that a terrible beast lived there": said, not told as so
+    if watched(head) and (head.tag_ == "VBN" or head.dep_ == "conj"):
+        return False  # "found the little crab wedged under a stone": how, not what she did
     if head.dep_ == "advcl" and opens_concession(head.subtree):
         return False  # "however much water she gave them": what did not help, no deed
     if clause.marker in ("as", "than") and head.head.pos_ in ("ADV", "ADJ"):

@@ -181,9 +181,12 @@ def any_one_could(token) -> bool:
 def watched(verb) -> bool:
     """A bare verb that tells what someone saw, heard or made happen ("milk" of "watched
     her mother milk the goats", "go" of "let them go", "walking" of "watched the farmers
-    walking"): its subject is that one's object."""
+    walking"), or how one was found ("found the little crab wedged under a stone"): its
+    subject is that one's object; so is one joined to it ("and the old dog curled …")."""
+    if verb.dep_ == "conj" and not any(c.dep_ in SUBJECT_ROLES for c in verb.children):
+        return watched(verb.head)
     return (
-        verb.tag_ in ("VB", "VBG")
+        verb.tag_ in ("VB", "VBG", "VBN")
         and verb.dep_ in ("ccomp", "xcomp")
         and not any(c.dep_ in ("aux", "mark") for c in verb.children)
         and verb.head.pos_ == "VERB"
