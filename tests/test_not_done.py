@@ -129,3 +129,13 @@ def test_how_one_was_found_is_no_deed_of_theirs():
     assert not [s for s in said if "goat do" in s or "goat trap" in s or "goat tangle" in s]
     assert not [s for s in said if s.startswith("Where did the little goat")]
     assert [s for s in said if s.startswith("Who carried the goat home?")]
+
+
+def test_what_had_been_done_when_something_happened_is_the_scene_not_what_happened():
+    items = _items(
+        "Anna set out for the mill with a sack of wheat. She had not gone far when a "
+        "goose ran across the road in front of her. She laughed and walked on."
+    )
+    said = {i.question: i.answer for i in items}
+    assert not [a for a in said.values() if "had not gone far" in a]
+    assert not [q for q in said if q.startswith("What happened when the goose")]

@@ -33,11 +33,11 @@ from qg_studio.reading.moments import across_paragraphs
 from qg_studio.reading.moments import contrasted
 from qg_studio.reading.moments import done_by_the_feeler_to
 from qg_studio.reading.moments import event_before
-from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import mocks
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import purpose
 from qg_studio.reading.moments import reacting_one
+from qg_studio.reading.moments import the_scene
 from qg_studio.reading.noun_phrases import for_to
 from qg_studio.reading.noun_phrases import word_infinitive
 from qg_studio.reading.phrases import span_of
@@ -319,7 +319,7 @@ def outcome_item(section, analysis, clause, context, clause_list):
     if clause.head.lemma_ in SAYING_VERBS:
         return None  # "What happened? - the Giant said": what he said is the event
     # "When the bell rang, the miller was lying awake": the scene, not what happened.
-    if context is not None and context.marker in WHEN_AFTER and not in_progress(clause):
+    if context is not None and context.marker in WHEN_AFTER and not the_scene(clause):
         question = finish(
             f"{happened(context)} {when_phrase(context)} {state(context, tense_past=True)}"
         )

@@ -167,6 +167,14 @@ def in_progress(clause: Clause) -> bool:
     return head.tag_ == "VBG" and any(t.lemma_ == "be" and t.dep_ == "aux" for t in helpers)
 
 
+def the_scene(clause: Clause) -> bool:
+    """What is so when something happens: a doing under way ("When the bell rang, the
+    miller was lying awake") or one done before it ("He had not gone far when a glow came
+    drifting toward him": the glow came)."""
+    done_before = clause.head.tag_ == "VBN" and any(t.lower_ == "had" for t in clause.aux)
+    return in_progress(clause) or done_before
+
+
 def undone(clause: Clause) -> bool:
     """ "before she could catch it, the stream carried it away": what one could not do
     before something else happened was not done, though it is a moment to tell time by."""
