@@ -126,3 +126,20 @@ def test_a_word_a_speech_opens_with_a_capital_is_no_one_the_story_writes_small()
         ("him", "he"),
     )
     assert got == [("him", "the brother"), ("He", "the brother")]
+
+
+def test_a_given_name_that_opens_the_story_is_her_name_and_the_she_after_it():
+    got = _resolved(
+        "Mara set out for the mill with a sack of wheat. She had not gone far when a goose "
+        "ran across the road. She laughed and walked on."
+    )
+    assert got == [("She", "Mara"), ("She", "Mara")]
+    # one brought on in a clause hung on hers is not the she after it
+    got = _resolved(
+        "Anna set out for the mill. She had not gone far when a goose ran across the road. "
+        "She laughed and walked on."
+    )
+    assert got == [("She", "Anna"), ("She", "Anna")]
+    # a word the story also writes small is no name: "Rose petals … a red rose"
+    doc = analyse("Rose petals covered the path. Ivo picked a red rose for his mother.").doc
+    assert doc[0].pos_ != "PROPN"

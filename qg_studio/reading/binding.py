@@ -11,6 +11,7 @@ these with recency, gender and number.
 from __future__ import annotations
 
 from qg_studio import lang
+from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.animacy import _gender
 from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.lexicon import FEELINGS
@@ -226,6 +227,40 @@ def within(doc, token, mention: Mention) -> bool:
         return False
     verb = doc[governor(token)]
     return verb.dep_ != "conj" and doc[governor(doc[mention.index])] in verb.ancestors
+
+
+def called_since(doc, mentions, window, floor: int, fits, kind: str) -> Mention | None:
+    """ "The doctor told her the water had made her ill. She lay in bed": the one the
+    window (the subjects since ``floor``) has just called "her" beats a subject whose sex
+    the story never told, named before that "her". Only when that "her" came after the
+    subject: in "The smallest Hare was so frightened that he ran", "he" is the Hare, not
+    the dog called "he" before."""
+    told = [
+        m
+        for m, _ in mentions
+        if m.index >= max(floor, 0)
+        and fits(m)
+        and m.gender == kind
+        and PRONOUNS.get(doc[m.index].lower_) == kind
+    ]
+    if (
+        kind in "mf"
+        and told
+        and window
+        and window[-1].gender != kind
+        and told[-1].index > window[-1].index
+    ):
+        return told[-1]
+    return None
+
+
+def brought_on_under(doc, known: Mention, newcomer: Mention) -> bool:
+    """ "She had not gone far when a goose ran across the road. She laughed": one brought
+    on in a clause hung on the verb of one called "she" is not the next "she"."""
+    if min(known.index, newcomer.index) < 0:
+        return False
+    verb = doc[governor(doc[newcomer.index])]
+    return verb.dep_ == "advcl" and verb.head.i == governor(doc[known.index])
 
 
 def things_between(doc, quoted, mentions, token, fits) -> bool:

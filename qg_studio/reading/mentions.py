@@ -14,6 +14,8 @@ from qg_studio.reading.animacy import _gender
 from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.animacy import made_a_person
 from qg_studio.reading.animacy import personae
+from qg_studio.reading.binding import brought_on_under
+from qg_studio.reading.binding import called_since
 from qg_studio.reading.binding import coarguments
 from qg_studio.reading.binding import fall_back
 from qg_studio.reading.binding import gender_named_before
@@ -340,41 +342,28 @@ class Resolver:
             floor = self._previous_sentence_start(token)
             told = self.quoted if token.i not in self.quoted else set()
             window = [m for m, s in mentions if s and fits(m) and floor <= m.index not in told]
-            # "The doctor told her the water had made her ill. She lay in bed": the one
-            # the window has just called "her" beats a subject whose sex the story never
-            # told, named before that "her".
-            told = [
-                m
-                for m, _ in mentions
-                if m.index >= max(floor, 0)
-                and fits(m)
-                and m.gender == kind
-                and PRONOUNS.get(self.doc[m.index].lower_) == kind
-            ]
-            # Only when that "her" came after the subject: in "The smallest Hare was so
-            # frightened that he ran", "he" is the Hare, not the dog called "he" before.
-            if (
-                kind in "mf"
-                and told
-                and window
-                and window[-1].gender != kind
-                and told[-1].index > window[-1].index
-            ):
-                return told[-1]
+            called = called_since(self.doc, mentions, window, floor, fits, kind)
+            if called is not None:
+                return called
             # "The Kingfisher had waited. When the mud settled, the fish came back, and she
             # caught three": a "she" joined on after a subject the story has named before
             # but never called anything is the she on stage. Not one said within that
             # subject's own clause ("The smallest Hare was so frightened that he ran"),
-            # nor after one just come in ("the duck waddled in, and she laid an egg").
+            # nor after one just come in ("the duck waddled in, and she laid an egg"),
+            # unless in a clause hung on the she's own (:func:`brought_on_under`).
             known = [m for m in window if m.gender == kind]
             last = window[-1] if window else None
             if (
                 kind in "mf"
                 and known
                 and last.gender == ""
-                and last.text.startswith("the ")  # "Felix was sad, but he …": a name is a he
-                and any(m.text == last.text and m.index < last.index for m, _ in mentions)
-                and not within(self.doc, token, last)
+                and (
+                    # "Felix was sad, but he …": a name is a he
+                    last.text.startswith("the ")
+                    and any(m.text == last.text and m.index < last.index for m, _ in mentions)
+                    and not within(self.doc, token, last)
+                    or brought_on_under(self.doc, known[-1], last)
+                )
             ):
                 return known[-1]
             if window:

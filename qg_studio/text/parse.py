@@ -60,6 +60,7 @@ def get_nlp():
     _register_concessive_clauses()
     _register_wanted_infinitives()
     _register_singular_nouns()
+    _register_given_names()
     nlp.add_pipe("qg_sentence_breaks", before="parser")
     nlp.add_pipe("qg_pronoun_names", last=True)
     nlp.add_pipe("qg_past_lemmas", after="lemmatizer")
@@ -67,6 +68,7 @@ def get_nlp():
     nlp.add_pipe("qg_concessive_clauses", after="parser")
     nlp.add_pipe("qg_wanted_infinitives", after="qg_past_lemmas")
     nlp.add_pipe("qg_singular_nouns", after="qg_wanted_infinitives")
+    nlp.add_pipe("qg_given_names", after="qg_singular_nouns")
     return nlp
 
 
@@ -180,6 +182,39 @@ def _register_singular_nouns() -> None:
             ):
                 token.tag_ = "NN"
                 token.set_morph("Number=Sing")
+        return doc
+
+
+def _register_given_names() -> None:
+    from spacy.language import Language
+
+    from qg_studio import lang
+
+    if "qg_given_names" in Language.factories:
+        return
+    given = {row["name"] for row in lang.table("given_names.tsv")}
+
+    @Language.component(
+        "qg_given_names",
+        requires=["token.tag", "token.dep"],
+        assigns=["token.pos", "token.tag", "token.lemma"],
+    )
+    def given_names(doc):
+        """ "Mara set out for the mill": a given name that opens a sentence may be tagged
+        a common noun, and the story loses her ("Who set out? – mara", and "she" goes to
+        the goose met next). A word with a capital, bare, in the list of given names, and
+        never written small in the story is the name ("Rose petals … a rose" stays)."""
+        small = {t.text for t in doc if t.text.islower()}
+        for token in doc:
+            if (
+                token.pos_ == "NOUN"
+                and token.text[:1].isupper()
+                and not token.text.isupper()
+                and token.lower_ in given
+                and token.lower_ not in small
+                and not any(c.dep_ in ("det", "poss", "amod") for c in token.children)
+            ):
+                token.pos_, token.tag_, token.lemma_ = "PROPN", "NNP", token.text
         return doc
 
 
