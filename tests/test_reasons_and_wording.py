@@ -709,3 +709,13 @@ def test_one_thing_of_a_list_is_not_asked_with_the_rest_left_in():
         got["What did Mrs. Ivy do?"]
         == "searched the floor, the shelves and the drawers of her desk"
     )
+
+
+def test_a_word_before_the_not_stays_before_it():
+    got = _answers(
+        "Tomas lived on a farm with his sister. The old goat still would not eat the hay. "
+        "Tomas still could not find the key."
+    )
+    assert got["What would the old goat still not eat?"] == "the hay"
+    assert got["What could Tomas still not find?"] == "the key"
+    assert not [q for q in got if "n't" in q and "still" in q]

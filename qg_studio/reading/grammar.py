@@ -6,8 +6,6 @@ question; ``state`` restates it ("the fox ran away") for "What happened after â€
 
 from __future__ import annotations
 
-import re
-
 from qg_studio import lang
 from qg_studio.reading.animacy import ANIMATE
 from qg_studio.reading.clauses import MARKERS
@@ -24,6 +22,7 @@ from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.noun_phrases import governor
 from qg_studio.reading.phrases import before_joined_deed
 from qg_studio.reading.reference import named_other
+from qg_studio.reading.subjects import one_character
 from qg_studio.reading.subjects import possessive
 from qg_studio.reading.subjects import trim
 from qg_studio.text.parse import gap
@@ -214,6 +213,8 @@ def _aux_parts(clause: Clause) -> tuple[str, list[str]]:
         moved = "did" if is_past_form(head.text) else do_support(head.tag_)
         rest = []
     if negs and negs[0].lower_ in ("not", "n't"):
+        if others and others[0].i < negs[0].i:  # "still did not": "did he still not love"
+            return moved, [t.text for t in others] + ["not"] + rest
         moved = _CONTRACT.get(moved, moved + "n't") if moved != "am not" else moved
     never = [t.lower_ for t in negs if t.lower_ == "never"]  # "Why did Digby never go up?"
     return moved, [t.text for t in others] + never + rest
@@ -343,23 +344,6 @@ def _by_form(clause: Clause) -> str:
     return "it"
 
 
-_OWNED = re.compile(r"^the [\w ]+?'s? (?=\w)")  # "the princess' ", "the miller's "
-
-
-def _one_character(subject: str, same_as: str) -> bool:
-    """ "the Magpie who loved shiny things" is "the Magpie" told more of; "the brown goat"
-    is not "the goat"."""
-    rest = subject[len(same_as) :].split()
-    # "the princess' servants" are "the servants" named with whose they are (not "the
-    # farmer's son" and "the miller's son").
-    one_owned = bool(_OWNED.match(subject)) != bool(_OWNED.match(same_as))
-    return (
-        subject == same_as
-        or (subject.startswith(same_as + " ") and rest[0].lower() in ("who", "that", "which"))
-        or (one_owned and _OWNED.sub("the ", subject) == _OWNED.sub("the ", same_as))
-    )
-
-
 def happened(clause: Clause) -> str:
     """ "What happened when â€¦", or "What happens when Hattie comes back?" in a story told
     in the present."""
@@ -391,7 +375,7 @@ def state(
         clause=clause if name_objects else None,
         resolver=clause.resolver,
     )
-    if same_as and _one_character(subject, same_as) and resolver is not None:
+    if same_as and one_character(subject, same_as) and resolver is not None:
         subject = resolver.pronoun_for(same_as) or _by_form(clause) or ""
         if not subject and not clause.aux and clause.head.pos_ == "VERB":
             # "What did the old Owl do after sitting on a branch?", not "after the old Owl

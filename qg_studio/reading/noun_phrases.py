@@ -182,9 +182,10 @@ def watched(verb) -> bool:
     """A bare verb that tells what someone saw, heard or made happen ("milk" of "watched
     her mother milk the goats", "go" of "let them go", "walking" of "watched the farmers
     walking"), or how one was found ("found the little crab wedged under a stone"): its
-    subject is that one's object; so is one joined to it ("and the old dog curled …")."""
-    if verb.dep_ == "conj" and not any(c.dep_ in SUBJECT_ROLES for c in verb.children):
-        return watched(verb.head)
+    subject is that one's object; so is a state joined to that ("trapped behind a rock
+    and tangled in a bramble"), not a deed ("watched them go and sighed": she sighed)."""
+    if verb.dep_ == "conj" and verb.head.tag_ == "VBN" and verb.head.i != verb.i:
+        return not any(c.dep_ in SUBJECT_ROLES for c in verb.children) and watched(verb.head)
     return (
         verb.tag_ in ("VB", "VBG", "VBN")
         and verb.dep_ in ("ccomp", "xcomp")

@@ -227,3 +227,20 @@ def kin_back(text: str) -> str:
     """ "Why could the fisherman's wife's husband find his way?": "her husband" named by
     whose "her" is said back to the one it started from ("the fisherman")."""
     return _KIN_BACK.sub(lambda m: m.group(1), text)
+
+
+_OWNED = re.compile(r"^the [\w ]+?'s? (?=\w)")  # "the princess' ", "the miller's "
+
+
+def one_character(subject: str, same_as: str) -> bool:
+    """ "the Magpie who loved shiny things" is "the Magpie" told more of; "the brown goat"
+    is not "the goat"."""
+    rest = subject[len(same_as) :].split()
+    # "the princess' servants" are "the servants" named with whose they are (not "the
+    # farmer's son" and "the miller's son").
+    one_owned = bool(_OWNED.match(subject)) != bool(_OWNED.match(same_as))
+    return (
+        subject == same_as
+        or (subject.startswith(same_as + " ") and rest[0].lower() in ("who", "that", "which"))
+        or (one_owned and _OWNED.sub("the ", subject) == _OWNED.sub("the ", same_as))
+    )
