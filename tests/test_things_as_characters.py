@@ -162,3 +162,13 @@ def test_an_it_after_joined_clauses_is_the_thing_of_the_latest():
     )
     assert [q for q in asked if q.startswith("What did the storm break")]
     assert not [q for q in list(asked) + list(asked.values()) if "clouds broke" in q]
+
+
+def test_an_it_that_seemed_to_do_something_is_the_thing_made_a_person():
+    asked = _asked(
+        'The old Kettle sat on the stove. "Nobody listens to me," complained the Kettle. '
+        "Then it began to rain outside, and the children came in. The Kettle was happy. It "
+        "seemed to sing as it boiled."
+    )
+    assert asked["How does the story end?"] == "The Kettle seemed to sing as it boiled"
+    assert not [q for q in list(asked) + list(asked.values()) if "Kettle began to rain" in q]

@@ -153,7 +153,7 @@ def persona_it(token, mentions, personae) -> Mention | None:
         c.dep_ == "acomp" and c.lower_ in FEELINGS for c in verb.children
     ):
         return None
-    if verb.lemma_ in IMPERSONAL or any(c.lemma_ in IMPERSONAL for c in verb.children):
+    if _impersonal(verb):
         return None
     earlier = [(m, subject) for m, subject in mentions if m.index < token.i]
     subjects = [m for m, subject in earlier if subject]
@@ -194,6 +194,15 @@ def gender_named_before(text: str, mentions) -> str:
         return ""
     (one,) = fuller.values()
     return "" if one.plural else one.gender
+
+
+def _impersonal(verb) -> bool:
+    """ "it began to rain", "it seemed that …": an "it" of no one; not "it seemed to hum"
+    nor "it turned to look at her", where what follows is what the it did."""
+    done = [c for c in verb.children if c.dep_ == "xcomp"]
+    if verb.lemma_ in IMPERSONAL and done and all(c.lemma_ not in IMPERSONAL for c in done):
+        return False
+    return verb.lemma_ in IMPERSONAL or any(c.lemma_ in IMPERSONAL for c in verb.children)
 
 
 def _a_persona(mention: Mention, personae) -> bool:
