@@ -40,6 +40,9 @@ LINKS = tuple(tuple(p.split()) for p in lang.words("closing_links.txt")) + tuple
 )
 _HABIT = lang.function_words("habit_times")  # "Sometimes, on moonlit nights, …" stays
 _MORAL = re.compile(r"^\s*(the\s+)?moral\s*[:.-]\s*", re.I)
+# "A small kindness, kept up faithfully, may save a life": an aside between commas,
+# which the parser may take for the line's verb.
+_ASIDE = re.compile(r",[^,]+,\s")
 
 
 ANYONE = lang.function_words("anyone_words")
@@ -58,6 +61,14 @@ def moral_line(section: Section) -> tuple[int, int] | None:
     begin = text.index(last, start)
     if _MORAL.match(last):
         return begin, begin + len(last)
+    if _a_lesson(last, text[:begin]) or _a_lesson(_ASIDE.sub(" ", last), text[:begin]):
+        return begin, begin + len(last)
+    return None
+
+
+def _a_lesson(last: str, before: str) -> bool:
+    """Whether ``last`` states a general truth: advice, a truth told of anyone or of no
+    one, in the present (``before``: the story's text, whose names point at its own)."""
     words = last.split()
     if (
         not 3 <= len(words) <= 25
@@ -65,16 +76,16 @@ def moral_line(section: Section) -> tuple[int, int] | None:
         or last.endswith("?")
         or any(q in last for q in '"“”')
     ):
-        return None
+        return False
     from qg_studio.reading.analysis import analyse
 
     doc = analyse(last).doc
     roots = [t for t in doc if t.dep_ == "ROOT"]
     if not roots:
-        return None
+        return False
     root = roots[0]
-    if _advice(root) or _impersonal(root) or _about_anyone(doc) or _timeless(doc, text[:begin]):
-        return begin, begin + len(last)
+    if _advice(root) or _impersonal(root) or _about_anyone(doc) or _timeless(doc, before):
+        return True
     # "A kind deed is remembered ...": a passive's "is" says the present as well.
     aux = [c for c in root.children if c.dep_ in ("aux", "auxpass")]
     present = root.tag_ in ("VBZ", "VBP") or any(
@@ -95,27 +106,20 @@ def moral_line(section: Section) -> tuple[int, int] | None:
         or (
             subject[0].tag_ in ("NNP", "NNPS")
             and subject[0].i == 0
-            and subject[0].text not in text[:begin]
+            and subject[0].text not in before
         )
     )
     bare = noun_subject and not any(c.dep_ in ("det", "poss") for c in subject[0].children)
-    generic = (
-        bool(subject)
-        and (
-            subject[0].dep_ == "csubj"  # "Being slow is no shame"
-            or subject[0].tag_ in ("NNS",)
-            or subject[0].pos_ == "ADJ"  # "Even the smallest can do …", "The wise listen"
-            or subject[0].lower_ in GENERIC_SUBJECTS
-            or any(
-                c.lower_ in lang.function_words("generic_determiners") for c in subject[0].subtree
-            )
-            or bare
-            or _defined_by_you(subject[0], text[:begin])
-        )
+    generic = bool(subject) and (
+        subject[0].dep_ == "csubj"  # "Being slow is no shame"
+        or subject[0].tag_ in ("NNS",)
+        or subject[0].pos_ == "ADJ"  # "Even the smallest can do …", "The wise listen"
+        or subject[0].lower_ in GENERIC_SUBJECTS
+        or any(c.lower_ in lang.function_words("generic_determiners") for c in subject[0].subtree)
+        or bare
+        or _defined_by_you(subject[0], before)
     )
-    if present and generic:
-        return begin, begin + len(last)
-    return None
+    return present and generic
 
 
 def _defined_by_you(noun, before: str) -> bool:
