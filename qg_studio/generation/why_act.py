@@ -106,6 +106,8 @@ def why_act(sections, analyses, cast, ids, found) -> QAItem | None:
                 clause.head.dep_ != "ROOT"
                 or clause.head.pos_ != "VERB"
                 or clause.head.lemma_ in NON_ACTION_VERBS
+                # "She wanted ten pounds for a feast": a wish, no act the moment set off
+                or clause.head.lemma_ in WANTS
                 or clause.head.i in analysis.quoted
                 or character_key(clause.subject_text) not in keys
                 or not clause.tail
