@@ -71,3 +71,11 @@ def test_the_pipeline_drops_the_misattributed_candidates():
     ]
     kept = told_as_the_story_tells(items, [Section(1, STORY)])
     assert [i.question for i in kept] == ["Why did the Fox chase the Rabbit?"]
+
+
+def test_a_deed_only_a_speech_tells_of_i_or_you_holds_no_one_to_it():
+    # '"Why do you light it?" … "I have lit one ever since," she said': the two lit it
+    told = {"light": {"you", "i"}, "keep": {"badger"}, "ask": {"rabbit"}}
+    question = analyse_each(["Why did the Badger light the lamp?"])[0]
+    assert misattributed(question, told) is None
+    assert misattributed(analyse_each(["Why did the Rabbit keep a lamp?"])[0], told) == "badger"

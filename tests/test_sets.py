@@ -1588,6 +1588,22 @@ def test_a_why_asked_in_dialogue_is_answered_by_the_reply():
     assert not [q for q in asked if q.startswith("Why") and "Ant" in q]
 
 
+def test_the_it_of_a_why_asked_in_dialogue_is_the_thing_just_seen():
+    from qg_studio.generation.speech import speech_items
+
+    text = (
+        "Jonas knocked, and the old miller opened the gate. Jonas saw the wheel still "
+        'turning in the dark. "Why do you turn it all night?" he asked. "The village needs '
+        'flour by morning, and the river is high," said the miller.'
+    )
+    asked = {i.question: i.answer for i in speech_items(Section(1, text), analyse(text))}
+    assert asked["Why did the miller turn the wheel all night?"].startswith("The village")
+    # no thing told before the speech: no "it" to name, and no question
+    text = text.replace("Jonas saw the wheel still turning in the dark. ", "")
+    asked = speech_items(Section(1, text), analyse(text))
+    assert not [i for i in asked if i.question.startswith("Why")]
+
+
 def test_she_is_who_the_sentence_before_just_called_her():
     # The doctor's sex is never told; the sentence before called Mara "her" twice.
     text = (

@@ -21,9 +21,11 @@ from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.animacy import is_someone
 from qg_studio.reading.dialogue import is_greeting
 from qg_studio.reading.dialogue import is_vocative
+from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import SPEECH_VERBS
 from qg_studio.reading.noun_phrases import head_noun
 from qg_studio.reading.noun_phrases import mention_text
+from qg_studio.reading.noun_phrases import watched
 from qg_studio.reading.subjects import as_known
 from qg_studio.reading.subjects import possessive
 from qg_studio.schema import Element
@@ -260,6 +262,11 @@ def _asked_why(
     # "when you could fly" is said of the one asked: "when she could fly".
     for you, said in (("yourself", themselves), ("your", their), ("you", pronoun)):
         rest = re.sub(rf"\b{you}\b", said, rest, flags=re.I)
+    if re.search(r"\bit\b", rest, flags=re.I):
+        thing = _thing_before(analysis, ask)
+        if not thing:
+            return None
+        rest = re.sub(r"\bit\b", thing, rest, flags=re.I)
     if not rest:
         return None
     if len(answer.split()) < MIN_WORDS - 2:
@@ -275,4 +282,30 @@ def _asked_why(
         last.idx + len(last.text),
         ASKED_WHY_CONFIDENCE,
         rule="causal.asked_why",
+    )
+
+
+def _thing_before(analysis: Analysis, speech: Speech) -> str:
+    """The thing an "it" in a question points back to: what the sentence before the speech
+    told was seen ("he saw the lamp still burning on the sill. 'Why do you light it every
+    night?'": the lamp), or "" where it told of none (a gate opened is no sure "it")."""
+    start = speech.tokens[0].sent.start
+    if start == 0:
+        return ""
+    seen = [
+        t
+        for t in analysis.doc[start - 1].sent
+        if (
+            (t.dep_ == "nsubj" and watched(t.head) and t.head.head.lemma_ in PERCEIVING)
+            or (t.dep_ == "dobj" and t.head.lemma_ in PERCEIVING)
+        )
+        and t.pos_ == "NOUN"
+        and t.i not in analysis.quoted
+        and not analysis.resolver.is_character(t)
+    ]
+    if not seen:
+        return ""
+    thing = seen[-1]
+    return "the " + mention_text(
+        [*(t for t in thing.lefts if t.dep_ in ("amod", "compound")), thing]
     )

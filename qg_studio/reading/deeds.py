@@ -86,8 +86,10 @@ def _by_character(clause) -> bool:
 # Verbs too common or too loose to say who did them: "be", "have", "do", and speech, whose
 # speaker a parse of a quotation often misplaces.
 _UNCHECKED = WEAK_VERBS | SAYING_VERBS | {"do"}
-# A subject that names no one: a question word, or a pronoun the parse left as it is.
+# A subject that names no one: a question word, or a pronoun the parse left as it is
+# (a speech's "I" and "you" too: "Why do you light it?" tells no one lit it but the two).
 _UNNAMED = set(lang.function_words("question_words")) | set(PRONOUNS) | {"it", "that", "one"}
+_UNNAMED |= {"i", "you", "we", "me", "us"}
 
 
 def _doers_of(clause) -> set[str]:
