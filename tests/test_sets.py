@@ -448,10 +448,10 @@ def test_ending_setting_and_moral_read_as_the_story_tells_them():
     # A bare abstract noun states a truth: the closing line is the lesson.
     assert items["What lesson does the story teach?"].answer.startswith("Kindness returns")
     ending = items["How does the story end?"].answer
-    # The whole last sentence of narration, no words glued at line ends; its "he" stays
-    # "he" where the sentence has named him already.
+    # The last sentence of narration but for the time it opens on, no words glued at
+    # line ends; its "he" stays "he" where the sentence has named him already.
     assert ending == (
-        "In the spring the crow came back with a ripe cherry, and from that "
+        "The crow came back with a ripe cherry, and from that "
         "day on he shared every cherry he found with Nutkin"
     )
 
