@@ -126,6 +126,13 @@ def test_a_word_a_speech_opens_with_a_capital_is_no_one_the_story_writes_small()
         ("him", "he"),
     )
     assert got == [("him", "the brother"), ("He", "the brother")]
+    # nor where the word opens a speech and is written nowhere else
+    got = _resolved(
+        'Pia and her brother baked bread.\n\n"Sugar must be warm," Pia told him. He set the '
+        "jar by the stove.",
+        ("him", "he"),
+    )
+    assert got == [("him", "the brother"), ("He", "the brother")]
 
 
 def test_a_given_name_that_opens_the_story_is_her_name_and_the_she_after_it():

@@ -88,16 +88,15 @@ def met_with_a(noun) -> bool:
 
 
 def capital_of_its_place(word) -> bool:
-    """A capital only the start of a sentence or of a speech gives, on a word the story
-    writes in lower case elsewhere and that is no one's given name."""
+    """A capital only the start of a sentence or of a speech gives, on a word that is no
+    one's given name and that the story writes in lower case elsewhere or, opening a
+    speech, nowhere else with a capital ('"Dough must rest," she told him')."""
     before = word.doc[word.i - 1] if word.i > 0 else None
-    opens = word.is_sent_start or (before is not None and before.text in ('"', "“", "'", "‘"))
-    return (
-        opens
-        and not word.ent_type_
-        and word.lower_ not in GIVEN_NAMES
-        and any(t.text == word.lower_ for t in word.doc)
-    )
+    speech = before is not None and before.text in ('"', "“", "'", "‘")
+    if not (word.is_sent_start or speech) or word.ent_type_ or word.lower_ in GIVEN_NAMES:
+        return False
+    others = [t for t in word.doc if t.lower_ == word.lower_ and t.i != word.i]
+    return any(t.text == word.lower_ for t in others) or (speech and not others)
 
 
 def given_name_gender(token) -> str:
