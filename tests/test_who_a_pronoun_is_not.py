@@ -150,3 +150,14 @@ def test_a_given_name_that_opens_the_story_is_her_name_and_the_she_after_it():
     # a word the story also writes small is no name: "Rose petals … a red rose"
     doc = analyse("Rose petals covered the path. Ivo picked a red rose for his mother.").doc
     assert doc[0].pos_ != "PROPN"
+
+
+def test_whose_it_is_when_a_thing_does_it_to_someone_is_theirs():
+    got = _resolved(
+        'A tortoise named Old Tam lived by a pond. A crow liked to mock him. "How slow you '
+        'are!" cried the crow, flapping over his head. Old Tam said nothing and kept on '
+        "walking. One day a fierce wind blew across the pond. It caught the crow in the "
+        "middle of his boasting and threw him against a branch. He fell into the water.",
+        ("his", "him", "he"),
+    )
+    assert got[-3:] == [("his", "the crow"), ("him", "the crow"), ("He", "the crow")]

@@ -50,12 +50,24 @@ def coarguments(doc, token, mentions, verb_args, name_of) -> set[str]:
         own = own | verb_args.get(governor(token.head), set())
     if _perceived_about(doc, token, verb):
         own = {i for i in own if doc[i].dep_ not in SUBJECT_ROLES}
+    if token.dep_ == "poss" and _done_by_a_thing(doc[verb]):
+        # "The wind caught the crow in the middle of his boasting": his, the crow's
+        own = {i for i in own if doc[i].dep_ in SUBJECT_ROLES}
     named = {m.text for m, _ in mentions if m.index in own}
     # Named later in the clause too: "he shared every cherry with Nutkin" is not Nutkin,
     # "he said to the cat" not the cat, "she caught a mouse" not the mouse.
     named |= {name_of(doc[i]) for i in own if i != token.i} - {None}
     later = [doc[i] for i in own if i > token.i and doc[i].pos_ in ("NOUN", "PROPN")]
     return named | {m.text for m, _ in mentions if any(may_name(noun, m.text) for noun in later)}
+
+
+def _done_by_a_thing(verb) -> bool:
+    """Whether the verb's subject is a thing, no one: "it", "the wind", "a branch"."""
+    subjects = [c for c in verb.children if c.dep_ == "nsubj"]
+    return bool(subjects) and all(
+        s.lower_ == "it" or (s.pos_ == "NOUN" and not is_animate(s) and not s._.persona)
+        for s in subjects
+    )
 
 
 def _perceived_about(doc, token, verb: int) -> bool:
