@@ -219,6 +219,11 @@ def test_a_closing_line_about_what_you_do_is_the_lesson_not_an_aside(moral):
     # the narrator pointing at the story's own well is no lesson
     aside = story + "\n\nThe well you see in the square today is the one they filled."
     assert moral_line(Section(1, aside)) is None
+    aside = story + "\n\nThe trough you see by the well is still full."
+    assert moral_line(Section(1, aside)) is None
+    # a thing the story told of, said of what anyone does with it, is a lesson still
+    text = story + "\n\nThe water you carry slowly is the water you keep."
+    assert moral_line(Section(1, text)) is not None
 
 
 def test_what_one_wondered_is_not_told_as_so():

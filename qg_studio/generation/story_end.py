@@ -16,6 +16,7 @@ from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.binding import thing_it
 from qg_studio.reading.grammar import OBJECT_PRONOUNS
 from qg_studio.reading.lexicon import DISCOURSE_ADVERBS
+from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.moments import done_long_before
 from qg_studio.reading.noun_phrases import SUBJECT_ROLES
@@ -125,13 +126,22 @@ def _a_lesson(last: str, before: str) -> bool:
 def _defined_by_you(noun, before: str) -> bool:
     """ "The work you cannot see is …", "The help you give …": a thing defined by what
     "you" do with it is anyone's (outside quotes, the narrator's "you" is the reader),
-    unless the story told of it ("The well you see in the square today …" is an aside)."""
-    if re.search(rf"\b{re.escape(noun.lower_)}\b", before.lower()):
-        return False
-    return any(
-        c.dep_ == "relcl" and any(s.dep_ == "nsubj" and s.lower_ == "you" for s in c.children)
+    unless the story told of it and the line points back at the story's past ("The well
+    you see in the square today is the one they filled" is an aside; "The bread you share
+    comes back to you" a lesson though the story told of bread)."""
+    done = [
+        c
         for c in noun.children
+        if c.dep_ == "relcl" and any(s.dep_ == "nsubj" and s.lower_ == "you" for s in c.children)
+    ]
+    told = re.search(rf"\b{re.escape(noun.lower_)}\b", before.lower())
+    # "you see" with no "not" points at a thing of the story; "you cannot see" does not
+    seen = any(
+        c.lemma_ in PERCEIVING and not any(n.dep_ == "neg" for n in c.children) for c in done
     )
+    if told and (seen or any(t.tag_ in ("VBD", "VBN") for t in noun.doc)):
+        return False
+    return bool(done)
 
 
 def _timeless(doc, before: str) -> bool:
