@@ -199,3 +199,9 @@ def test_a_frown_is_asked_as_no_feeling_it_may_not_be():
         "she frowned and put on her glasses."
     )
     assert not [a for q, a in got.items() if q.startswith("How did") and a == "angry"]
+
+
+def test_early_in_the_morning_is_one_time_asked_whole():
+    got = _answers("Mira fed the hens early in the morning. Then she walked to the village.")
+    assert got["When did Mira feed the hens?"] == "early in the morning"
+    assert not [q for q in got if q.startswith("When") and "early" in q]

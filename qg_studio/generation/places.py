@@ -19,6 +19,7 @@ from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 
 WHEN_PREPOSITIONS = lang.function_words("time_prepositions")
+DEGREES = lang.function_words("time_degrees")  # "early in the morning"
 AIMED_VERBS = lang.words("aimed_verbs.txt")
 FAR = ("far", "away", "off", "beyond")
 NEAR = ("next", "close", "near", "right")  # "next to the school", "close to the river"
@@ -134,7 +135,10 @@ def ranked_within(prep) -> bool:
 
 def _place_phrase(clause: Clause):
     for t in clause.tail:
-        if t.dep_ == "prep" and t.head.i == clause.head.i and t.lower_ in PLACE_PREPOSITIONS:
+        # "fed the hens early in the morning": the time may hang on its "early"
+        on_degree = t.head.lower_ in DEGREES and t.head.head.i == clause.head.i
+        on_verb = t.head.i == clause.head.i or on_degree
+        if t.dep_ == "prep" and on_verb and t.lower_ in PLACE_PREPOSITIONS:
             if (
                 aimed(t)
                 or of_the_perceived(t)
@@ -176,6 +180,9 @@ def setting_item(section, analysis, clause, context, clause_list) -> QAItem | No
     ):
         return None  # "from one room to the other": asking one end garbles the other
     phrase = whole_place(prep)
+    degree = prep.doc[prep.i - 1] if prep.i else None
+    if wh == "When" and degree is not None and degree.dep_ == "advmod" and degree.lower_ in DEGREES:
+        phrase = [degree, *(t for t in phrase if t != degree)]  # one time, asked whole
     if prep.lower_ == "from" and any(t.lower_ == "to" for t in phrase):
         return None  # "from cliff to cliff": a way, not where from
     gap = {t.i for t in phrase} | set_off(prep)
