@@ -120,3 +120,13 @@ def test_a_wish_is_no_act_the_moment_before_set_off():
         "her. The girl carried the bread home and thanked her grandmother."
     )
     assert not [q for q, _ in got if q.startswith("Why did the little girl want")]
+
+
+def test_one_brought_on_at_a_place_is_not_acting():
+    got = _whys(
+        "Nell lived in a village with her aunt. One morning Nell walked to the old bridge "
+        "with a basket of plums. Before she could cross, she heard a sob. Under the bridge "
+        "sat a boy with muddy boots. The boy had lost his way. Nell gave the boy three "
+        "plums, and the boy smiled. Then Nell walked the boy home."
+    )
+    assert not [q for q, _ in got if q.startswith("Why did the boy sit")]

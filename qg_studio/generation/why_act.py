@@ -108,6 +108,8 @@ def why_act(sections, analyses, cast, ids, found) -> QAItem | None:
                 or clause.head.lemma_ in NON_ACTION_VERBS
                 # "She wanted ten pounds for a feast": a wish, no act the moment set off
                 or clause.head.lemma_ in WANTS
+                # "On the other side sat a small boy": one brought on, not acting
+                or any(t.i > clause.head.i for t in clause.subject)
                 or clause.head.i in analysis.quoted
                 or character_key(clause.subject_text) not in keys
                 or not clause.tail
