@@ -205,3 +205,12 @@ def test_early_in_the_morning_is_one_time_asked_whole():
     got = _answers("Mira fed the hens early in the morning. Then she walked to the village.")
     assert got["When did Mira feed the hens?"] == "early in the morning"
     assert not [q for q in got if q.startswith("When") and "early" in q]
+
+
+def test_a_told_feeling_is_asked_at_the_deed_joined_to_it():
+    got = _answers(
+        'The goat had laughed at the donkey all summer. "Climb on my back," said the '
+        "donkey. The goat was ashamed, but she climbed onto the cart."
+    )
+    assert got["How did the goat feel when she climbed onto the cart?"] == "ashamed"
+    assert "How did the goat feel?" not in got
