@@ -29,9 +29,9 @@ def test_a_deed_with_nowhere_to_sleep_keeps_to_sleep():
 
 
 def test_a_moment_told_again_keeps_what_one_had_no_place_for():
-    analysis = analyse("That winter she had nothing to eat and no place to hide.")
+    analysis = analyse("That winter she had no bread to eat and no place to hide.")
     (clause,) = [c for clauses in analysis.sentence_clauses for c in clauses]
-    assert state(clause) == "she had nothing to eat and no place to hide"
+    assert state(clause) == "she had no bread to eat and no place to hide"
 
 
 def test_going_to_sleep_is_one_doing_not_a_going_for_a_purpose():

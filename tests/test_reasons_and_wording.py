@@ -650,7 +650,7 @@ def test_a_deed_done_for_a_reason_it_names_is_asked_why_with_that_reason():
 def test_ones_own_posture_is_no_moment_that_set_off_a_feeling():
     got = _answers(
         "Bram pulled a silver bell out of the sand and held up the silver bell. The old "
-        "fisherman knelt down and gave a cry of joy."
+        "fisherman knelt down and gave a shout of joy."
     )
     assert got["How did the old fisherman feel when Bram held up the silver bell?"] == "happy"
     assert not [q for q in got if q.startswith("How did the old fisherman feel when he knelt")]

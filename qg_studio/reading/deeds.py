@@ -145,7 +145,7 @@ def misattributed(question: Analysis, told: dict[str, set[str]]) -> str | None:
 
 
 def posture_before_a_deed(clause, clause_list) -> bool:
-    """ "bent down and gave a cry of joy"; "sat in the back of the boat and watched" is
+    """ "bent down and gave a shout of joy"; "sat in the back of the boat and watched" is
     where one went."""
     bare = all(t.dep_ in ("prt", "advmod", "cc", "punct") for t in clause.tail)
     return bare and any(c.head.i > clause.head.i and a_posture(clause, c) for c in clause_list)

@@ -51,7 +51,7 @@ def event_before(
         and c.head.i not in {t.i for t in clause.tokens}
         and not c.scene
     ]
-    # "She bent down and gave a cry of joy": her posture is no moment that set it off
+    # "She bent down and gave a shout of joy": her posture is no moment that set it off
     earlier = [c for c in earlier if not (setting_off and a_posture(c, clause))]
     same = [c for c in earlier if usable(c)]
     if same:
