@@ -401,14 +401,14 @@ def _feeling(section, analysis, clause, context, clause_list):
         # "She sat on a stone and cried": asking "when she cried" gives the answer
         # away, so the question points at the moment before.
         prior = event_before(analysis, clause_list, clause, setting_off=True)
-        if prior is not None and not feels(prior) and not contrasted(prior, clause):
+        if prior is None or feels(prior) or contrasted(prior, clause):
+            # "The crow was ashamed, but he climbed on": the deed joined to a told feeling
+            joined = [
+                c for c in clause_list if c.head.head.i == clause.head.i and c.head.dep_ == "conj"
+            ]
+            prior = joined[0] if shown and joined and not feels(joined[0]) else None
+        if prior is not None:
             extra = f"when {state(prior, tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text)}"
-        # "The crow was ashamed, but he climbed on": the deed joined to a told feeling
-        joined = [
-            c for c in clause_list if c.head.head.i == clause.head.i and c.head.dep_ == "conj"
-        ]
-        if not extra and shown and joined and not feels(joined[0]):
-            extra = f"when {state(joined[0], tense_past=True, resolver=analysis.resolver, same_as=clause.subject_text)}"
         # "when the workmen left it": read alone, "it" is nothing; a told feeling stands alone
         extra = "" if "it" in extra.split() else extra
         if not extra and not shown:

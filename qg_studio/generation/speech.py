@@ -19,6 +19,7 @@ from qg_studio.generation.items import found_item
 from qg_studio.reading.analysis import Analysis
 from qg_studio.reading.animacy import PRONOUNS
 from qg_studio.reading.animacy import is_someone
+from qg_studio.reading.binding import thing_named
 from qg_studio.reading.dialogue import is_greeting
 from qg_studio.reading.dialogue import is_vocative
 from qg_studio.reading.lexicon import PERCEIVING
@@ -305,7 +306,4 @@ def _thing_before(analysis: Analysis, speech: Speech) -> str:
     ]
     if not seen:
         return ""
-    thing = seen[-1]
-    return "the " + mention_text(
-        [*(t for t in thing.lefts if t.dep_ in ("amod", "compound")), thing]
-    )
+    return thing_named(seen[-1])

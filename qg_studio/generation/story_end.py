@@ -62,7 +62,8 @@ def moral_line(section: Section) -> tuple[int, int] | None:
     begin = text.index(last, start)
     if _MORAL.match(last):
         return begin, begin + len(last)
-    if _a_lesson(last, text[:begin]) or _a_lesson(_ASIDE.sub(" ", last), text[:begin]):
+    plain = _ASIDE.sub(" ", last)
+    if _a_lesson(last, text[:begin]) or (plain != last and _a_lesson(plain, text[:begin])):
         return begin, begin + len(last)
     return None
 

@@ -363,6 +363,11 @@ def thing_it(token, quoted=frozenset()) -> str:
         thing = joined[-1]
     else:
         thing = subjects[0] if subjects else objects[-1]
+    return thing_named(thing)
+
+
+def thing_named(thing) -> str:
+    """A thing as a question names it: "the brass bell", with the words that tell it apart."""
     words = [t for t in thing.lefts if t.dep_ in ("amod", "compound", "nummod")] + [thing]
     return "the " + mention_text(words)
 
