@@ -719,3 +719,23 @@ def test_a_word_before_the_not_stays_before_it():
     assert got["What would the old goat still not eat?"] == "the hay"
     assert got["What could Tomas still not find?"] == "the key"
     assert not [q for q in got if "n't" in q and "still" in q]
+
+
+def test_a_group_counted_as_the_named_ones_is_those_ones_not_a_third():
+    # "The Two Weavers" names the pair the story names one by one: Odile and Rask are the
+    # two weavers, whatever the word the group is called by.
+    text = (
+        "Two weavers lived in the same lane. Odile wove wool, and Rask wove linen. Rask "
+        "took the best loom. Odile asked for a turn, and Rask refused. Odile waited. Rask "
+        "broke the loom. Then the two weavers mended it together, and the two weavers shared "
+        "it."
+    )
+    analyses = [analyse(s.text) for s in section_story(text)]
+    assert sorted(main_characters(analyses, "The Two Weavers")[:2]) == ["Odile", "Rask"]
+    # A group the count does not match is a character of its own.
+    crowd = (
+        "Odile and Rask wove cloth. Odile sold it. Rask sold it. The three merchants came. "
+        "The three merchants bought it all, and the three merchants left."
+    )
+    cast = main_characters([analyse(crowd)])
+    assert "the three merchants" in [c.lower() for c in cast]

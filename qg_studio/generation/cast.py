@@ -26,6 +26,7 @@ from qg_studio.text.parse import get_nlp
 PEOPLE_GROUPS = lang.words("people_groups.txt")  # "the two children", "the brothers"
 # Words a title joins its characters with ("The Fox Who Lost His Tail").
 TITLE_LINKS = ("and", "or", "who", "that", "which", "of", "in", "at", "on", "with", "the", "a")
+COUNTING = lang.function_words("counting")  # in order: "two" is the second
 PEOPLE = ("children", "men", "women", "people", "geese", "mice")  # plurals not made with -s
 
 
@@ -101,7 +102,14 @@ def main_characters(analyses: Sequence[Analysis], title: str = "") -> list[str]:
     # "Ravi and his little sister Mei … the two children": the children are those two.
     names = [k for k in cast if not heads[k][1] and name_word(first[k])]
     if len(names) >= 2:
-        cast = [k for k in cast if not (heads[k][1] and heads[k][0] in PEOPLE_GROUPS)]
+        # "Two millers lived …, Bram … and Hesper": a group counted as many as the names
+        # is those named, whatever it is called.
+        counted = COUNTING[len(names) - 1] if len(names) <= len(COUNTING) else ""
+        cast = [
+            k
+            for k in cast
+            if not (heads[k][1] and (heads[k][0] in PEOPLE_GROUPS or counted in k.split()))
+        ]
     # "the three sparrows" and "the two older sparrows": one flock, told of the most.
     flocks: set[str] = set()
     for key in list(cast):
