@@ -1588,6 +1588,24 @@ def test_a_why_asked_in_dialogue_is_answered_by_the_reply():
     assert not [q for q in asked if q.startswith("Why") and "Ant" in q]
 
 
+def test_the_asker_of_a_why_asked_in_dialogue_is_named_for_i_and_me():
+    from qg_studio.generation.speech import speech_items
+
+    def asked(text: str) -> set[str]:
+        return {i.question for i in speech_items(Section(1, text), analyse(text))}
+
+    otter = asked(
+        'The heron shared her fish with the otter. "Why do you feed me every day?" asked the '
+        'otter. "Because the river gave me more than I need," said the heron.'
+    )
+    assert "Why did the heron feed the otter every day?" in otter
+    gull = asked(
+        'Tova mended her nets by the shore. A gull sat on the post beside her. "Why do you '
+        'wait for my nets?" Tova asked. "Your nets bring me luck," said the gull.'
+    )
+    assert "Why did the gull wait for Tova's nets?" in gull
+
+
 def test_the_it_of_a_why_asked_in_dialogue_is_the_thing_just_seen():
     from qg_studio.generation.speech import speech_items
 

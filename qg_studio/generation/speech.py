@@ -77,11 +77,17 @@ def speeches(analysis: Analysis) -> list[Speech]:
     found: list[Speech] = []
     quoted = analysis.quoted
     runs_on = False  # the sentence before was a speech: one with no narration goes on it
+    untold: list = []  # a speech with no tag yet: '"Why do you wait?" Tova asked.'
     for sent in analysis.doc.sents:
         said = [t for t in sent if t.i in quoted and not t.is_space]
         if not said:
             runs_on = False
+            tag = _tag(analysis, sent) if untold else None
+            if tag is not None:
+                found.append(Speech(tag[0], tag[1], untold))
+            untold = []
             continue
+        untold = []
         told = [t for t in sent if t.i not in quoted and not (t.is_punct or t.is_space)]
         if not told and runs_on:
             found[-1].starts.add(said[0].i)
@@ -100,7 +106,21 @@ def speeches(analysis: Analysis) -> list[Speech]:
         runs_on = bool(who)
         if who:
             found.append(Speech(who, verb, said))
+        elif not told:
+            untold = said
     return found
+
+
+def _tag(analysis: Analysis, sent) -> tuple[str, object] | None:
+    """The speaker and verb of a sentence that is only a speech tag ("Tova asked.",
+    "whispered the smallest cup."), which the parser split from the quotation before it
+    ended in "?" or "!"; None for a sentence that tells anything more."""
+    verb = sent.root
+    words = [t for t in sent if not (t.is_punct or t.is_space)]
+    if verb.pos_ != "VERB" or verb.lemma_ not in SPEECH_VERBS or len(words) > 4:
+        return None
+    who = _speaker(analysis, verb)
+    return (who, verb) if who else None
 
 
 def _speaker(analysis: Analysis, verb) -> str | None:
@@ -263,6 +283,9 @@ def _asked_why(
     # "when you could fly" is said of the one asked: "when she could fly".
     for you, said in (("yourself", themselves), ("your", their), ("you", pronoun)):
         rest = re.sub(rf"\b{you}\b", said, rest, flags=re.I)
+    # "Why do you feed me?" is asked of the asker: "Why did the heron feed the otter?".
+    for me, said in (("myself", ask.who), ("my", possessive(ask.who)), ("me|I", ask.who)):
+        rest = re.sub(rf"\b({me})\b", said, rest)
     if re.search(r"\bit\b", rest, flags=re.I):
         thing = _thing_before(analysis, ask)
         if not thing:
