@@ -23,8 +23,8 @@ from qg_studio.generation.felt_about import felt_about
 from qg_studio.generation.hearts import heart_items
 from qg_studio.generation.inferred_feelings import inferred_feeling_items
 from qg_studio.generation.intentions import intention_items
+from qg_studio.generation.items import clause_item
 from qg_studio.generation.items import found_item
-from qg_studio.generation.items import span_item
 from qg_studio.generation.items import well_formed
 from qg_studio.generation.places import setting_item
 from qg_studio.generation.predictions import predictions_between
@@ -46,13 +46,11 @@ from qg_studio.reading.grammar import ask_subject
 from qg_studio.reading.grammar import before_colon
 from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import state
-from qg_studio.reading.grammar import words
 from qg_studio.reading.lexicon import BECOMING_VERBS
 from qg_studio.reading.lexicon import CAUSING_VERBS
 from qg_studio.reading.lexicon import FEELINGS
 from qg_studio.reading.lexicon import HEED_OBJECTS
 from qg_studio.reading.lexicon import LINKING_VERBS
-from qg_studio.reading.lexicon import NARRATOR
 from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import REACTIONS
@@ -235,13 +233,13 @@ def _action(section, analysis, clause, context, clause_list):
     question = ask_do(clause, extra=extra)
     partner = bare_partner(clause_list, clause)  # "tossed and turned on his bed"
     vp = before_colon(([partner.head] if partner else []) + [clause.head] + clause.tail)
-    start, end = span_of(vp)
-    return span_item(
+    return clause_item(
         question,
         Element.ACTION,
         section,
-        (start, end),
+        vp,
         0.65 + 0.1 * bool(context),
+        clause,
         rule="action.deed",
     )
 
@@ -313,14 +311,9 @@ def _object(section, analysis, clause, context, clause_list):
         # second object, left behind (the parser may hang a list's next item from the verb)
         return None
     question = ask(clause, "What", gap={t.i for t in phrase})
-    start, end = span_of(phrase)
-    if any(t.lower_ in NARRATOR for t in phrase):
-        # "What did the narrator keep wide? – their arms", not "my arms".
-        answer = words(phrase, resolver=analysis.resolver)
-        return found_item(
-            question, answer, Element.ACTION, True, section, start, end, 0.55, rule="action.object"
-        )
-    return span_item(question, Element.ACTION, section, (start, end), 0.55, rule="action.object")
+    return clause_item(
+        question, Element.ACTION, section, phrase, 0.55, clause, rule="action.object"
+    )
 
 
 def _time_phrase(clause: Clause) -> str:

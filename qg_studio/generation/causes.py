@@ -214,9 +214,8 @@ def causal_item(section, analysis, clause, context, clause_list):
             phrase = list(t.subtree)
             question = ask(clause, "Why", gap={x.i for x in phrase})
             start, end = span_of(phrase)
-            answer = "to " + words(
-                [x for x in phrase if not (x.lower_ == "to" and x.head.i == t.i)]
-            )
+            aim = [x for x in phrase if not (x.lower_ == "to" and x.head.i == t.i)]
+            answer = "to " + words(aim, clause=clause, names_only=True)
             return found_item(
                 question,
                 answer,

@@ -10,6 +10,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from qg_studio.generation.rules import rule_id
+from qg_studio.reading.clauses import Clause
+from qg_studio.reading.grammar import words
+from qg_studio.reading.phrases import span_of
 from qg_studio.reading.subjects import kin_back
 from qg_studio.schema import AnswerKind
 from qg_studio.schema import Element
@@ -75,6 +78,35 @@ def span_item(
     answer = where.text[start:end]
     return found_item(
         question, answer, element, True, where, start, end, confidence, sections, rule=rule
+    )
+
+
+def clause_item(
+    question: str,
+    element: Element,
+    where: Section,
+    tokens: list,
+    confidence: float,
+    clause: Clause,
+    *,
+    rule: str,
+) -> QAItem | None:
+    """An explicit item whose evidence is ``tokens`` of ``clause`` and whose answer is their
+    words with anyone but the clause's subject named by their given name: read alone, a
+    key's "him" is no one ("gave Pip half of it", "at Hesper's mill"; the narrator's "my"
+    is "their"). A "her" the resolver can only guess a noun for ("led her home": the
+    lantern-fish or the little crab) stays as the story says it."""
+    start, end = span_of(tokens)
+    return found_item(
+        question,
+        words(tokens, clause=clause, names_only=True),
+        element,
+        True,
+        where,
+        start,
+        end,
+        confidence,
+        rule=rule,
     )
 
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from qg_studio import lang
-from qg_studio.generation.items import span_item
+from qg_studio.generation.items import clause_item
 from qg_studio.reading.animacy import is_animate
 from qg_studio.reading.clauses import Clause
 from qg_studio.reading.grammar import ask
@@ -14,7 +14,6 @@ from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.phrases import phrase_of
 from qg_studio.reading.phrases import set_off
-from qg_studio.reading.phrases import span_of
 from qg_studio.schema import Element
 from qg_studio.schema import QAItem
 
@@ -203,5 +202,5 @@ def setting_item(section, analysis, clause, context, clause_list) -> QAItem | No
     question = ask(clause, wh, gap=gap, extra=extra)
     if len(question.split()) < 4:
         return None
-    start, end = span_of(without_company(phrase))
-    return span_item(question, Element.SETTING, section, (start, end), 0.7, rule="setting.place")
+    found = without_company(phrase)
+    return clause_item(question, Element.SETTING, section, found, 0.7, clause, rule="setting.place")

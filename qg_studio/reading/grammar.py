@@ -20,6 +20,7 @@ from qg_studio.reading.lexicon import NARRATOR
 from qg_studio.reading.lexicon import POSSESSIVE_FORM
 from qg_studio.reading.mentions import Resolver
 from qg_studio.reading.noun_phrases import governor
+from qg_studio.reading.noun_phrases import name_word
 from qg_studio.reading.phrases import before_joined_deed
 from qg_studio.reading.reference import named_other
 from qg_studio.reading.subjects import one_character
@@ -107,14 +108,21 @@ def words(
     skip: set[int] | None = None,
     clause: Clause | None = None,
     resolver: Resolver | None = None,
+    names_only: bool = False,
 ) -> str:
     """The tokens as text; with ``clause``, an object pronoun that stands for someone
-    other than the subject is named ("Who had woken the owl up?"); with a ``resolver``
-    (or a clause), the narrator's "me" and "my" are named ("gave the narrator a jar")."""
+    other than the subject is named ("Who had woken the owl up?"), with ``names_only``
+    only by a given name; with a ``resolver`` (or a clause), the narrator's "me" and
+    "my" are named ("gave the narrator a jar")."""
     skip = skip or set()
     kept = trim([t for t in tokens if t.i not in skip and not t.is_space])
     teller = resolver or (clause.resolver if clause is not None else None)
     naming = clause.resolver if clause is not None else None  # objects named for the clause
+
+    def named(t) -> str | None:
+        name = named_other(naming.resolve(t), clause)
+        return name if name and (name_word(name) or not names_only) else None
+
     parts = []
     named_at = -1
     for t in kept:
@@ -131,13 +139,13 @@ def words(
             # "helped him take the coins": "him" is the subject of "take", an object still
             and t.dep_ in ("dobj", "pobj", "dative", "iobj", "nsubj")
         ):
-            name = named_other(naming.resolve(t), clause)
+            name = named(t)
             if name:
                 text = name + gap(t)
                 named_at = t.i
         elif naming is not None and _taken_home(t):
             # "carried her home": her, taken home, not her home.
-            name = named_other(naming.resolve(t), clause)
+            name = named(t)
             if name:
                 text = name + gap(t)
         elif (
@@ -147,7 +155,7 @@ def words(
             and t.head.lower_ != "own"  # "gave Liesel a lamb of her own" names her already
         ):
             # "knocked at his door": whose, unless the asker's own or one the words just named
-            name = named_other(naming.resolve(t), clause)
+            name = named(t)
             if name and name.lower() not in "".join(parts).lower():
                 text = possessive(name) + gap(t)
         parts.append(text)

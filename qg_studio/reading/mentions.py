@@ -162,9 +162,12 @@ class Resolver:
                 and (chunk is None or token.pos_ == "PRON" or not self.is_character(token))
             ):
                 continue
+            # "He knocked on Ola's gate": a name said as whose is someone a later "her"
+            # may mean, though not one who holds the stage.
+            named_owner = named is not None and token.dep_ == "poss"
             if (
                 token.dep_ not in MENTION_ROLES
-                and not (owns_subject or owns_object or introduced(token))
+                and not (owns_subject or owns_object or named_owner or introduced(token))
             ) or is_vocative(token, self.quoted):
                 continue
             if token.dep_ == "pobj" and token.head.lower_ in ("like", "as"):
