@@ -132,3 +132,12 @@ def test_a_her_after_a_name_said_as_whose_is_that_name_not_one_named_long_before
     # A key names whom its "her" stands for.
     keys = _answers(text).values()
     assert "carried the water with Ola" in keys and not [k for k in keys if "with her" in k]
+
+
+def test_a_come_or_go_before_an_ing_form_is_the_verb_and_a_superlative_no_thing():
+    got = _answers(
+        "At dusk a cold mist came creeping up from the marsh. Ivo laughed the loudest of "
+        "all the boys. Then his dog came running to the fence, and Ivo went racing home."
+    )
+    assert not [q for q in got if q.startswith(("Where came", "What did Ivo laugh"))]
+    assert got["Who came running to the fence?"] == "Ivo's dog"

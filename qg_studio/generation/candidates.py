@@ -282,7 +282,9 @@ def _object(section, analysis, clause, context, clause_list):
     ):
         return None  # "told the carrots": whom, not what; "grew a little prouder": how
     objs = [t for t in clause.tail if t.dep_ == "dobj" and t.head.i == clause.head.i]
-    if not objs or objs[0].pos_ == "PRON" or is_animate(objs[0]) or objs[0].lower_ in HEED_OBJECTS:
+    if not objs or objs[0].pos_ in ("PRON", "ADJ") or is_animate(objs[0]):
+        return None  # "laughed the loudest": how, no thing to ask "What did he laugh?" of
+    if objs[0].lower_ in HEED_OBJECTS:
         return None  # "What did the teachers take? – care" asks nothing
     if any(c.dep_ == "det" and c.lower_ == "no" for c in objs[0].children):
         return None  # "had no collar": nothing had, no thing to ask for

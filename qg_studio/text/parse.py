@@ -61,6 +61,7 @@ def get_nlp():
     _register_wanted_infinitives()
     _register_singular_nouns()
     _register_given_names()
+    _register_motion_before_ing()
     nlp.add_pipe("qg_sentence_breaks", before="parser")
     nlp.add_pipe("qg_pronoun_names", last=True)
     nlp.add_pipe("qg_past_lemmas", after="lemmatizer")
@@ -69,6 +70,7 @@ def get_nlp():
     nlp.add_pipe("qg_wanted_infinitives", after="qg_past_lemmas")
     nlp.add_pipe("qg_singular_nouns", after="qg_wanted_infinitives")
     nlp.add_pipe("qg_given_names", after="qg_singular_nouns")
+    nlp.add_pipe("qg_motion_before_ing", after="qg_concessive_clauses")
     return nlp
 
 
@@ -215,6 +217,51 @@ def _register_given_names() -> None:
                 and not any(c.dep_ in ("det", "poss", "amod") for c in token.children)
             ):
                 token.pos_, token.tag_, token.lemma_ = "PROPN", "NNP", token.text
+        return doc
+
+
+def _register_motion_before_ing() -> None:
+    from spacy.language import Language
+
+    from qg_studio import lang
+
+    if "qg_motion_before_ing" in Language.factories:
+        return
+    motion = lang.function_words("motion_before_ing")
+    past = lang.data("irregular_verbs.json")["verbs"]
+    forms = {f: lemma for lemma in motion for f in (lemma, lemma + "s", lemma + "es", *past[lemma])}
+
+    @Language.component(
+        "qg_motion_before_ing",
+        requires=["token.dep", "token.tag"],
+        assigns=["token.pos", "token.tag", "token.lemma", "token.dep", "token.head"],
+    )
+    def motion_before_ing(doc):
+        """ "A fog came rolling in from the sea": the parser takes "came" for an auxiliary
+        of "rolling" (and asked "Where came the fog rolling in from?"). A come or go just
+        before an -ing form is the verb, and the -ing form how it came, as the parser
+        reads "went flying into the pond"."""
+        for verb in doc:
+            ing = verb.head
+            lemma = forms.get(verb.lower_)
+            if lemma is None or verb.dep_ != "aux" or ing.tag_ != "VBG" or ing.i != verb.i + 1:
+                continue
+            before = [c for c in ing.children if c.i < verb.i]
+            if ing.head == ing:
+                verb.head, verb.dep_ = verb, "ROOT"
+            else:
+                verb.head, verb.dep_ = ing.head, ing.dep_
+            ing.head, ing.dep_ = verb, "advcl"
+            for child in before:
+                child.head = verb
+            verb.pos_, verb.lemma_ = "VERB", lemma
+            verb.tag_ = (
+                "VBD"
+                if verb.lower_ in past[lemma]
+                else "VBZ"
+                if verb.lower_.endswith("s")
+                else "VBP"
+            )
         return doc
 
 
