@@ -1701,6 +1701,11 @@ def test_a_quantifier_after_a_pronoun_goes_when_the_pronoun_is_named():
     asked = _answers(text)
     assert "Who listened to the two young squirrels?" in asked
     assert not [q for q in asked if "squirrels both" in q]
+    # One that goes with a word after the pronoun stays: "all the way".
+    walked = _answers("Pip hurt his paw. The Raven walked beside him all the way home.")
+    assert walked["What did the Raven do after Pip hurt his paw?"] == (
+        "walked beside Pip all the way home"
+    )
 
 
 def test_a_feeling_explains_the_next_deed_only_in_the_same_moment():

@@ -131,8 +131,8 @@ def words(
         if told:
             parts.append(_narrators(t, told) + gap(t))
             continue
-        if t.i == named_at + 1 and t.lower_ in QUANTIFIERS and t.dep_ != "det":
-            continue  # "to them both": not "to the two squirrels both"; "him all night" stays
+        if t.i == named_at + 1 and t.lower_ in QUANTIFIERS and t.head.i == named_at:
+            continue  # "to them both": not "to the two squirrels both"; "her all the way" stays
         if (
             naming is not None
             and t.lower_ in OBJECT_PRONOUNS
