@@ -141,3 +141,12 @@ def test_a_come_or_go_before_an_ing_form_is_the_verb_and_a_superlative_no_thing(
     )
     assert not [q for q in got if q.startswith(("Where came", "What did Ivo laugh"))]
     assert got["Who came running to the fence?"] == "Ivo's dog"
+
+
+def test_what_one_did_every_evening_is_a_habit_not_what_happened():
+    habit = _answers(
+        "Every evening, when the sun went down, Ines climbed the tower and lit the lamp."
+    )
+    assert not [q for q in habit if q.startswith("What happened")]
+    once = _answers("One evening, when the sun went down, Ines climbed the tower and lit the lamp.")
+    assert once["What happened when the sun went down?"] == "Ines climbed the tower"

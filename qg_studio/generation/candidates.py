@@ -12,7 +12,6 @@ from qg_studio.generation.bidding import bidding_items
 from qg_studio.generation.causes import answers_why
 from qg_studio.generation.causes import causal_item
 from qg_studio.generation.causes import feels
-from qg_studio.generation.causes import noticed_item
 from qg_studio.generation.causes import outcome_item
 from qg_studio.generation.causes import when_phrase
 from qg_studio.generation.emotions import as_a_child_says
@@ -26,6 +25,7 @@ from qg_studio.generation.intentions import intention_items
 from qg_studio.generation.items import clause_item
 from qg_studio.generation.items import found_item
 from qg_studio.generation.items import well_formed
+from qg_studio.generation.noticed import noticed_item
 from qg_studio.generation.places import setting_item
 from qg_studio.generation.predictions import predictions_between
 from qg_studio.generation.reasons import about_the_reason

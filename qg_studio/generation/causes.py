@@ -33,6 +33,7 @@ from qg_studio.reading.moments import across_paragraphs
 from qg_studio.reading.moments import contrasted
 from qg_studio.reading.moments import done_by_the_feeler_to
 from qg_studio.reading.moments import event_before
+from qg_studio.reading.moments import every_time
 from qg_studio.reading.moments import mocks
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import purpose
@@ -318,7 +319,13 @@ def outcome_item(section, analysis, clause, context, clause_list):
     if clause.head.lemma_ in SAYING_VERBS:
         return None  # "What happened? - the Giant said": what he said is the event
     # "When the bell rang, the miller was lying awake": the scene, not what happened.
-    if context is not None and context.marker in WHEN_AFTER and not the_scene(clause):
+    # "Every evening, when the sun went down, she lit the lamp": a habit, no happening.
+    if (
+        context is not None
+        and context.marker in WHEN_AFTER
+        and not the_scene(clause)
+        and not every_time(clause)
+    ):
         question = finish(
             f"{happened(context)} {when_phrase(context)} {state(context, tense_past=True)}"
         )
@@ -388,62 +395,3 @@ def _so_cause(analysis: Analysis, clause: Clause, clause_list: list[Clause]) -> 
         ),
         None,
     )
-
-
-# Finding out by the senses, then acting: "The shepherds heard the bell and turned their
-# flocks toward the sound". ("found", "watched": what one finds or watches is seldom why
-# one acts next.)
-NOTICING = frozenset(("see", "hear", "notice", "spot", "spy", "smell", "discover"))
-
-
-def noticed_item(section, analysis, clause, context, clause_list):
-    """Why someone acted, when the text has just told what they saw or heard (implicit:
-    the text does not say "because"): "Why did the shepherds turn their flocks toward the
-    sound? – the shepherds heard the bell"."""
-    if (
-        clause.head.pos_ != "VERB"
-        or clause.head.lemma_ in NOTICING | SAYING_VERBS | STATE_VERBS | WEAK_VERBS
-        or not clause.tail
-        or clause.negated
-        or any(c.marker in REASON for c in clause_list)
-        or any(t.i in analysis.quoted for t in clause.tokens)
-    ):
-        return None
-    cause = event_before(analysis, clause_list, clause)
-    if (
-        cause is None
-        or cause.head.lemma_ not in NOTICING
-        or cause.negated
-        or cause.subject_text != clause.subject_text
-        or across_paragraphs(analysis, cause, clause)
-        # Something seen the answer can name: not "Sami saw it first", "saw everything".
-        or _what_was_noticed(cause) is None
-    ):
-        return None
-    question = ask(clause, "Why")
-    if not question:
-        return None
-    start, end = span_of(cause.tokens)
-    return found_item(
-        question,
-        state(cause, tense_past=True, resolver=analysis.resolver, name_objects=True),
-        Element.CAUSAL,
-        False,
-        section,
-        start,
-        end,
-        0.65,
-        rule="causal.noticed",
-    )
-
-
-def _what_was_noticed(cause: Clause):
-    """The thing or someone perceived ("heard the wolf's howl"; "saw that the gate was
-    open": the gate), when a noun names it."""
-    for child in cause.head.children:
-        if child.dep_ == "dobj":
-            return child if child.pos_ in ("NOUN", "PROPN") else None
-        if child.dep_ in ("ccomp", "xcomp"):
-            subject = next((c for c in child.children if c.dep_ == "nsubj"), None)
-            return subject if subject is not None and subject.pos_ in ("NOUN", "PROPN") else None
-    return None

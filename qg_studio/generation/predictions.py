@@ -29,11 +29,11 @@ from qg_studio.reading.grammar import state
 from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import STATE_VERBS
-from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WANTS
 from qg_studio.reading.lexicon import WEAK_VERBS
 from qg_studio.reading.moments import done_long_before
 from qg_studio.reading.moments import event_before
+from qg_studio.reading.moments import every_time
 from qg_studio.reading.moments import in_progress
 from qg_studio.reading.moments import no_event
 from qg_studio.reading.moments import shifts_time
@@ -117,7 +117,7 @@ def _a_moment(c, analysis: Analysis) -> bool:
         and not done_long_before(c.head)
         # "it ran into its hole before he touched the ground": he never did.
         and c.marker not in ("before", "until", "till")
-        and not _every_time(c)
+        and not every_time(c)
         and in_tense(c)
         and not vague(c, analysis)
     )
@@ -149,7 +149,7 @@ def _guesses(
         for clause in clause_list:
             # "Tibbs loved the tune": a state is no deed to guess
             state_of = clause.head.lemma_ in STATE_VERBS
-            if not is_deed(clause, next_analysis) or _every_time(clause) or state_of:
+            if not is_deed(clause, next_analysis) or every_time(clause) or state_of:
                 # "every time he came down the mountain": no next deed, a habit; "showed
                 # her how to flick it": no deed to guess, but done to her all the same
                 # (seeing someone is not).
@@ -249,14 +249,6 @@ def _shown_to(clause, analysis: Analysis) -> bool:
         usable(clause)
         and clause.head.i not in analysis.quoted
         and clause.head.lemma_ not in PERCEIVING
-    )
-
-
-def _every_time(clause) -> bool:
-    """ "Every evening she lit the lamp": what she always did, not what happened next."""
-    return any(
-        t.lower_ in ("every", "each") and t.head.lemma_.lower() in TIME_WORDS
-        for t in clause.head.sent
     )
 
 

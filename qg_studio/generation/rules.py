@@ -37,7 +37,7 @@ def _rules(*rules: Rule) -> dict[str, Rule]:
 
 
 RULES = _rules(
-    # -- one clause of a section (candidates.py, causes.py, places.py) ---------------------
+    # -- one clause of a section (candidates.py, causes.py, noticed.py, places.py) ------------
     Rule(
         "character.subject",
         Element.CHARACTER,
@@ -145,7 +145,7 @@ RULES = _rules(
         "implicit",
         '"The goatherd heard the wolf and ran to the fold." -> '
         '"Why did the goatherd run to the fold? – the goatherd heard the wolf"',
-        "causes",
+        "noticed",
     ),
     Rule(
         "causal.event_before",

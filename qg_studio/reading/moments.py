@@ -175,6 +175,14 @@ def the_scene(clause: Clause) -> bool:
     return in_progress(clause) or done_before
 
 
+def every_time(clause: Clause) -> bool:
+    """ "Every evening she lit the lamp": what she always did, not what happened next."""
+    return any(
+        t.lower_ in ("every", "each") and t.head.lemma_.lower() in TIME_WORDS
+        for t in clause.head.sent
+    )
+
+
 def undone(clause: Clause) -> bool:
     """ "before she could catch it, the stream carried it away": what one could not do
     before something else happened was not done, though it is a moment to tell time by."""
