@@ -150,3 +150,16 @@ def test_what_one_did_every_evening_is_a_habit_not_what_happened():
     assert not [q for q in habit if q.startswith("What happened")]
     once = _answers("One evening, when the sun went down, Ines climbed the tower and lit the lamp.")
     assert once["What happened when the sun went down?"] == "Ines climbed the tower"
+
+
+def test_one_awaited_who_did_not_come_is_why_someone_cried():
+    got = _answers(
+        "Nadia waited at the gate for her brother. The lamps were lit, and still her brother "
+        "did not come. Nadia began to cry."
+    )
+    assert got["Why did Nadia begin to cry?"] == "Nadia's brother did not come"
+    # What did not happen otherwise stays no moment.
+    got = _answers(
+        "Nadia waited at the gate. The lamps were lit, and the dog did not bark. Nadia began to cry."
+    )
+    assert "the dog did not bark" not in got.values()

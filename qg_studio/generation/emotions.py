@@ -38,6 +38,7 @@ from qg_studio.reading.lexicon import SHOWN_BY_WORD
 from qg_studio.reading.lexicon import SPEECH_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WEAK_VERBS
+from qg_studio.reading.moments import awaited
 from qg_studio.reading.moments import contrasted
 from qg_studio.reading.moments import event_before
 from qg_studio.reading.moments import mocks
@@ -435,8 +436,8 @@ def sets_off(cause: Clause, felt: Clause) -> bool:
     not a guess ("would have been glad")."""
     head = cause.subject_head
     return (
-        # "the attendants heard this": a "this" or "it" tells nothing a child can name.
-        any(t.pos_ not in ("PRON", "PUNCT", "ADV", "DET") for t in cause.tail)
+        # "heard this" tells nothing a child can name; "his father did not come" does.
+        (any(t.pos_ not in ("PRON", "PUNCT", "ADV", "DET") for t in cause.tail) or awaited(cause))
         and not (head is not None and head.lower_ in TIME_WORDS)
         # A state is why someone wept ("she was sad"), not why someone else was angry.
         and (cause.head.lemma_.lower() not in WEAK_VERBS or _a_state_before_a_deed(cause, felt))

@@ -23,6 +23,7 @@ CONTRASTS = lang.function_words("contrast_openers")
 PAIRED_DOINGS = frozenset(lang.function_words("paired_doings"))
 POSTURES = lang.words("posture_verbs.txt")
 POINTING_VERBS = MINDFUL_VERBS | SPEECH_VERBS | PERCEIVING | {"love", "like", "hate"}
+ARRIVALS = frozenset(lang.function_words("arrival_verbs"))  # "did not come": awaited
 
 
 def a_posture(before: Clause, clause: Clause) -> bool:
@@ -80,7 +81,11 @@ def event_before(
         main = [c for c in prior if c.head.dep_ in ("ROOT", "conj")]
         # "Bubba did not stop swimming until he reached the stone": what happened is the
         # reaching; what did not happen is no moment.
-        told = [c for c in main or prior if not c.negated] or [c for c in prior if not c.negated]
+        # One who did not come when awaited is the moment, though ("The sky grew dark, and
+        # still his father did not come. Tobin began to cry").
+        told = [c for c in main or prior if not c.negated or awaited(c)] or [
+            c for c in prior if not c.negated
+        ]
         if told or main or prior:
             found = (told or main or prior)[-1]
             # "but she had watched him ring the bell a hundred times": what had been
@@ -88,6 +93,11 @@ def event_before(
             # this" names nothing a child can place.
             return None if done_long_before(found.head) or says_nothing(found) else found
     return None
+
+
+def awaited(clause: Clause) -> bool:
+    """ "still his father did not come", "she never came back": no arrival is an event."""
+    return clause.negated and clause.head.lemma_ in ARRIVALS
 
 
 def bare_partner(clause_list: list[Clause], clause: Clause) -> Clause | None:
