@@ -1108,6 +1108,21 @@ def test_the_turning_point_is_what_happened_not_the_scene_it_broke_into():
     assert found["What important thing happened one morning?"] == "the fox heard the hunter's horn"
 
 
+def test_a_time_the_story_picks_out_opens_its_turning_point_unless_nothing_happens():
+    text = (
+        "A beaver built a dam across a stream. The stream grew into a wide pond. The ducks "
+        "were glad of the pond, and the frogs sang in it all spring. The beaver was proud "
+        "of his work. {turn} The dam broke, and the water rushed away."
+    )
+    storm = _story_answers(text.format(turn="In the summer a great storm broke over the hills."))
+    assert storm["What important thing happened in the summer?"].endswith(
+        "storm broke over the hills"
+    )
+    for still in ("That evening the beaver sat on his dam.", "That evening he walked home."):
+        found = _story_answers(text.format(turn=still))
+        assert not [q for q in found if q.startswith("What important thing happened that")]
+
+
 # A fable in our own words whose keeper is talked about as often as one of its two animals.
 KEEPER = (
     "A Hen and a Cat lived on the same farm. The farmer fed the Cat every evening, and the "

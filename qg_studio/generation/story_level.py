@@ -44,6 +44,7 @@ from qg_studio.reading.grammar import finish
 from qg_studio.reading.grammar import happened
 from qg_studio.reading.grammar import state
 from qg_studio.reading.lexicon import PLACE_PREPOSITIONS
+from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WANTS
 from qg_studio.reading.moments import in_progress
@@ -54,6 +55,12 @@ from qg_studio.schema import Section
 
 # The word lists are data files under qg_studio/lang/en/.
 TURNS = lang.words("turn_openers.txt")  # "One day, ...": where the story turns
+STILL = (
+    lang.words("posture_verbs.txt")
+    | STATE_VERBS
+    | frozenset(lang.function_words("going_verbs"))
+    | {"be"}
+)
 # A place a child can say in one breath: "in a small village at the edge of a great forest".
 LONGEST_PLACE = 11
 
@@ -240,19 +247,31 @@ def _turn(analyses) -> tuple[int, int, str] | None:
             low = sent.text.strip().lower()
             opener = next(
                 (t for t in TURNS if low.startswith(t + " ") or low.startswith(t + ",")), None
-            ) or _one_time(low)
+            )
+            # "That evening Emil sat at the table", "The next morning Mira walked to the
+            # bridge": a time picked out for a posture, a state or a way somewhere is the
+            # scene the turn comes in, not the turn.
+            if opener is None and sent.root.lemma_ not in STILL:
+                opener = _one_time(low)
             if opener is not None and not any(t.i in analysis.quoted for t in sent):
                 return at, index, opener
     return None
 
 
+# What opens a time the story picks out: "one hot day", "that afternoon", "in the
+# summer", "the next morning", "at dawn" (longest first).
+TIME_OPENERS = (("the", "next"), ("in", "the"), ("one",), ("that",), ("next",), ("in",), ("at",))
+
+
 def _one_time(low: str) -> str | None:
-    """ "One hot day", "but one cold winter morning", "one summer": a time the story picks
-    out, as the opener the turning-point question repeats."""
-    words = re.findall(r"[a-z']+|,", low)[:6]
-    start = 2 if words[:2] in (["but", "one"], ["then", "one"]) else 1
-    if words[start - 1 : start] != ["one"]:
+    """ "One hot day", "but one cold winter morning", "in the summer", "that afternoon": a
+    time the story picks out, as the opener the turning-point question repeats."""
+    words = re.findall(r"[a-z']+|,", low)[:7]
+    lead = 1 if words[:1] in (["but"], ["then"]) else 0
+    opener = next((o for o in TIME_OPENERS if tuple(words[lead : lead + len(o)]) == o), None)
+    if opener is None:
         return None
+    start = lead + len(opener)
     for end in range(start, min(start + 3, len(words))):
         if words[end] == ",":
             return None
