@@ -163,3 +163,12 @@ def test_one_awaited_who_did_not_come_is_why_someone_cried():
         "Nadia waited at the gate. The lamps were lit, and the dog did not bark. Nadia began to cry."
     )
     assert "the dog did not bark" not in got.values()
+
+
+def test_whose_thing_in_a_subjects_own_relative_clause_is_the_subjects_own():
+    got = _answers(
+        "Mina lived by the harbor. Her brother sold fish at the market. The sailors who "
+        "brought her their nets had to wait for days."
+    )
+    assert got["Who had to wait for days?"] == "the sailors who brought her their nets"
+    assert got["Who sold fish at the market?"] == "Mina's brother"

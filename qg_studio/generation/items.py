@@ -97,9 +97,11 @@ def clause_item(
     is "their"). A "her" the resolver can only guess a noun for ("led her home": the
     lantern-fish or the little crab) stays as the story says it."""
     start, end = span_of(tokens)
+    doc = tokens[0].doc
+    told = doc[min(t.i for t in tokens) : max(t.i for t in tokens) + 1]  # "tossed and turned"
     return found_item(
         question,
-        words(tokens, clause=clause, names_only=True),
+        words(list(told), clause=clause, names_only=True),
         element,
         True,
         where,

@@ -120,10 +120,12 @@ def subject_phrase(tokens: list, resolver: Resolver | None, sent=None) -> str:
         if who:
             return who
     parts = []
+    # "the farmers who brought her their grain": whose is the phrase's own, said as it is.
+    own = heads[0].lower_ if heads else ""
     for t in tokens:
         if t.dep_ == "poss" and t.lower_ in ("his", "her", "their", "my") and resolver is not None:
             name = resolver.resolve(t)
-            if name:
+            if name and own not in name.lower().split():
                 parts.append(possessive(as_known(name)) + gap(t))
                 continue
         parts.append(t.text + gap(t))
