@@ -57,9 +57,8 @@ from qg_studio.schema import Section
 TURNS = lang.words("turn_openers.txt")  # "One day, ...": where the story turns
 STILL = (
     lang.words("posture_verbs.txt")
-    | STATE_VERBS
+    | (STATE_VERBS - {"be"})
     | frozenset(lang.function_words("going_verbs"))
-    | {"be"}
 )
 # A place a child can say in one breath: "in a small village at the edge of a great forest".
 LONGEST_PLACE = 11
@@ -249,8 +248,8 @@ def _turn(analyses) -> tuple[int, int, str] | None:
                 (t for t in TURNS if low.startswith(t + " ") or low.startswith(t + ",")), None
             )
             # "That evening Emil sat at the table", "The next morning Mira walked to the
-            # bridge": a time picked out for a posture, a state or a way somewhere is the
-            # scene the turn comes in, not the turn.
+            # bridge": a time picked out for a posture, a lasting state or a way somewhere
+            # is the scene the turn comes in, not the turn ("the lane was deep in mud" is).
             if opener is None and sent.root.lemma_ not in STILL:
                 opener = _one_time(low)
             if opener is not None and not any(t.i in analysis.quoted for t in sent):
