@@ -172,3 +172,12 @@ def test_whose_thing_in_a_subjects_own_relative_clause_is_the_subjects_own():
     )
     assert got["Who had to wait for days?"] == "the sailors who brought her their nets"
     assert got["Who sold fish at the market?"] == "Mina's brother"
+
+
+def test_how_one_would_feel_is_no_feeling_felt():
+    got = _answers(
+        "The girl dropped her mother's best cup, and her mother would be angry. When the "
+        "girl swept up the pieces, her brother was sad."
+    )
+    assert not [a for a in got.values() if a == "angry"]
+    assert "sad" in got.values()

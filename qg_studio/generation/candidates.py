@@ -335,6 +335,8 @@ def _feeling(section, analysis, clause, context, clause_list):
         return None  # "ran home, full of fear": the deed is the moment (emotions.py)
     if not can_feel(analysis, clause) or clause.negated or clause.marker == "whenever":
         return None  # "I am not afraid of bees any more", "whenever he boasted": no moment
+    if any(t.tag_ == "MD" for t in clause.aux):
+        return None  # "his father would be angry": a guess at a feeling no one has felt
     found = None
     started = reaction_lemma(clause.head)  # "began to cry": the reaction is its verb's
     # "waited for him to be cross", "was sure his aunt would be angry": how they waited
