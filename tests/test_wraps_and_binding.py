@@ -181,3 +181,12 @@ def test_how_one_would_feel_is_no_feeling_felt():
     )
     assert not [a for a in got.values() if a == "angry"]
     assert "sad" in got.values()
+
+
+def test_the_ground_and_the_sky_are_no_setting_the_story_has():
+    got = _answers(
+        "The old nest tumbled to the ground. A crow flew across the sky. Then the crow "
+        "landed in the orchard behind the mill."
+    )
+    assert not [a for a in got.values() if a in ("to the ground", "across the sky")]
+    assert got["Where did the crow land?"] == "in the orchard behind the mill"

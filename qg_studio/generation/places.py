@@ -24,6 +24,7 @@ FAR = ("far", "away", "off", "beyond")
 NEAR = ("next", "close", "near", "right")  # "next to the school", "close to the river"
 SCENE_PLACES = lang.words("scene_places.txt")
 OPEN_PLACES = lang.words("open_places.txt")
+EVERYWHERE = lang.words("everywhere_places.txt")  # "to the ground", "across the sky"
 CHANGE_VERBS = lang.words("change_verbs.txt")
 ATTENDING = frozenset(lang.function_words("attending_verbs"))  # "listened to", "stared at"
 MOTION_PREPOSITIONS = lang.function_words("motion_prepositions")  # "from school", "to it"
@@ -158,8 +159,8 @@ def _place_phrase(clause: Clause):
                     return "When", t
                 continue
             named = clause.resolver is not None and clause.resolver.name_of(obj)
-            if a_place(obj) and not named:  # "ran to Marit": to someone, no place
-                return "Where", t
+            if a_place(obj) and not named and obj.lemma_.lower() not in EVERYWHERE:
+                return "Where", t  # not "ran to Marit": to someone; nor "to the ground"
     return None
 
 
