@@ -190,3 +190,13 @@ def test_the_ground_and_the_sky_are_no_setting_the_story_has():
     )
     assert not [a for a in got.values() if a in ("to the ground", "across the sky")]
     assert got["Where did the crow land?"] == "in the orchard behind the mill"
+
+
+def test_where_one_came_is_no_thing_and_one_set_at_a_place_no_doer():
+    got = _answers(
+        "Pia walked all morning with her basket. At noon Pia reached the old mill by the "
+        "river. She knocked, and behind the door was her uncle with a sack of flour."
+    )
+    assert not [q for q in got if q.startswith(("What did Pia reach", "Where did Pia reach"))]
+    assert "reached the old mill by the river" in got.values()
+    assert not [q for q in got if q.startswith("Who was with")]

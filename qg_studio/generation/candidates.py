@@ -53,6 +53,7 @@ from qg_studio.reading.lexicon import HEED_OBJECTS
 from qg_studio.reading.lexicon import LINKING_VERBS
 from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import PLACE_NOUNS
+from qg_studio.reading.lexicon import REACHING
 from qg_studio.reading.lexicon import REACTIONS
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import SPEECH_VERBS
@@ -64,6 +65,7 @@ from qg_studio.reading.lexicon import feeling_word
 from qg_studio.reading.lexicon import not_felt
 from qg_studio.reading.lexicon import reaction_lemma
 from qg_studio.reading.moments import bare_partner
+from qg_studio.reading.moments import brought_on
 from qg_studio.reading.moments import contrasted
 from qg_studio.reading.moments import depicts
 from qg_studio.reading.moments import event_before
@@ -162,6 +164,8 @@ def _character(section, analysis, clause, context, clause_list):
         return None
     if tells_speech(clause, analysis.quoted) or no_event(clause) or names_one(clause):
         return None  # "saw a thin boy standing in the snow": not "Who standing …?"
+    if brought_on(clause):
+        return None  # "behind her was her father with a sack": not "Who was with a sack?"
     question = ask_subject(clause, "Who")
     if vague(clause, analysis) and LEANING & set(question.lower().rstrip("?").split()):
         return None  # "Who pushes them together with her nose?": them, read alone, is nothing
@@ -297,8 +301,12 @@ def _object(section, analysis, clause, context, clause_list):
     # her home" no thing carried.
     if _an_idiom(objs[0]) or objs[0].lower_ == "home" or objs[0].lower_ in TIME_WORDS:
         return None  # nor "missed the first time", "spent the whole winter": when, no thing
-    if objs[0].lemma_.lower() in PLACE_NOUNS and any(c.dep_ == "prt" for c in clause.head.children):
-        return None  # "ran down the slope": the way she ran, not "What did Sami run down?"
+    if objs[0].lemma_.lower() in PLACE_NOUNS and (
+        any(c.dep_ == "prt" for c in clause.head.children) or clause.head.lemma_ in REACHING
+    ):
+        # "ran down the slope": the way she ran, not "What did Sami run down?"; "reached
+        # the mayor's house": where he came, not "What did Anselm reach?"
+        return None
     phrase = list(objs[0].subtree)
     if len(phrase) > 8 or any(t.tag_ == "VB" and t.pos_ == "VERB" for t in phrase):
         return None  # "saw the sail blow away": what was seen is an event, not a thing

@@ -10,6 +10,7 @@ from qg_studio.reading.grammar import ask
 from qg_studio.reading.lexicon import PERCEIVING
 from qg_studio.reading.lexicon import PLACE_NOUNS
 from qg_studio.reading.lexicon import PLACE_PREPOSITIONS
+from qg_studio.reading.lexicon import REACHING
 from qg_studio.reading.lexicon import SAYING_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.phrases import phrase_of
@@ -171,6 +172,8 @@ def setting_item(section, analysis, clause, context, clause_list) -> QAItem | No
     if found is None or clause.head.lemma_ in SAYING_VERBS or clause.negated:
         return None  # "He was not from their country": no place to answer with
     wh, prep = found
+    if clause.head.lemma_ in REACHING and any(c.dep_ == "dobj" for c in clause.head.children):
+        return None  # "reached the old mill by the river": where the mill is, not the reaching
     subject = clause.subject_head
     if subject is not None and subject.lower_ in TIME_WORDS:
         return None  # "Winter had come to the park": a time comes, it goes nowhere

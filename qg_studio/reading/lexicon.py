@@ -48,6 +48,7 @@ GIFT_GIVING: dict = _CUES["given"]
 TIME_WORDS = lang.words("time_words.txt")
 PLACE_PREPOSITIONS = lang.words("place_prepositions.txt")
 PLACE_NOUNS = lang.words("place_nouns.txt")
+REACHING = frozenset(lang.function_words("reaching_verbs"))  # "reached the mill": a place
 BODY_PARTS = lang.words("body_parts.txt")
 # What a verb's subject moves or does with is its own: "shook his head", "lost his way".
 OWN_OBJECTS = BODY_PARTS | lang.words("own_objects.txt")

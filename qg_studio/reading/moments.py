@@ -300,6 +300,19 @@ def names_one(clause: Clause) -> bool:
     )
 
 
+def brought_on(clause: Clause) -> bool:
+    """ "Behind her was the boy's father with a bundle of cloth": one set at a place, the
+    place before the verb and the subject after it; asked of its subject it loses the
+    place ("Who was with a bundle of cloth?")."""
+    head, who = clause.head, clause.subject_head
+    return (
+        head.lemma_ == "be"
+        and who is not None
+        and who.i > head.i
+        and any(c.dep_ == "prep" and c.i < head.i for c in head.children)
+    )
+
+
 def reacting_one(clause: Clause) -> str:
     """Who reacts: the subject, or whose body part it is ("Jonas's hands shook as he mixed
     the flour": Jonas's own deed is no cause of it)."""
