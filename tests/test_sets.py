@@ -1118,6 +1118,13 @@ def test_a_time_the_story_picks_out_opens_its_turning_point_unless_nothing_happe
     assert storm["What important thing happened in the summer?"].endswith(
         "storm broke over the hills"
     )
+    # What the storm did is told with it, whole.
+    flood = _story_answers(
+        text.format(turn="In the summer a great storm came, and the flood swept the dam away.")
+    )
+    assert flood["What important thing happened in the summer?"].endswith(
+        "storm came, and the flood swept the dam away"
+    )
     for still in ("That evening the beaver sat on his dam.", "That evening he walked home."):
         found = _story_answers(text.format(turn=still))
         assert not [q for q in found if q.startswith("What important thing happened that")]

@@ -330,6 +330,11 @@ def _turning_point(sections, analyses, ids, found) -> QAItem | None:
         clause = sudden[0]
     answer = state(clause, skip={t.i for t in clause.front}, limit=ANSWER_TAIL)
     answer = re.sub(rf"^{re.escape(opener)}\s*,?\s*", "", answer, flags=re.I)
+    # "a strong wind shook the elm, and the magpie's nest tumbled to the ground": what it
+    # did is the event too, told whole.
+    then = [c for c in joined if c.subject_text != clause.subject_text and c.head.i > clause.head.i]
+    if then and len(answer.split()) + then[0].tail_words < ANSWER_TAIL:
+        answer = f"{answer}, and {state(then[0], limit=ANSWER_TAIL)}"
     when = opener.replace("but ", "").replace("then ", "")
     question = finish(f"What important thing happened {when}")
     return found_item(
