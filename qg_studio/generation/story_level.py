@@ -331,8 +331,12 @@ def _turning_point(sections, analyses, ids, found) -> QAItem | None:
     answer = state(clause, skip={t.i for t in clause.front}, limit=ANSWER_TAIL)
     answer = re.sub(rf"^{re.escape(opener)}\s*,?\s*", "", answer, flags=re.I)
     # "a strong wind shook the elm, and the magpie's nest tumbled to the ground": what it
-    # did is the event too, told whole.
-    then = [c for c in joined if c.subject_text != clause.subject_text and c.head.i > clause.head.i]
+    # did is the event too, told whole ("and by summer Bo had peas" is a time of its own).
+    then = [
+        c
+        for c in joined
+        if c.subject_text != clause.subject_text and c.head.i > clause.head.i and not c.front
+    ]
     if then and len(answer.split()) + then[0].tail_words < ANSWER_TAIL:
         answer = f"{answer}, and {state(then[0], limit=ANSWER_TAIL)}"
     when = opener.replace("but ", "").replace("then ", "")
