@@ -408,3 +408,24 @@ def previous_subject(mentions, fitting, token, floor: int):
     subjects = {m.index for m, subject in mentions if subject}
     before = [m for m in fitting if floor <= m.index < start and m.index in subjects]
     return before[-1] if before else None
+
+
+def whole_group(doc, mentions, token) -> Mention | None:
+    """ "The children … Tomas brought sticks. Ada brought a sheet. The twins brought
+    string. They worked together": a "they" said with "together" or "all" after the group's
+    members were named one by one is the whole group named before them, not the last of
+    them."""
+    if token.lower_ not in ("they", "them") or not any(
+        t.lower_ in ("together", "all", "both") for t in token.sent
+    ):
+        return None
+    groups = [m for m, _ in mentions if m.plural and m.index < token.i]
+    if not groups:
+        return None
+    last = groups[-1]
+    earlier = [g for g in groups if head_noun(g.text) != head_noun(last.text)]
+    if not earlier:
+        return None
+    group = earlier[-1]
+    members = {m.text for m, _ in mentions if not m.plural and group.index < m.index < token.i}
+    return group if members else None

@@ -27,6 +27,7 @@ from qg_studio.reading.binding import persona_it
 from qg_studio.reading.binding import subject_owner
 from qg_studio.reading.binding import things_between
 from qg_studio.reading.binding import twin_subject
+from qg_studio.reading.binding import whole_group
 from qg_studio.reading.binding import within
 from qg_studio.reading.dialogue import all_speech
 from qg_studio.reading.dialogue import is_vocative
@@ -101,6 +102,7 @@ class Resolver:
                     else self._said_again(mentions, kind, token)
                     or self._reflexive(mentions, token)
                     or kin_owner(token, mentions)
+                    or whole_group(doc, mentions, token)
                     or self._pick(mentions, kind, token)
                 )
                 if found is not None:
