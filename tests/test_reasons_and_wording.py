@@ -739,3 +739,23 @@ def test_a_group_counted_as_the_named_ones_is_those_ones_not_a_third():
     )
     cast = main_characters([analyse(crowd)])
     assert "the three merchants" in [c.lower() for c in cast]
+
+
+def test_a_moral_whose_participle_the_parse_made_its_root_is_still_the_lesson():
+    text = (
+        "A potter made a bowl in a hurry, and it cracked in the kiln. He made another one "
+        "slowly, and it lasted for many years.\n\nWork done slowly and well lasts longer "
+        "than work done fast."
+    )
+    found = {i.rule: i.answer for i in story_candidates(section_story(text))}
+    assert found["story.lesson"].startswith("Work done slowly and well")
+    assert not found.get("story.ending", "").startswith("Work done")
+
+
+def test_a_last_word_about_a_thing_the_it_can_only_guess_is_no_ending():
+    text = (
+        "The well on the farm ran dry. The girl searched the hills and found a spring. Her "
+        "father built a wall of stones around the new spring. It never ran dry again."
+    )
+    found = {i.rule: i.answer for i in story_candidates(section_story(text))}
+    assert found["story.ending"].startswith("The girl's father built a wall of stones")

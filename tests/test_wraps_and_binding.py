@@ -200,3 +200,31 @@ def test_where_one_came_is_no_thing_and_one_set_at_a_place_no_doer():
     assert not [q for q in got if q.startswith(("What did Pia reach", "Where did Pia reach"))]
     assert "reached the old mill by the river" in got.values()
     assert not [q for q in got if q.startswith("Who was with")]
+
+
+def test_they_together_after_a_groups_members_are_named_is_the_whole_group():
+    text = (
+        "The fishermen of the bay wanted a new boat. Jonah brought planks. Mara brought "
+        "tar. The two cousins brought a sail. They worked together all summer."
+    )
+    analysis = analyse(text)
+    they = [t for t in analysis.doc if t.lower_ == "they"][-1]
+    assert analysis.resolver.resolve(they) == "the fishermen"
+    # Without "together" or "all", the last group named is still "they".
+    alone = analyse(text.replace("They worked together all summer.", "They sewed it."))
+    they = [t for t in alone.doc if t.lower_ == "they"][-1]
+    assert alone.resolver.resolve(they) == "the two cousins"
+
+
+def test_a_reminder_never_ends_on_a_word_that_waits_for_its_of():
+    got = _answers(
+        "A miller came down the long hill road with a cart full of sacks and barrels. At "
+        "the gate, a boy named Tam was feeding the geese."
+    )
+    assert "What was Tam doing when the miller came down the long hill road with a cart?" in got
+    assert not [q for q in got if q.rstrip("?").endswith("full")]
+
+
+def test_a_time_after_a_preposition_is_no_part_of_the_subject_after_it():
+    got = _answers("The boy dug all day, and before evening cold water bubbled up into the hole.")
+    assert not [q for q in got if "evening cold water" in q]

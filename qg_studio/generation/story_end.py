@@ -93,6 +93,10 @@ def _a_lesson(last: str, before: str) -> bool:
     present = root.tag_ in ("VBZ", "VBP") or any(
         a.tag_ == "MD" or a.tag_ in ("VBZ", "VBP") for a in aux
     )
+    # "Work done slowly and well lasts longer …": the parser may make the participle that
+    # describes the subject the root; the line's own verb, hung on it, tells its tense.
+    if root.tag_ == "VBN" and any(c.tag_ in ("VBZ", "VBP") for c in root.children):
+        present = True
     subject = [c for c in root.children if c.dep_ in ("nsubj", "nsubjpass", "csubj")]
     if root.pos_ == "NOUN":
         # "A climb that frightens many is finished by …": the parser may hang the whole
@@ -248,6 +252,14 @@ def ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
         if any(t.i in analysis.quoted for t in sent) or '"' in sent.text or "“" in sent.text:
             continue
         if len(sent.text.split()) > 30 or not any(t.pos_ in ("VERB", "AUX") for t in sent):
+            continue
+        # "It never ran dry, even in the hottest summers": a last word about a thing the
+        # story's "it" can only guess at (the spring, the stone wall round it); the ending
+        # is what its characters did last.
+        if any(
+            t.dep_ == "nsubj" and t.lower_ == "it" and not analysis.resolver.resolve(t)
+            for t in sent.root.children
+        ):
             continue
         if (
             closing

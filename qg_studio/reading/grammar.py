@@ -90,6 +90,10 @@ def _clean_end(cut: list) -> list:
             c.dep_ == "advcl" and c.i >= end and any(m.lower_ in ("as", "than") for m in c.children)
             for c in t.children
         )
+        # "with a cart full" without "of pots": a word that waits for what it is full of.
+        cut_off = cut_off or (
+            t.pos_ == "ADJ" and any(c.dep_ == "prep" and c.i >= end for c in t.children)
+        )
         # "up the stairs and through" without "a small door": a preposition without its object.
         cut_off = cut_off or (t.pos_ == "ADP" and not any(c.i < end for c in t.children))
         return t.dep_ in _NEEDS_NEXT or t.is_punct or t.head.i >= end or cut_off

@@ -277,8 +277,9 @@ def _register_time_before_name() -> None:
         assigns=["token.dep", "token.head"],
     )
     def time_before_name(doc):
-        """ "On Friday Marek walked past the mill": the parser reads "Friday Marek" as one
-        name in "On …", and the sentence loses its subject (no question is asked of it).
+        """A time the parser read into a name or a noun after it. "On Friday Marek walked
+        past the mill": the parser reads "Friday Marek" as one name in "On …", and the
+        sentence loses its subject (no question is asked of it).
         A day or month set before a name that ends a fronted "on" or "in", where the verb
         after has no subject, is the time; the name is the verb's subject."""
         for name in doc:
@@ -297,6 +298,18 @@ def _register_time_before_name() -> None:
             ):
                 date.head, date.dep_ = prep, "pobj"
                 name.head, name.dep_ = verb, "nsubj"
+        # "before evening cool water bubbled up": a preposition left with no object, and
+        # the time after it read into the next subject ("evening cool water"), is the time.
+        for prep in doc:
+            time = doc[prep.i + 1] if prep.i + 1 < len(doc) else None
+            if (
+                time is not None
+                and prep.dep_ == "prep"
+                and not any(c.dep_ == "pobj" for c in prep.children)
+                and time.dep_ == "compound"
+                and time.ent_type_ in ("DATE", "TIME")
+            ):
+                time.head, time.dep_ = prep, "pobj"
         return doc
 
 
