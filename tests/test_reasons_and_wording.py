@@ -759,3 +759,19 @@ def test_a_last_word_about_a_thing_the_it_can_only_guess_is_no_ending():
     )
     found = {i.rule: i.answer for i in story_candidates(section_story(text))}
     assert found["story.ending"].startswith("The girl's father built a wall of stones")
+    # "It was cold, and soon it began to snow" guesses at no thing: it may end a story.
+    snow = text.replace("It never ran dry again.", "That night it began to snow.")
+    found = {i.rule: i.answer for i in story_candidates(section_story(snow))}
+    assert found["story.ending"] == "It began to snow"
+
+
+def test_a_part_of_those_just_named_stays_as_the_ending_says_it():
+    text = (
+        "The children of the lane built a raft. Ana brought planks. Ben brought rope. The "
+        "twins brought a sail. That evening they sailed the raft across the lake, all four "
+        "of them singing."
+    )
+    found = {i.rule: i.answer for i in story_candidates(section_story(text))}
+    assert found["story.ending"] == (
+        "The children sailed the raft across the lake, all four of them singing"
+    )

@@ -256,8 +256,12 @@ def ending(section: Section, analysis: Analysis, moral, ids) -> QAItem | None:
         # "It never ran dry, even in the hottest summers": a last word about a thing the
         # story's "it" can only guess at (the spring, the stone wall round it); the ending
         # is what its characters did last.
+        # ("It was cold outside, and soon it began to snow" guesses at no thing.)
         if any(
-            t.dep_ == "nsubj" and t.lower_ == "it" and not analysis.resolver.resolve(t)
+            t.dep_ == "nsubj"
+            and t.lower_ == "it"
+            and not analysis.resolver.resolve(t)
+            and thing_it(t, analysis.resolver.quoted)
             for t in sent.root.children
         ):
             continue
@@ -298,6 +302,8 @@ def _told(sent, analysis: Analysis) -> str:
         owner = t.dep_ == "poss" and t.lower_ in OWNERS
         # "told them who had kept the light": the one it was done to, named
         done_to = t.lower_ in OBJECT_PRONOUNS and t.dep_ in ("dobj", "dative", "pobj")
+        # "all four of them": a part of those just named, said as it is
+        done_to = done_to and not (t.head.lower_ == "of" and t.head.head.pos_ in ("NUM", "DET"))
         if (subject and (t.lower_ in PRONOUNS or t.lower_ == "it")) or owner or done_to:
             name = analysis.resolver.resolve(t) or thing_it(t, analysis.resolver.quoted)
             before = "".join(words).lower()
