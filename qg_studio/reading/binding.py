@@ -410,11 +410,11 @@ def previous_subject(mentions, fitting, token, floor: int):
     return before[-1] if before else None
 
 
-def whole_group(doc, mentions, token) -> Mention | None:
+def whole_group(mentions, token) -> Mention | None:
     """ "The children … Tomas brought sticks. Ada brought a sheet. The twins brought
-    string. They worked together": a "they" said with "together" or "all" after the group's
-    members were named one by one is the whole group named before them, not the last of
-    them."""
+    string. They worked together": a "they" said with "together", "all" or "both" after
+    the group's members were named one by one is the whole group named before them, not
+    the last of them (a group of another noun)."""
     if token.lower_ not in ("they", "them") or not any(
         t.lower_ in ("together", "all", "both") for t in token.sent
     ):

@@ -102,7 +102,7 @@ class Resolver:
                     else self._said_again(mentions, kind, token)
                     or self._reflexive(mentions, token)
                     or kin_owner(token, mentions)
-                    or whole_group(doc, mentions, token)
+                    or whole_group(mentions, token)
                     or self._pick(mentions, kind, token)
                 )
                 if found is not None:
