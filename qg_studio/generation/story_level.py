@@ -47,6 +47,7 @@ from qg_studio.reading.lexicon import PLACE_PREPOSITIONS
 from qg_studio.reading.lexicon import STATE_VERBS
 from qg_studio.reading.lexicon import TIME_WORDS
 from qg_studio.reading.lexicon import WANTS
+from qg_studio.reading.moments import POSTURES
 from qg_studio.reading.moments import in_progress
 from qg_studio.reading.phrases import phrase_of
 from qg_studio.schema import Element
@@ -55,11 +56,7 @@ from qg_studio.schema import Section
 
 # The word lists are data files under qg_studio/lang/en/.
 TURNS = lang.words("turn_openers.txt")  # "One day, ...": where the story turns
-STILL = (
-    lang.words("posture_verbs.txt")
-    | (STATE_VERBS - {"be"})
-    | frozenset(lang.function_words("going_verbs"))
-)
+STILL = POSTURES | (STATE_VERBS - {"be"}) | frozenset(lang.function_words("going_verbs"))
 # A place a child can say in one breath: "in a small village at the edge of a great forest".
 LONGEST_PLACE = 11
 
